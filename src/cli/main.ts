@@ -1,0 +1,58 @@
+/**
+ * The `addrflow` command line: a table of subcommands, each a thin module under ./commands.
+ * Adding a subcommand is one entry here.
+ */
+export interface Command {
+  /** One line for `addrflow help`. */
+  summary: string;
+  /** Usage text printed on `addrflow CMD --help` or a usage error. */
+  usage: string;
+  /** Runs the command; resolves to the process exit code. */
+  run(argv: string[]): Promise<number>;
+}
+
+type Loader = () => Promise<Command>;
+
+const COMMANDS: Record<string, Loader> = {
+  run: async () => (await import('./commands/run.ts')).default,
+};
+
+export class UsageError extends Error {}
+
+function help(): string {
+  return [
+    'usage: addrflow <command> [options]',
+    '',
+    'commands:',
+    ...Object.keys(COMMANDS).map((c) => `  ${c}`),
+    '',
+    "Run 'addrflow <command> --help' for a command's options.",
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(help() + '\n');
+    return name ? 0 : 2;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`addrflow: unknown command '${name}'\n\n${help()}\n`);
+    return 2;
+  }
+  const cmd = await load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(cmd.usage + '\n');
+    return 0;
+  }
+  try {
+    return await cmd.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`addrflow ${name}: ${(err as Error).message}\n\n${cmd.usage}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Every error the service can answer with, defined once (fastify's FST_ERR_* style).
+ * Each code carries its HTTP status and the spec's wording; adapters render it, never re-word it.
+ * The table below is the single reference; docs/errors.md is generated from it by reading it.
+ */
+export interface ErrorDef {
+  /** Stable machine name, for logs and docs. */
+  readonly code: string;
+  /** HTTP status, which is also the body's `errorcode`. */
+  readonly status: number;
+  /** Default message (a specific one may be given when the error is raised). */
+  readonly message: string;
+}
+
+function def(code: string, status: number, message: string): ErrorDef {
+  return Object.freeze({ code, status, message });
+}
+
+export const ERRORS = Object.freeze({
+  UNAUTHORIZED: def('ADDR_ERR_UNAUTHORIZED', 401, 'License key and/or GUID is missing, invalid or inactive.'),
+  INSUFFICIENT_CREDITS: def('ADDR_ERR_INSUFFICIENT_CREDITS', 402, 'The credit quota is exceeded; more credits are needed.'),
+  AGREEMENT_MISSING: def('ADDR_ERR_AGREEMENT_MISSING', 403, 'Not all required agreements of the function were accepted.'),
+  NOT_FOUND: def('ADDR_ERR_NOT_FOUND', 404, 'The request path in combination with the request method does not exist.'),
+  METHOD_NOT_ALLOWED: def('ADDR_ERR_METHOD_NOT_ALLOWED', 405, 'The request method is not allowed for the requested path.'),
+  INVALID_PARAMETER: def('ADDR_ERR_INVALID_PARAMETER', 412, 'At least one given parameter is invalid (for example data type or length).'),
+  MISSING_PARAMETER: def('ADDR_ERR_MISSING_PARAMETER', 428, 'At least one mandatory parameter is missing or has an empty value.'),
+  INTERNAL: def('ADDR_ERR_INTERNAL', 500, 'An unexpected condition ended the request.'),
+  MAINTENANCE: def('ADDR_ERR_MAINTENANCE', 503, 'The service is in maintenance mode and will be available later.'),
+} as const);
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** The spec's error body. */
+export interface ErrorBody {
+  errorcode: number;
+  errormessage: string;
+}
+
+/** A coded error: thrown by adapters and billing, rendered once by each entrance. */
+export class ServiceError extends Error {
+  readonly def: ErrorDef;
+  readonly status: number;
+  constructor(name: ErrorName, detail?: string) {
+    const d = ERRORS[name];
+    super(detail ?? d.message);
+    this.name = d.code;
+    this.def = d;
+    this.status = d.status;
+  }
+  toBody(): ErrorBody {
+    return { errorcode: this.status, errormessage: this.message };
+  }
+}
+
+export function errorBody(name: ErrorName, detail?: string): ErrorBody {
+  return { errorcode: ERRORS[name].status, errormessage: detail ?? ERRORS[name].message };
+}
+
+export function isErrorBody(v: unknown): v is ErrorBody {
+  return typeof v === 'object' && v !== null && typeof (v as ErrorBody).errorcode === 'number'
+    && typeof (v as ErrorBody).errormessage === 'string';
+}

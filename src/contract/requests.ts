@@ -1,0 +1,44 @@
+/**
+ * Typed request elements, after validation. Field names are the spec's, unchanged.
+ */
+export interface SearchRequest {
+  address?: string;
+  country?: string;
+  state?: string;
+  county?: string;
+  city?: string;
+  zip?: string;
+  district?: string;
+  street?: string;
+  housenumber?: string;
+  locale?: string;
+}
+
+export interface LinesRequest {
+  countrycode: string;
+  sendercountrycode: string;
+  countrynamelanguage?: string;
+  county?: string;
+  state?: string;
+  statename?: string;
+  statecode?: string;
+  district?: string;
+  city?: string;
+  zip?: string;
+  street?: string;
+  housenumber?: string;
+  additionaldata?: string;
+  maxcharsperline?: number;
+}
+
+/** Per-element options (allowed top-level and inside batch elements). */
+export interface ElementOptions {
+  requestproof: boolean;
+  returnavailablecredits: boolean;
+  responseformat?: 'json' | 'xml';
+}
+
+export interface RequestByOp {
+  search: SearchRequest;
+  lines: LinesRequest;
+}

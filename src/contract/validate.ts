@@ -1,0 +1,137 @@
+/**
+ * The one validation path shared by the HTTP, file and Kafka entrances.
+ * It checks an element against the spec's parameter table and answers either a typed request
+ * or the spec's error body (428 for a missing mandatory value, 412 for anything else invalid).
+ */
+import { errorBody, type ErrorBody } from './errors.ts';
+import { CREDENTIAL_PARAMS, OP_PARAMS, OPTION_PARAMS, type Op, type ParamDef } from './params.ts';
+import type { ElementOptions, RequestByOp } from './requests.ts';
+
+export interface ValidElement<O extends Op = Op> {
+  ok: true;
+  request: RequestByOp[O];
+  options: ElementOptions;
+}
+
+export interface InvalidElement {
+  ok: false;
+  error: ErrorBody;
+}
+
+export type Validated<O extends Op = Op> = ValidElement<O> | InvalidElement;
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+const INTEGER = /^[+-]?\d{1,9}$/;
+
+/** Length in characters (code points), as a person counts them, not UTF-16 units. */
+export function charLength(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+function missing(name: string): InvalidElement {
+  return { ok: false, error: errorBody('MISSING_PARAMETER', `Mandatory parameter '${name}' is missing or empty.`) };
+}
+
+function invalid(message: string): InvalidElement {
+  return { ok: false, error: errorBody('INVALID_PARAMETER', message) };
+}
+
+/**
+ * Checks one value against its definition. Returns the normalised value, or an error.
+ * `undefined` means absent (and allowed).
+ */
+function checkParam(def: ParamDef, value: unknown): { value?: string | number } | InvalidElement {
+  if (value === undefined || value === null) {
+    return def.required ? missing(def.name) : {};
+  }
+  if (def.type === 'integer') {
+    let n: number;
+    if (typeof value === 'number' && Number.isInteger(value)) n = value;
+    else if (typeof value === 'string' && INTEGER.test(value.trim())) n = Number(value.trim());
+    else if (value === '' && !def.required) return invalid(`Parameter '${def.name}' must be an integer from ${def.min} to ${def.max}; it is empty.`);
+    else return invalid(`Parameter '${def.name}' must be an integer from ${def.min} to ${def.max}.`);
+    if (n < def.min || n > def.max) {
+      return invalid(`Parameter '${def.name}' must be an integer from ${def.min} to ${def.max}; got ${n}.`);
+    }
+    return { value: n };
+  }
+  if (typeof value !== 'string') {
+    return invalid(`Parameter '${def.name}' must be a string; got ${Array.isArray(value) ? 'array' : typeof value}.`);
+  }
+  if (value === '' && def.required) return missing(def.name);
+  const len = charLength(value);
+  if (len < def.min || len > def.max) {
+    const bounds = def.min === def.max ? `exactly ${def.min}` : `${def.min} to ${def.max}`;
+    return invalid(`Parameter '${def.name}' must be ${bounds} characters long; it has ${len}.`);
+  }
+  if (def.allowed && !def.allowed.includes(value.toLowerCase())) {
+    return invalid(`Parameter '${def.name}' must be one of ${def.allowed.map((a) => `'${a}'`).join(', ')}.`);
+  }
+  return { value };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Validates one request element of `op` (a single-mode form body, a batch element, a file
+ * record or a Kafka message). Unknown keys are ignored; credentials inside an element are ignored.
+ * Mandatory parameters are checked first, so a record missing one always answers 428.
+ */
+export function validateElement<O extends Op>(op: O, raw: unknown): Validated<O> {
+  if (!isPlainObject(raw)) {
+    return invalid(`A request element must be a JSON object; got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}.`);
+  }
+  const defs = OP_PARAMS[op];
+  for (const def of defs) {
+    if (!def.required) continue;
+    const v = raw[def.name];
+    if (v === undefined || v === null || v === '') return missing(def.name);
+  }
+  const request: Record<string, string | number> = {};
+  for (const def of defs) {
+    const r = checkParam(def, raw[def.name]);
+    if ('ok' in r) return r;
+    if (r.value !== undefined) request[def.name] = r.value;
+  }
+  const options: ElementOptions = { requestproof: false, returnavailablecredits: false };
+  for (const def of OPTION_PARAMS) {
+    const r = checkParam(def, raw[def.name]);
+    if ('ok' in r) return r;
+    if (r.value === undefined) continue;
+    const v = String(r.value).toLowerCase();
+    if (def.name === 'requestproof') options.requestproof = v === '1';
+    else if (def.name === 'returnavailablecredits') options.returnavailablecredits = v === '1';
+    else if (def.name === 'responseformat') options.responseformat = v as 'json' | 'xml';
+  }
+  return { ok: true, request: request as unknown as RequestByOp[O], options };
+}
+
+export interface Credentials {
+  license: string;
+  guid: string;
+}
+
+/**
+ * Checks the two credential fields. Does not authenticate.
+ * - missing or empty: 401 (the spec's Errors table names "missing" credentials under 401);
+ * - wrong type or length: 412 (the parameter table's min/max rule);
+ * a well-formed pair that matches no active account is the store's 401, not this function's.
+ */
+export function validateCredentials(raw: Record<string, unknown>): { ok: true; credentials: Credentials } | InvalidElement {
+  for (const def of CREDENTIAL_PARAMS) {
+    const v = raw[def.name];
+    if (v === undefined || v === null || v === '') {
+      return { ok: false, error: errorBody('UNAUTHORIZED', `License key and/or GUID is missing: '${def.name}' was not given.`) };
+    }
+  }
+  for (const def of CREDENTIAL_PARAMS) {
+    const r = checkParam(def, raw[def.name]);
+    if ('ok' in r) return r;
+  }
+  return { ok: true, credentials: { license: raw.license as string, guid: raw.guid as string } };
+}

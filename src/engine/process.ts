@@ -1,0 +1,55 @@
+/**
+ * The engine's one entry: a raw request element in, an outcome out. Pure: validation (from the
+ * contract) and the operation's engine, nothing else. Every entrance calls this through the pool.
+ */
+import type { ErrorBody } from '../contract/errors.ts';
+import type { Op } from '../contract/params.ts';
+import type { LinesRecord, SearchRecord } from '../contract/records.ts';
+import { isChargeableLinesStatus } from '../contract/records.ts';
+import type { ElementOptions } from '../contract/requests.ts';
+import { validateElement } from '../contract/validate.ts';
+import { formatRecipientBlock } from './lines/index.ts';
+import { lookup } from './lookup/index.ts';
+import type { AddressIndex } from './index/index.ts';
+
+export interface EngineContext {
+  /** The address index, required for `search`. */
+  index?: AddressIndex;
+}
+
+export type RecordByOp = { search: SearchRecord; lines: LinesRecord };
+
+export interface Processed<O extends Op = Op> {
+  ok: true;
+  record: RecordByOp[O];
+  /** Whether this record is charged (spec README item 6). */
+  chargeable: boolean;
+  options: ElementOptions;
+}
+
+export interface Rejected {
+  ok: false;
+  error: ErrorBody;
+}
+
+export type Outcome<O extends Op = Op> = Processed<O> | Rejected;
+
+export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineContext): Outcome<O> {
+  const v = validateElement(op, raw);
+  if (!v.ok) return v;
+  if (op === 'lines') {
+    const record = formatRecipientBlock(v.request as RequestLines);
+    return {
+      ok: true,
+      record: record as RecordByOp[O],
+      chargeable: isChargeableLinesStatus(record.addresslinestatuscode),
+      options: v.options,
+    };
+  }
+  if (!ctx.index) throw new Error('search needs an address index in the engine context');
+  const record = lookup(ctx.index, v.request as RequestSearch);
+  return { ok: true, record: record as RecordByOp[O], chargeable: true, options: v.options };
+}
+
+type RequestLines = Parameters<typeof formatRecipientBlock>[0];
+type RequestSearch = Parameters<typeof lookup>[1];

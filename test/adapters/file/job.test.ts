@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { generateLines } from '../../../tools/generate-requests.ts';
+import { runCli, startCli } from '../../helpers/cli.ts';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'addrflow-job-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function writeInput(name: string, lines: string[], format: 'ndjson' | 'array' = 'ndjson'): string {
+  const path = join(dir, name);
+  writeFileSync(path, format === 'array' ? '[\n' + lines.join(',\n') + '\n]\n' : lines.join('\n') + '\n');
+  return path;
+}
+
+const sample = [...generateLines(5000, 7, 0)];
+
+describe('addrflow run --op lines (file jobs)', () => {
+  it('writes one record per element, in input order, with the id echoed first', async () => {
+    const input = writeInput('order.ndjson', sample);
+    const out = join(dir, 'order.out');
+    const r = await runCli(['run', '--op', 'lines', '--input', input, '--output', out, '--batch-size', '97', '--workers', '2', '--progress', 'off']);
+    expect(r.code, r.stderr).toBe(0);
+    const records = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(records).toHaveLength(5000);
+    expect(records.map((x) => x.id)).toEqual(sample.map((l) => JSON.parse(l).id));
+    expect(Object.keys(records[0])).toEqual(['id', 'addressline1', 'addressline2', 'addressline3', 'addressline4', 'addressline5', 'addressline6', 'addresslinestatuscode', 'addresslinestatusmessage']);
+    expect(r.stderr).toMatch(/finished — 5,000 records/);
+  });
+
+  it('gives identical output for a JSON array and for NDJSON of the same elements', async () => {
+    const a = join(dir, 'same-a.out');
+    const b = join(dir, 'same-b.out');
+    const common = ['--op', 'lines', '--batch-size', '250', '--progress', 'off'];
+    expect((await runCli(['run', ...common, '--input', writeInput('same.ndjson', sample), '--output', a])).code).toBe(0);
+    expect((await runCli(['run', ...common, '--input', writeInput('same.json', sample, 'array'), '--output', b])).code).toBe(0);
+    expect(readFileSync(b, 'utf8')).toBe(readFileSync(a, 'utf8'));
+  });
+
+  it('keeps going over malformed and invalid lines, each reported in its slot with its line number', async () => {
+    const lines = [sample[0]!, '{"id":2,"countrycode":', sample[2]!, '', JSON.stringify({ id: 5, countrycode: 'DE' }), 'not json', sample[6]!];
+    const input = writeInput('bad.ndjson', lines);
+    const r = await runCli(['run', '--op', 'lines', '--input', input, '--progress', 'off']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(out).toHaveLength(6); // the blank line 4 is not a record
+    expect(out[0].addresslinestatuscode).toBeTypeOf('number');
+    expect(out[1]).toEqual({ errorcode: 412, errormessage: expect.stringMatching(/^Line 2: not valid JSON/) });
+    expect(out[3]).toEqual({ id: 5, errorcode: 428, errormessage: expect.stringContaining('sendercountrycode') });
+    expect(out[4]).toEqual({ errorcode: 412, errormessage: expect.stringMatching(/^Line 6: not valid JSON/) });
+    expect(out[5].id).toBe(JSON.parse(sample[6]!).id);
+  });
+
+  it('sends rejected records to --errors with their line numbers', async () => {
+    const input = writeInput('errs.ndjson', [sample[0]!, 'oops', sample[1]!]);
+    const out = join(dir, 'errs.out');
+    const errors = join(dir, 'errs.err');
+    const r = await runCli(['run', '--op', 'lines', '--input', input, '--output', out, '--errors', errors, '--progress', 'off']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(2);
+    expect(JSON.parse(readFileSync(errors, 'utf8'))).toEqual({ line: 2, errorcode: 412, errormessage: expect.stringContaining('Line 2') });
+  });
+
+  it('reads stdin and writes stdout', async () => {
+    const r = await runCli(['run', '--op', 'lines', '--progress', 'off'], { stdin: sample.slice(0, 20).join('\n') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual(sample.slice(0, 20).map((l) => JSON.parse(l).id));
+  });
+
+  it('answers a usage error with exit code 2 and the usage text', async () => {
+    const r = await runCli(['run', '--op', 'geocode']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--op must be search or lines/);
+  });
+});
+
+describe('resume after kill -9 and after SIGINT', () => {
+  const big = [...generateLines(300_000, 11, 1000)];
+  let input: string;
+  let reference: string;
+  beforeAll(async () => {
+    input = writeInput('big.ndjson', big);
+    const ref = join(dir, 'big.ref');
+    const r = await runCli(['run', '--op', 'lines', '--input', input, '--output', ref, '--progress', 'off']);
+    expect(r.code, r.stderr).toBe(0);
+    reference = readFileSync(ref, 'utf8');
+  }, 120_000);
+
+  async function interruptThenResume(signal: 'SIGKILL' | 'SIGINT', name: string) {
+    const out = join(dir, `${name}.out`);
+    const args = ['run', '--op', 'lines', '--input', input, '--output', out, '--batch-size', '500', '--checkpoint-interval', '50', '--progress', 'off'];
+    const { child, done } = startCli(args);
+    // Wait until the job has written a first checkpoint and part of the output, then interrupt.
+    const started = Date.now();
+    while (!existsSync(`${out}.checkpoint`) && Date.now() - started < 60_000) await sleep(20);
+    await sleep(Math.floor(Math.random() * 150));
+    child.kill(signal);
+    const first = await done;
+    if (signal === 'SIGKILL') expect(first.signal).toBe('SIGKILL');
+    else {
+      expect(first.code, first.stderr).toBe(130);
+      expect(first.stderr).toMatch(/--resume/);
+    }
+    const partial = readFileSync(out, 'utf8');
+    expect(partial.length).toBeLessThan(reference.length);
+    const second = await runCli([...args, '--resume']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+    expect(existsSync(`${out}.checkpoint`)).toBe(false);
+  }
+
+  it('kill -9 at a random point, then --resume: output identical to an uninterrupted run', async () => {
+    await interruptThenResume('SIGKILL', 'killed');
+  }, 120_000);
+
+  it('SIGINT finishes in-flight batches, checkpoints, exits 130, and --resume completes identically', async () => {
+    await interruptThenResume('SIGINT', 'interrupted');
+  }, 120_000);
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Readable } from 'node:stream';
+import { parser } from 'stream-json';
+import { streamArray } from 'stream-json/streamers/stream-array.js';
+import { readJsonArrayBatches } from '../../../src/adapters/file/json-array-reader.ts';
+import { readNdjsonBatches } from '../../../src/adapters/file/ndjson-reader.ts';
+import { detectFormat } from '../../../src/adapters/file/input.ts';
+import type { RawBatch } from '../../../src/adapters/file/raw-batch.ts';
+
+async function* chunked(text: string, size: number): AsyncGenerator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+async function collect(gen: AsyncIterable<RawBatch>): Promise<RawBatch[]> {
+  const out: RawBatch[] = [];
+  for await (const b of gen) out.push(b);
+  return out;
+}
+
+function flat(batches: RawBatch[]) {
+  return {
+    texts: batches.flatMap((b) => b.texts),
+    positions: batches.flatMap((b) => b.positions),
+    errors: batches.flatMap((b) => (b.readerErrors ?? []).map(([i, m]) => [b.positions[i], m] as const)),
+  };
+}
+
+/** stream-json's reading of the same text: the reference the splitter must agree with. */
+async function streamJsonElements(text: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  const pipeline = Readable.from([text]).pipe(parser.asStream()).pipe(streamArray.asStream());
+  for await (const item of pipeline) out.push((item as { value: unknown }).value);
+  return out;
+}
+
+describe('NDJSON reader', () => {
+  it('splits lines, skips blank ones, keeps real line numbers, handles CRLF and a last line without newline', async () => {
+    const text = '{"a":1}\r\n\n   \n{"a":2}\n{"a":3}';
+    const r = flat(await collect(readNdjsonBatches(chunked(text, 3), 2)));
+    expect(r.texts).toEqual(['{"a":1}', '{"a":2}', '{"a":3}']);
+    expect(r.positions).toEqual([1, 4, 5]);
+  });
+
+  it('cuts batches at the batch size', async () => {
+    const text = Array.from({ length: 2500 }, (_, i) => `{"i":${i}}`).join('\n') + '\n';
+    const batches = await collect(readNdjsonBatches(chunked(text, 4096), 1000));
+    expect(batches.map((b) => b.texts.length)).toEqual([1000, 1000, 500]);
+    expect(batches[2]!.positions.at(-1)).toBe(2500);
+  });
+
+  it('gives the same records whatever the chunk boundaries (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 30 }), fc.integer({ min: 1, max: 50 }), async (values, size) => {
+        const text = values.map((v) => JSON.stringify(v)).join('\n');
+        const r = flat(await collect(readNdjsonBatches(chunked(text, size), 7)));
+        expect(r.texts.map((t) => JSON.parse(t))).toEqual(values.filter((v) => JSON.stringify(v).trim() !== ''));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('JSON array reader', () => {
+  it('splits top-level elements, not nested commas or commas inside strings', async () => {
+    const text = ' [ {"a":[1,2,{"b":","}]} , {"s":"x\\",]y"}, 3 ,"q" ] ';
+    const r = flat(await collect(readJsonArrayBatches(chunked(text, 5), 10)));
+    expect(r.texts.map((t) => JSON.parse(t))).toEqual([{ a: [1, 2, { b: ',' }] }, { s: 'x",]y' }, 3, 'q']);
+    expect(r.positions).toEqual([1, 2, 3, 4]);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('reads an empty array as no records', async () => {
+    expect(flat(await collect(readJsonArrayBatches(chunked('[ \n ]', 2), 10))).texts).toEqual([]);
+  });
+
+  it('keeps a malformed element in its own slot and goes on with the next one', async () => {
+    const r = flat(await collect(readJsonArrayBatches(chunked('[{"a":1},{"a":},{"a":3}]', 4), 10)));
+    expect(r.texts).toEqual(['{"a":1}', '{"a":}', '{"a":3}']);
+  });
+
+  it('reports an unclosed array and text after the closing bracket in slots of their own', async () => {
+    const open = flat(await collect(readJsonArrayBatches(chunked('[{"a":1},{"a":2}', 4), 10)));
+    expect(open.texts.slice(0, 2)).toEqual(['{"a":1}', '{"a":2}']);
+    expect(open.errors).toEqual([[3, expect.stringContaining('closing ]')]]);
+    const trailing = flat(await collect(readJsonArrayBatches(chunked('[{"a":1}] {"b":2}', 4), 10)));
+    expect(trailing.texts[0]).toBe('{"a":1}');
+    expect(trailing.errors).toEqual([[2, expect.stringContaining('after the array')]]);
+  });
+
+  it('agrees with stream-json on every valid array, whatever the chunking (fuzz)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.jsonValue(), { maxLength: 25 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.constantFrom('', ' ', '\n', '\t\r\n  '),
+        async (values, size, ws) => {
+          const text = '[' + ws + values.map((v) => JSON.stringify(v, null, ws ? 1 : undefined)).join(ws + ',' + ws) + ws + ']';
+          const ours = flat(await collect(readJsonArrayBatches(chunked(text, size), 4))).texts.map((t) => JSON.parse(t));
+          expect(ours).toEqual(await streamJsonElements(text));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('format detection', () => {
+  it('detects a JSON array after white space and a byte-order mark, NDJSON otherwise, and loses no chunk', async () => {
+    const a = await detectFormat(chunked('\uFEFF \n [1,2]', 2));
+    expect(a.format).toBe('array');
+    let all = '';
+    for await (const c of a.chunks) all += c;
+    expect(all).toBe('\uFEFF \n [1,2]');
+    expect((await detectFormat(chunked('{"a":1}\n', 3))).format).toBe('ndjson');
+    expect((await detectFormat(chunked('', 3))).format).toBe('ndjson');
+  });
+});
