@@ -15,6 +15,10 @@ type Loader = () => Promise<Command>;
 
 const COMMANDS: Record<string, Loader> = {
   run: async () => (await import('./commands/run.ts')).default,
+  index: async () => (await import('./commands/index-build.ts')).default,
+  serve: async () => (await import('./commands/serve.ts')).default,
+  accounts: async () => (await import('./commands/accounts.ts')).default,
+  maintenance: async () => (await import('./commands/maintenance.ts')).default,
 };
 
 export class UsageError extends Error {}

@@ -22,6 +22,10 @@ export const ERRORS = Object.freeze({
   AGREEMENT_MISSING: def('ADDR_ERR_AGREEMENT_MISSING', 403, 'Not all required agreements of the function were accepted.'),
   NOT_FOUND: def('ADDR_ERR_NOT_FOUND', 404, 'The request path in combination with the request method does not exist.'),
   METHOD_NOT_ALLOWED: def('ADDR_ERR_METHOD_NOT_ALLOWED', 405, 'The request method is not allowed for the requested path.'),
+  // 413 and 415 are not in the spec's table: HTTP-level refusals of a body the service cannot read
+  // (too large; not UTF-8 form encoding). See docs/http.md.
+  PAYLOAD_TOO_LARGE: def('ADDR_ERR_PAYLOAD_TOO_LARGE', 413, 'The request body is too large.'),
+  UNSUPPORTED_MEDIA_TYPE: def('ADDR_ERR_UNSUPPORTED_MEDIA_TYPE', 415, 'The request body must be application/x-www-form-urlencoded in UTF-8.'),
   INVALID_PARAMETER: def('ADDR_ERR_INVALID_PARAMETER', 412, 'At least one given parameter is invalid (for example data type or length).'),
   MISSING_PARAMETER: def('ADDR_ERR_MISSING_PARAMETER', 428, 'At least one mandatory parameter is missing or has an empty value.'),
   INTERNAL: def('ADDR_ERR_INTERNAL', 500, 'An unexpected condition ended the request.'),

@@ -33,8 +33,9 @@ function rateAndEta(s: ProgressState, startedAt: number, now: number) {
 export function createProgress(opts: { tty: boolean; log: Logger; intervalMs?: number; now?: () => number }): ProgressReporter {
   const now = opts.now ?? (() => performance.now());
   const startedAt = now();
-  let last = -Infinity;
   const interval = opts.intervalMs ?? (opts.tty ? 200 : 10_000);
+  // A bar draws at once; log lines start after one interval, so short jobs log only their summary.
+  let last = opts.tty ? -Infinity : startedAt;
   let drawn = false;
   return {
     update(s) {

@@ -14,7 +14,10 @@ export class BatchBuilder {
   texts: string[] = [];
   positions: number[] = [];
   readerErrors: Array<[number, string]> | undefined;
-  constructor(readonly size: number) {}
+  readonly size: number;
+  constructor(size: number) {
+    this.size = size;
+  }
   push(text: string, position: number): boolean {
     this.texts.push(text);
     this.positions.push(position);

@@ -4,26 +4,34 @@
  * durable before a checkpoint claims it.
  */
 import { once } from 'node:events';
-import { closeSync, createWriteStream, fsyncSync, openSync, ftruncateSync, statSync, existsSync, type WriteStream } from 'node:fs';
+import { closeSync, createWriteStream, fsyncSync, openSync, ftruncateSync, statSync, existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 
 export class Sink {
   bytes: number;
-  private constructor(
-    private readonly stream: Writable,
-    readonly path: string | undefined,
-    startBytes: number,
-  ) {
+  readonly path: string | undefined;
+  private readonly stream: Writable;
+  /** The file's descriptor, for fsync; undefined for stdout. */
+  private readonly fd: number | undefined;
+  private constructor(stream: Writable, path: string | undefined, startBytes: number, fd?: number) {
+    this.stream = stream;
+    this.path = path;
     this.bytes = startBytes;
+    this.fd = fd;
   }
 
   static stdout(): Sink {
     return new Sink(process.stdout, undefined, 0);
   }
 
+  private static open(path: string, flags: 'w' | 'a', startBytes: number): Sink {
+    const fd = openSync(path, flags);
+    return new Sink(createWriteStream(path, { fd, autoClose: true }), path, startBytes, fd);
+  }
+
   /** Opens `path` fresh, or, with `resumeAt`, cut back to that many bytes and appended to. */
   static file(path: string, resumeAt?: number): Sink {
-    if (resumeAt === undefined) return new Sink(createWriteStream(path, { flags: 'w' }), path, 0);
+    if (resumeAt === undefined) return Sink.open(path, 'w', 0);
     if (!existsSync(path)) {
       if (resumeAt > 0) throw new Error(`cannot resume: ${path} is missing`);
     } else {
@@ -33,7 +41,7 @@ export class Sink {
       ftruncateSync(fd, resumeAt);
       closeSync(fd);
     }
-    return new Sink(createWriteStream(path, { flags: 'a' }), path, resumeAt);
+    return Sink.open(path, 'a', resumeAt);
   }
 
   async write(text: string): Promise<void> {
@@ -44,12 +52,12 @@ export class Sink {
 
   /** Waits until everything written so far reached the OS, then fsyncs the file. */
   async sync(): Promise<void> {
-    if (!this.path) return;
-    const ws = this.stream as WriteStream;
-    if (ws.writableLength > 0 || ws.pending) {
+    if (this.fd === undefined) return;
+    const ws = this.stream;
+    if (ws.writableLength > 0) {
       await new Promise<void>((resolve, reject) => ws.write('', (err) => (err ? reject(err) : resolve())));
     }
-    if (typeof ws.fd === 'number') fsyncSync(ws.fd);
+    fsyncSync(this.fd);
   }
 
   async close(): Promise<void> {

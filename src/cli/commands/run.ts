@@ -12,13 +12,18 @@ import { fileIdentity, readCheckpoint, removeCheckpoint, type Checkpoint } from 
 import { Sink } from '../../adapters/file/sink.ts';
 import { createProgress } from '../../adapters/file/progress.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
+import { Billing } from '../../billing/billing.ts';
+import { MeteredSession } from '../../billing/metered-session.ts';
+import { ServiceError } from '../../contract/errors.ts';
+import { validateCredentials } from '../../contract/validate.ts';
+import type { JobMeter } from '../../adapters/file/job.ts';
 import { createLogger, type Logger } from '../../log.ts';
 import { UsageError, type Command } from '../main.ts';
 import { loadIndexForOp } from '../load-index.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
-                    [--progress auto|bar|log|off]
+                    [--progress auto|bar|log|off] [--license L --guid G [--db URL] [--job-id ID]]
 
   --op          lines (recipient block) or search (address lookup)
   --input       NDJSON or a JSON array of request elements (detected); '-' = stdin (default)
@@ -32,9 +37,15 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
   --checkpoint-interval  milliseconds between checkpoints (default 2000)
   --resume      continue from the checkpoint after a crash, a signal or exhausted credits
   --progress    progress display: bar on a terminal, log lines otherwise (default auto)
+  --license, --guid
+                run under this account: same validation, prices, agreements and ledger as the
+                HTTP adapter; without them the run is unmetered (operators' own data)
+  --db          billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
+  --job-id      names the ledger entries of a metered job reading stdin (a file input is named by
+                its content identity)
 
 Exit codes: 0 done; 2 usage error; 3 stopped, balance ran out (top up, then --resume);
-130/143 stopped by SIGINT/SIGTERM (run again with --resume).`;
+4 credentials refused (the job did not start); 130/143 stopped by SIGINT/SIGTERM (--resume).`;
 
 function intOption(name: string, v: string | undefined, dflt: number, min: number): number {
   if (v === undefined) return dflt;
@@ -44,6 +55,16 @@ function intOption(name: string, v: string | undefined, dflt: number, min: numbe
 }
 
 export const EXIT_CREDITS = 3;
+export const EXIT_REFUSED = 4;
+
+/** The file job's view of a metered session: ledger ids are `<input identity>/<line or element>`. */
+function sessionMeter(session: MeteredSession, prefix: string): JobMeter {
+  return {
+    reserve: (n) => session.reserve(n),
+    settle: (positions, summaries) => session.settle(positions.map((p) => `${prefix}/${p}`), summaries.map((s) => s.chargeable)),
+    release: () => session.release(),
+  };
+}
 
 const command: Command = {
   summary: 'run a file job (NDJSON or JSON array in, NDJSON out)',
@@ -63,6 +84,10 @@ const command: Command = {
         'checkpoint-interval': { type: 'string' },
         resume: { type: 'boolean', default: false },
         progress: { type: 'string', default: 'auto' },
+        license: { type: 'string' },
+        guid: { type: 'string' },
+        db: { type: 'string' },
+        'job-id': { type: 'string' },
       },
       strict: true,
     });
@@ -90,6 +115,25 @@ const command: Command = {
       }
     }
 
+    const metered = values.license !== undefined || values.guid !== undefined;
+    const ledgerPrefix = inputId ? `file:${inputId}` : values['job-id'] ? `job:${values['job-id']}` : undefined;
+    if (metered && !ledgerPrefix) throw new UsageError('a metered job reading stdin needs --job-id (it names the ledger entries)');
+    let billing: Billing | undefined;
+    let meter: JobMeter | undefined;
+    if (metered) {
+      const creds = validateCredentials({ license: values.license, guid: values.guid });
+      billing = await Billing.open(values.db);
+      try {
+        if (!creds.ok) throw new ServiceError(creds.error.errorcode === 401 ? 'UNAUTHORIZED' : 'INVALID_PARAMETER', creds.error.errormessage);
+        meter = sessionMeter(await MeteredSession.start(billing, creds.credentials, op), ledgerPrefix!);
+      } catch (err) {
+        await billing.close();
+        if (!(err instanceof ServiceError)) throw err;
+        process.stderr.write(`addrflow run: the job did not start: ${err.status} ${err.message}\n`);
+        return EXIT_REFUSED;
+      }
+    }
+
     const indexBuffer = await loadIndexForOp(op, values.index);
     const pool = await EnginePool.create({
       ...(workers >= 0 ? { threads: workers } : {}),
@@ -114,6 +158,7 @@ const command: Command = {
     try {
       const summary = await runFileJob({
         op, input, output, pool, batchSize, signal: abort.signal,
+        ...(meter ? { meter } : {}),
         ...(errors ? { errors } : {}),
         ...(progress ? { progress } : {}),
         ...(checkpointPath && inputId ? { checkpoint: { path: checkpointPath, inputId, intervalMs, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
@@ -132,6 +177,7 @@ const command: Command = {
       process.off('SIGTERM', onSignal);
       input.destroy();
       await pool.destroy();
+      await billing?.close();
       log.flush();
     }
   },
@@ -143,6 +189,7 @@ function report(log: Logger, s: JobSummary, checkpointPath: string | undefined):
     `  by code:       ${Object.entries(s.byCode).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,
     `  by matchlevel: ${Object.entries(s.byMatchlevel).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,
     `  credits charged: ${s.credits}`,
+    `  peak RSS: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
   ];
   if (s.end === 'credits') lines.push(`  The account balance ran out after ${s.recordsDone} records. Top up, then run the same command with --resume (checkpoint: ${checkpointPath}).`);
   if (s.end === 'signal') lines.push(`  Interrupted after ${s.recordsDone} records. Run the same command with --resume to continue (checkpoint: ${checkpointPath ?? 'none: output is stdout, start over'}).`);

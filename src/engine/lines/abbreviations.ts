@@ -111,10 +111,13 @@ export function compileAbbreviator(languages: readonly string[]): Abbreviator {
   if (byWord.size === 0) return IDENTITY;
   // Longest first so that "sainte" wins over "saint".
   const sort = (xs: string[]) => xs.sort((x, y) => y.length - x.length).join('|');
+  // Letters of the scripts our destinations use (Latin incl. extensions, Greek, Cyrillic), as an
+  // explicit class: without the `u` flag the regex runs markedly faster than with \p{L}.
+  const L = 'A-Za-z\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u04FF\\u1E00-\\u1EFF';
   const alternatives: string[] = [];
-  if (suffixParts.length) alternatives.push(`(?<=\\p{L})(${sort(suffixParts)})(?!\\p{L})`);
-  alternatives.push(`(?<!\\p{L})(${sort([...wholeParts, ...suffixParts])})(?![\\p{L}.])`);
-  const re = new RegExp(alternatives.join('|'), 'giu');
+  if (suffixParts.length) alternatives.push(`(?<=[${L}])(${sort(suffixParts)})(?![${L}])`);
+  alternatives.push(`(?<![${L}])(${sort([...wholeParts, ...suffixParts])})(?![${L}.])`);
+  const re = new RegExp(alternatives.join('|'), 'gi');
   return (text) =>
     text.replace(re, (m: string) => {
       const abbr = byWord.get(m.toLowerCase());

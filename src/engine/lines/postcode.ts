@@ -20,6 +20,10 @@ export function compilePostcode(spec: PostcodeSpec): PostcodeNormaliser {
   const prefixes = (spec.inputPrefixes ?? []).map((p) => p.toUpperCase()).sort((a, b) => b.length - a.length);
   const pattern = spec.pattern;
   const parts = spec.output.split(/(\$\d)/).map((p) => (/^\$\d$/.test(p) ? Number(p[1]) : p));
+  // Output = the whole match (pattern "^(…)$" with one group, output "$1"): test() instead of
+  // exec(), no match array per call.
+  const identity =
+    spec.output === '$1' && /^\^\(.*\)\$$/.test(pattern.source) && new RegExp(`${pattern.source}|`).exec('')!.length === 2;
   return (raw) => {
     let v = raw.toUpperCase();
     if (v.indexOf(' ') !== -1 || v.indexOf('\t') !== -1) v = v.replace(SPACES, ' ').trim();
@@ -29,6 +33,7 @@ export function compilePostcode(spec: PostcodeSpec): PostcodeNormaliser {
         break;
       }
     }
+    if (identity) return pattern.test(v) ? v : null;
     const m = pattern.exec(v);
     if (m === null) return null;
     let out = '';

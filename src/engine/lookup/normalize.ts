@@ -84,3 +84,8 @@ export function editDistance(a: string, b: string, max: number): number {
   }
   return prev[lb]!;
 }
+
+/** The comparable key of a postcode: folded, without spaces (`02-685` → `02685`, `NN14` → `nn14`). */
+export function postcodeKey(s: string): string {
+  return foldText(s).replace(/ /g, '');
+}

@@ -5,6 +5,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateLines } from '../../../tools/generate-requests.ts';
 import { runCli, startCli } from '../../helpers/cli.ts';
+import { Billing } from '../../../src/billing/billing.ts';
+
+function chargeableIn(output: string): number {
+  return output.trimEnd().split('\n').map((l) => JSON.parse(l)).filter((r) => r.addresslinestatuscode === 0 || r.addresslinestatuscode === 1).length;
+}
 
 let dir: string;
 beforeAll(() => {
@@ -93,7 +98,13 @@ describe('resume after kill -9 and after SIGINT', () => {
 
   async function interruptThenResume(signal: 'SIGKILL' | 'SIGINT', name: string) {
     const out = join(dir, `${name}.out`);
-    const args = ['run', '--op', 'lines', '--input', input, '--output', out, '--batch-size', '500', '--checkpoint-interval', '50', '--progress', 'off'];
+    // Metered, so that the ledger shows whether any record was charged twice or not at all.
+    const db = `sqlite:${join(dir, `${name}.sqlite`)}`;
+    const created = await runCli(['accounts', 'create', '--unlimited', '--agree', 'lines', '--db', db]);
+    expect(created.code, created.stderr).toBe(0);
+    const acc = JSON.parse(created.stdout) as { license: string; guid: string; account: string };
+    const args = ['run', '--op', 'lines', '--input', input, '--output', out, '--batch-size', '500', '--checkpoint-interval', '50', '--progress', 'off',
+      '--license', acc.license, '--guid', acc.guid, '--db', db];
     const { child, done } = startCli(args);
     // Wait until the job has written a first checkpoint and part of the output, then interrupt.
     const started = Date.now();
@@ -112,6 +123,12 @@ describe('resume after kill -9 and after SIGINT', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(reference);
     expect(existsSync(`${out}.checkpoint`)).toBe(false);
+    const billing = await Billing.open(db);
+    try {
+      expect(await billing.store.ledgerCount(acc.account)).toBe(chargeableIn(reference));
+    } finally {
+      await billing.close();
+    }
   }
 
   it('kill -9 at a random point, then --resume: output identical to an uninterrupted run', async () => {
@@ -121,4 +138,69 @@ describe('resume after kill -9 and after SIGINT', () => {
   it('SIGINT finishes in-flight batches, checkpoints, exits 130, and --resume completes identically', async () => {
     await interruptThenResume('SIGINT', 'interrupted');
   }, 120_000);
+});
+
+describe('metered jobs (--license/--guid)', () => {
+  const records = [...generateLines(3000, 5, 0)];
+  let db: string;
+  let input: string;
+  let reference: string;
+  let chargeable: number;
+  beforeAll(async () => {
+    db = `sqlite:${join(dir, 'billing.sqlite')}`;
+    input = writeInput('metered.ndjson', records);
+    const ref = join(dir, 'metered.ref');
+    expect((await runCli(['run', '--op', 'lines', '--input', input, '--output', ref, '--progress', 'off'])).code).toBe(0);
+    reference = readFileSync(ref, 'utf8');
+    chargeable = chargeableIn(reference);
+    expect(chargeable).toBeGreaterThan(2000);
+  });
+
+  async function account(credits: number, agree = 'lines'): Promise<{ license: string; guid: string; account: string }> {
+    const r = await runCli(['accounts', 'create', '--credits', String(credits), '--agree', agree, '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout);
+  }
+
+  async function show(id: string): Promise<{ credits: number; reserved: number }> {
+    const r = await runCli(['accounts', 'show', '--account', id, '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout);
+  }
+
+  it('stops cleanly when credits run out, and after a top-up --resume completes: same output, each record charged once', async () => {
+    const acc = await account(20 * 1200);
+    const out = join(dir, 'metered.out');
+    const args = ['run', '--op', 'lines', '--input', input, '--output', out, '--batch-size', '100', '--progress', 'off',
+      '--license', acc.license, '--guid', acc.guid, '--db', db];
+    const first = await runCli(args);
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.stderr).toMatch(/balance ran out/);
+    expect(existsSync(`${out}.checkpoint`)).toBe(true);
+    const mid = await show(acc.account);
+    expect(mid.reserved).toBe(0);
+    expect(mid.credits).toBeLessThan(20); // less than one more record's price is left
+    const topup = await runCli(['accounts', 'topup', '--account', acc.account, '--credits', String(20 * 3000), '--db', db]);
+    expect(topup.code, topup.stderr).toBe(0);
+    const second = await runCli([...args, '--resume']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+    const end = await show(acc.account);
+    expect(end.credits).toBe(20 * 1200 + 20 * 3000 - 20 * chargeable);
+    // Running the whole job again from scratch charges nothing: the ledger ids already exist.
+    const again = await runCli(args);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await show(acc.account)).credits).toBe(end.credits);
+  }, 120_000);
+
+  it('does not start with refused credentials or without the agreement', async () => {
+    const bad = await runCli(['run', '--op', 'lines', '--input', input, '--license', 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', '--guid', '00000000-0000-4000-8000-000000000000', '--db', db, '--progress', 'off']);
+    expect(bad.code).toBe(4);
+    expect(bad.stderr).toMatch(/did not start: 401/);
+    const acc = await account(100_000, 'search');
+    const noAgreement = await runCli(['run', '--op', 'lines', '--input', input, '--license', acc.license, '--guid', acc.guid, '--db', db, '--progress', 'off']);
+    expect(noAgreement.code).toBe(4);
+    expect(noAgreement.stderr).toMatch(/did not start: 403/);
+    expect(noAgreement.stdout).toBe('');
+  });
 });

@@ -54,7 +54,8 @@ describe('NDJSON reader', () => {
       fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 30 }), fc.integer({ min: 1, max: 50 }), async (values, size) => {
         const text = values.map((v) => JSON.stringify(v)).join('\n');
         const r = flat(await collect(readNdjsonBatches(chunked(text, size), 7)));
-        expect(r.texts.map((t) => JSON.parse(t))).toEqual(values.filter((v) => JSON.stringify(v).trim() !== ''));
+        // JSON text is the reference (it has no -0), so compare with the values' own round trip.
+        expect(r.texts.map((t) => JSON.parse(t))).toEqual(values.map((v) => JSON.parse(JSON.stringify(v))));
       }),
       { numRuns: 200 },
     );

@@ -1,0 +1,133 @@
+/**
+ * Third-party test cases: Nominatim's search features (against the Nominatim test database
+ * index) and the libpostal / Pelias parser cases.
+ */
+import { readFileSync } from 'node:fs';
+import type { AddressIndex } from '../../src/engine/index/index.ts';
+import type { SearchRecord } from '../../src/contract/records.ts';
+import type { SearchRequest } from '../../src/contract/requests.ts';
+import { foldText, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '../../src/engine/lookup/normalize.ts';
+import { D } from './suites.ts';
+
+interface Step { step: string; params: Record<string, string> | null; then: { check: string; table: string[][] }[] }
+
+const NOMINATIM_PARAM: Record<string, keyof SearchRequest> = {
+  q: 'address', street: 'street', city: 'city', county: 'county', state: 'state', country: 'country',
+  postalcode: 'zip', 'accept-language': 'locale',
+};
+
+export interface CaseResult { total: number; checkable: number; passed: number; failures: string[] }
+
+/**
+ * Nominatim search steps that ask for an answer (not an API format): "result N contains",
+ * "result 0 contains in field address", "all results contain" with address fields, "more than 0
+ * results", "exactly 0 results". Our service returns exactly one record; "no result" is an empty
+ * matchlevel or a relevance below 50.
+ */
+export function nominatimCases(index: AddressIndex, lookup: (i: AddressIndex, r: SearchRequest) => SearchRecord): CaseResult {
+  const steps = JSON.parse(readFileSync(D('geocoder-cases', 'nominatim-bdd', 'search-queries.json'), 'utf8')) as Step[];
+  const res: CaseResult = { total: 0, checkable: 0, passed: 0, failures: [] };
+  for (const s of steps) {
+    if (!/search/.test(s.step) || !s.params) continue;
+    res.total++;
+    const p = s.params;
+    if (Object.entries(p).some(([k, v]) => k.includes('<') || String(v).includes('<'))) continue;
+    if (!s.then.some((t) => t.check === 'a HTTP 200 is returned')) continue;
+    const req: Record<string, string> = {};
+    for (const [k, v] of Object.entries(p)) {
+      const f = NOMINATIM_PARAM[k];
+      if (f) req[f] = f === 'locale' ? v.split(',')[0]!.slice(0, 5) : v;
+    }
+    if (Object.keys(req).filter((k) => k !== 'locale').length === 0) continue;
+    const checks: ((r: SearchRecord) => boolean)[] = [];
+    for (const t of s.then) {
+      if (/^result \d+ contains$/.test(t.check) || t.check === 'all results contain' || /^result 0 contains in field address$/.test(t.check)) {
+        const [head, ...rows] = t.table;
+        if (!head) continue;
+        if (head[0] === 'param') {
+          for (const [k, v] of rows) checks.push((r) => fieldHas(r, k!, v!));
+        } else {
+          for (const row of rows) head.forEach((h, i) => { const v = row[i]!; if (!h.includes('<')) checks.push((r) => fieldHas(r, h, v)); });
+        }
+      } else if (t.check === 'more than 0 results are returned') {
+        checks.push((r) => r.matchlevel !== '' && Number(r.relevance) >= 50);
+      } else if (t.check === 'exactly 0 results are returned') {
+        checks.push((r) => r.matchlevel === '' || Number(r.relevance) < 50);
+      }
+    }
+    if (checks.length === 0) continue;
+    res.checkable++;
+    const r = lookup(index, req as SearchRequest);
+    if (checks.every((c) => c(r))) res.passed++;
+    else res.failures.push(`${JSON.stringify(req)} → ${r.matchlevel} ${r.relevance} ${r.street} ${r.housenumber} ${r.city} ${r.country}`);
+  }
+  return res;
+}
+
+function fieldHas(r: SearchRecord, field: string, value: string): boolean {
+  const all = [r.housenumber, r.street, r.district, r.city, r.zip, r.county, r.state_name, r.country].filter(Boolean);
+  const f = field.replace(/^address\+/, '');
+  if (field === 'display_name!fm') return new RegExp(`^${value}$`).test(all.join(', '));
+  if (field === 'display_name') return all.some((x) => x.startsWith(value.split(',')[0]!.trim()));
+  if (f === 'house_number') return r.housenumber === value;
+  if (f === 'road') return r.street === value;
+  if (['village', 'town', 'city', 'hamlet'].includes(f)) return r.city === value;
+  if (f === 'county') return r.county === value;
+  if (f === 'postcode') return r.zip === value;
+  if (f === 'country_code') return r.country_iso_2.toLowerCase() === value.toLowerCase();
+  if (f === 'country') return r.country === value;
+  if (f === 'state') return r.state_name === value;
+  return false; // a field we do not return (osm ids, bounding boxes, …)
+}
+
+/**
+ * Parser components our parse stage decides without the index: house number and postcode (road
+ * and city are assigned by matching against the index, which these world-wide cases are not in).
+ */
+export function parserCases(): { suite: string; hn: [number, number]; postcode: [number, number] }[] {
+  const out = [];
+  for (const [suite, file, hnLabel, pcLabel] of [
+    ['libpostal', 'libpostal-parser', 'house_number', 'postcode'],
+    ['pelias', 'pelias-parser', 'housenumber', 'postcode'],
+  ] as const) {
+    const cases = JSON.parse(readFileSync(D('geocoder-cases', file, 'parser-cases.json'), 'utf8')) as {
+      input: string; expected: ({ label: string; value: string } | Record<string, string>)[];
+    }[];
+    let hnN = 0, hnOk = 0, pcN = 0, pcOk = 0;
+    for (const c of cases) {
+      const exp = new Map<string, string>();
+      for (const e of c.expected) {
+        if ('label' in e && 'value' in e) exp.set(e.label as string, e.value as string);
+        else for (const [k, v] of Object.entries(e)) exp.set(k, v);
+      }
+      const got = guessComponents(c.input);
+      const eh = exp.get(hnLabel), ep = exp.get(pcLabel);
+      if (eh !== undefined) { hnN++; if (houseNumberKey(eh) === got.hn) hnOk++; }
+      else if (got.hn) { hnN++; }
+      if (ep !== undefined) { pcN++; if (postcodeKey(ep) === got.postcode) pcOk++; }
+      else if (got.postcode) { pcN++; }
+    }
+    out.push({ suite, hn: [hnOk, hnN] as [number, number], postcode: [pcOk, pcN] as [number, number] });
+  }
+  return out;
+}
+
+/** The index-free part of our parse: which token is the house number, which the postcode. */
+export function guessComponents(input: string): { hn: string; postcode: string } {
+  const parts = input.split(',').map((p) => foldText(p)).filter(Boolean);
+  let postcode = '', hn = '';
+  for (const p of parts) {
+    const toks = p.split(' ');
+    for (let i = 0; i < toks.length; i++) {
+      const t = toks[i]!;
+      if (!postcode && /^\d{4,6}$/.test(t)) { postcode = t; continue; }
+      if (!postcode && /^\d{2,3}$/.test(t) && /^\d{2,3}$/.test(toks[i + 1] ?? '') && p.split(' ').length <= 4 && (t + toks[i + 1]).length === 5) { postcode = t + toks[i + 1]; i++; continue; }
+      if (!postcode && /^[a-z]{1,2}\d[a-z\d]?$/.test(t) && /^\d[a-z]{2}$/.test(toks[i + 1] ?? '')) { postcode = t + toks[i + 1]; i++; continue; }
+      if (!hn && looksLikeHouseNumber(t) && t.length <= 5) {
+        const nx = toks[i + 1] ?? '';
+        hn = /^[a-z]$/.test(nx) ? t + nx : t;
+      }
+    }
+  }
+  return { hn: houseNumberKey(hn), postcode };
+}

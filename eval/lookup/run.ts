@@ -1,0 +1,112 @@
+/**
+ * `npm run eval:lookup [-- --limit N] [--no-write]`: builds (cached) indexes from ../shared/data
+ * and measures the address lookup; writes docs/accuracy.md. No manual checking.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PROJECT_ROOT } from '../../src/config/shared-data.ts';
+import { lookup } from '../../src/engine/lookup/index.ts';
+import { nominatimCases, parserCases } from './cases.ts';
+import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type VariantResult } from './suites.ts';
+
+const { values } = parseArgs({ options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' } } });
+const limit = values.limit ? Number(values.limit) : Infinity;
+
+const fmtPct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(2)} %` : '–');
+const fmtM = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} m` : '–');
+
+const out: string[] = [];
+const say = (s = '') => { console.log(s); out.push(s); };
+
+function table(rs: VariantResult[]): void {
+  say('| variant | queries | housenumber-level correct | p50 | p90 | p99 | relevance ≥ 90 | correct among ≥ 90 | mean relevance |');
+  say('|---|---|---|---|---|---|---|---|---|');
+  for (const r of rs) {
+    say(`| ${r.variant} | ${r.n} | ${fmtPct(r.hnRate)} | ${fmtM(r.p50)} | ${fmtM(r.p90)} | ${fmtM(r.p99)} | ${r.rel90} | ${fmtPct(r.rel90Correct)} | ${r.avgRelevance.toFixed(1)} |`);
+  }
+}
+
+const started = performance.now();
+say('# Address lookup accuracy');
+say();
+say(`Reproduce: \`npm run eval:lookup\`${Number.isFinite(limit) ? ` (this run: --limit ${limit})` : ''}. Indexes are built from ../shared/data into .cache/eval/ (cached by source and build-code hash).`);
+say(`Run: ${new Date().toISOString()}, Node ${process.version}.`);
+say();
+say('Correct = matchlevel `housenumber`, same house number, within 150 m of the reference point. Distances are over all house-number-level answers. No `country` is passed (all countries are searched).');
+say();
+
+const suites: [string, string, () => ReturnType<typeof osmTruth>][] = [
+  ['Liechtenstein 2024 (OSM PBF, all addresses with street+number+city)', 'li', () => osmTruth('osm-liechtenstein-2024')],
+  ['Copenhagen 2012 (OSM PBF, all addresses with street+number+city)', 'cph', () => osmTruth('osm-copenhagen-dk-2012')],
+  ['BANO FR sample (départements 90, 2A, 48; deterministic sample)', 'bano', () => banoTruth(Number(values.bano ?? 3000))],
+];
+const pooledAll = { r90: 0, ok: 0 };
+const summary: Record<string, Record<string, number>> = {};
+for (const [title, name, truthFn] of suites) {
+  const { index, buildMs } = await cachedIndex(name);
+  let truth = truthFn();
+  if (Number.isFinite(limit)) truth = sample(truth, limit, 1);
+  const t0 = performance.now();
+  const { results, pooled } = runSuite(index, truth, VARIANTS, lookup);
+  const ms = performance.now() - t0;
+  const nq = results.reduce((a, r) => a + r.n, 0);
+  say(`## ${title}`);
+  say();
+  say(`${truth.length} reference addresses, ${nq} queries in ${(ms / 1000).toFixed(1)} s (${Math.round(nq / (ms / 1000))} lookups/s incl. scoring)${buildMs ? `; index built in ${(buildMs / 1000).toFixed(1)} s` : ''}.`);
+  say();
+  table(results);
+  say();
+  say(`Pooled over all variants: ${pooled.rel90} answers with relevance ≥ 90, of which ${fmtPct(pooled.rel90Correct)} correct.`);
+  say();
+  pooledAll.r90 += pooled.rel90;
+  pooledAll.ok += pooled.rel90 * pooled.rel90Correct;
+  summary[name] = Object.fromEntries(results.map((r) => [r.variant, r.hnRate]));
+}
+say(`**All suites pooled:** relevance ≥ 90 ⇒ correct in ${fmtPct(pooledAll.ok / pooledAll.r90)} of ${pooledAll.r90} answers.`);
+say();
+
+const nomi = await cachedIndex('nominatim');
+const nr = nominatimCases(nomi.index, lookup);
+say('## Nominatim search cases (geocoder-cases/nominatim-bdd) on osm-liechtenstein-nominatim-testdb-2021');
+say();
+say(`${nr.total} search steps; ${nr.checkable} ask for an answer we can compare (the rest test Nominatim API formats, parameters or placeholders). Passed: **${nr.passed} / ${nr.checkable} (${fmtPct(nr.passed / nr.checkable)})**.`);
+say();
+if (nr.failures.length) {
+  say('Failures:');
+  say();
+  for (const f of nr.failures) say(`- \`${f}\``);
+  say();
+}
+
+say('## Parser components (libpostal and Pelias parse cases)');
+say();
+say('Our parse stage decides only the house number and the postcode without the index; street and city roles come from matching against the index (these world-wide cases are not in it). Accuracy = exact component (folded) over cases where either side has the component.');
+say();
+say('| suite | house number | postcode |');
+say('|---|---|---|');
+for (const p of parserCases()) say(`| ${p.suite} | ${p.hn[0]}/${p.hn[1]} (${fmtPct(p.hn[0] / p.hn[1])}) | ${p.postcode[0]}/${p.postcode[1]} (${fmtPct(p.postcode[0] / p.postcode[1])}) |`);
+say();
+
+const targets: [string, string, number][] = [
+  ['clean structured', 'clean structured', 0.995],
+  ['free text (worst order)', 'free', 0.99],
+  ['one typo', 'one typo in street', 0.97],
+  ['no postcode', 'no postcode', 0.99],
+];
+say('## Targets');
+say();
+say('| target | goal | LI | CPH | BANO |');
+say('|---|---|---|---|---|');
+for (const [label, key, goal] of targets) {
+  const val = (n: string) => {
+    const s = summary[n]!;
+    const v = key === 'free' ? Math.min(...Object.entries(s).filter(([k]) => k.startsWith('free')).map(([, x]) => x)) : s[key]!;
+    return `${fmtPct(v)} ${v >= goal ? '✓' : '✗'}`;
+  };
+  say(`| ${label} | ≥ ${(goal * 100).toFixed(1)} % | ${val('li')} | ${val('cph')} | ${val('bano')} |`);
+}
+say(`| relevance ≥ 90 ⇒ correct | ≥ 99 % | pooled: ${fmtPct(pooledAll.ok / pooledAll.r90)} ${pooledAll.ok / pooledAll.r90 >= 0.99 ? '✓' : '✗'} | | |`);
+say();
+say(`Total eval time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+if (!values['no-write'] && !Number.isFinite(limit)) writeFileSync(resolve(PROJECT_ROOT, 'docs', 'accuracy.md'), out.join('\n') + '\n');

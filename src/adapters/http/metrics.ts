@@ -1,0 +1,26 @@
+/** Prometheus metrics of one server (own registry, so that several servers can live in one process). */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface HttpMetrics {
+  registry: Registry;
+  requests: Histogram<'route' | 'status'>;
+  records: Counter<'op'>;
+  charged: Counter<'op'>;
+}
+
+export function createMetrics(withDefaults = true): HttpMetrics {
+  const registry = new Registry();
+  if (withDefaults) collectDefaultMetrics({ register: registry, prefix: 'addrflow_' });
+  return {
+    registry,
+    requests: new Histogram({
+      name: 'addrflow_http_request_duration_seconds',
+      help: 'HTTP requests by route and status',
+      labelNames: ['route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    records: new Counter({ name: 'addrflow_records_processed_total', help: 'Records run through the engine', labelNames: ['op'], registers: [registry] }),
+    charged: new Counter({ name: 'addrflow_records_charged_total', help: 'Records charged (one ledger entry each)', labelNames: ['op'], registers: [registry] }),
+  };
+}

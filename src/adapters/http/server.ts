@@ -1,0 +1,222 @@
+/**
+ * The HTTP entrance (fastify 5). Thin: it reads the form body, calls api.ts and writes the answer.
+ *
+ * Behaviour beyond the two operations (spec README item 9; choices written down in docs/http.md):
+ * - `Access-Control-Allow-Origin: *` on every answer, including 404/405/413/415/500/503 and the
+ *   raw 400 of an unparseable HTTP request;
+ * - POST on `/address/search` and `/address/lines`; any other method there (OPTIONS included)
+ *   answers 405 with `Allow: POST`; any other path answers 404, whatever the method, except
+ *   `GET /healthz` and `GET /metrics`;
+ * - a 500 has no body;
+ * - maintenance (a flag in the billing store, polled) answers 503 with the error body on POST to
+ *   both API paths; so does a request that arrives while the server is shutting down;
+ * - bodies must be `application/x-www-form-urlencoded` (UTF-8); another media type or charset gives
+ *   415, invalid UTF-8 412, a body over the limit 413, all with the error body.
+ */
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { ERRORS, errorBody, ServiceError, type ErrorBody } from '../../contract/errors.ts';
+import { OP_PATHS, OPS, type Op } from '../../contract/params.ts';
+import type { Billing } from '../../billing/billing.ts';
+import { handleApi, type ElementRunner } from './api.ts';
+import { FormError, parseForm, type FormFields } from './form-body.ts';
+import { createMetrics, type HttpMetrics } from './metrics.ts';
+import { renderErrorBody } from './render.ts';
+
+export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
+
+export interface HttpServerOptions {
+  billing: Billing;
+  runner: ElementRunner;
+  /** pino logger (secrets redacted, see src/log.ts). Omit for no logging. */
+  logger?: Logger;
+  /** Largest accepted body in bytes (default 32 MiB: room for 5,000 elements). */
+  bodyLimit?: number;
+  /** How often the maintenance flag is read from the store (default 1000 ms). */
+  maintenancePollMs?: number;
+  /** Collect default process metrics (default true). */
+  defaultMetrics?: boolean;
+}
+
+const API_PATHS = new Map<string, Op>(OPS.map((op) => [OP_PATHS[op], op]));
+const EMPTY_FORM: FormFields = Object.freeze(Object.create(null) as FormFields);
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+export class HttpServer {
+  readonly app: FastifyInstance;
+  readonly metrics: HttpMetrics;
+  private readonly opts: HttpServerOptions;
+  private maintenance = false;
+  private closing = false;
+  private poll: NodeJS.Timeout | undefined;
+
+  private constructor(opts: HttpServerOptions) {
+    this.opts = opts;
+    const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.metrics = createMetrics(opts.defaultMetrics ?? true);
+    this.app = (Fastify as unknown as (o: object) => FastifyInstance)({
+      ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+      logController: new LogController({ disableRequestLogging: true }),
+      bodyLimit,
+      return503OnClosing: false,
+      forceCloseConnections: 'idle',
+      // A path that cannot be percent-decoded names no resource: 404 like any unknown path.
+      frameworkErrors: (_err: Error, _req: FastifyRequest, reply: FastifyReply) => {
+        reply.header('access-control-allow-origin', '*');
+        return this.sendError(reply, errorBody('NOT_FOUND'));
+      },
+      clientErrorHandler: (_err: Error, socket: Socket) => {
+        if (socket.writable) {
+          socket.end('HTTP/1.1 400 Bad Request\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+        } else {
+          socket.destroy();
+        }
+      },
+    });
+    this.routes(bodyLimit);
+  }
+
+  static async create(opts: HttpServerOptions): Promise<HttpServer> {
+    const s = new HttpServer(opts);
+    await s.refreshMaintenance();
+    const every = opts.maintenancePollMs ?? 1000;
+    s.poll = setInterval(() => void s.refreshMaintenance(), every);
+    s.poll.unref();
+    return s;
+  }
+
+  /** Reads the maintenance flag now (the poll does this every `maintenancePollMs`). */
+  async refreshMaintenance(): Promise<void> {
+    try {
+      this.maintenance = await this.opts.billing.getMaintenance();
+    } catch (err) {
+      this.opts.logger?.error({ err }, 'cannot read the maintenance flag; keeping the last value');
+    }
+  }
+
+  get inMaintenance(): boolean {
+    return this.maintenance;
+  }
+
+  private sendError(reply: FastifyReply, error: ErrorBody, format: 'json' | 'xml' = 'json'): FastifyReply {
+    const r = renderErrorBody(format, error);
+    return reply.code(error.errorcode).header('content-type', r.contentType).send(r.body);
+  }
+
+  private routes(bodyLimit: number): void {
+    const app = this.app;
+    const deps = { billing: this.opts.billing, runner: this.opts.runner };
+
+    // Collect any body as bytes; the POST handlers decide what they accept. Parsing here would let
+    // a bad body turn a 404/405 into a 415.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
+
+    app.addHook('onRequest', async (req, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      (req as FastifyRequest & { t0?: bigint }).t0 = process.hrtime.bigint();
+      if (req.method !== 'POST' || !API_PATHS.has(pathOf(req.url))) return;
+      if (this.closing) {
+        reply.header('connection', 'close');
+        return this.sendError(reply, errorBody('MAINTENANCE', 'The service is shutting down; retry shortly.'));
+      }
+      if (this.maintenance) return this.sendError(reply, errorBody('MAINTENANCE'));
+    });
+    app.addHook('onSend', async (_req, reply, payload) => {
+      reply.header('access-control-allow-origin', '*');
+      // While shutting down, answers close their connection so that kept-alive sockets drain.
+      if (this.closing) reply.header('connection', 'close');
+      return payload;
+    });
+    app.addHook('onResponse', async (req, reply) => {
+      const t0 = (req as FastifyRequest & { t0?: bigint }).t0;
+      const p = pathOf(req.url);
+      const route = API_PATHS.has(p) || p === '/healthz' || p === '/metrics' ? p : 'other';
+      if (t0 !== undefined) {
+        this.metrics.requests.observe({ route, status: String(reply.statusCode) }, Number(process.hrtime.bigint() - t0) / 1e9);
+      }
+    });
+
+    for (const op of OPS) {
+      app.post(OP_PATHS[op], async (req, reply) => {
+        const fields = this.readForm(req);
+        const ans = await handleApi(deps, op, fields);
+        if (ans.records) this.metrics.records.inc({ op }, ans.records);
+        if (ans.charged) this.metrics.charged.inc({ op }, ans.charged);
+        return reply.code(ans.status).header('content-type', ans.contentType).send(ans.body);
+      });
+    }
+
+    app.get('/healthz', async (_req, reply) => reply.header('content-type', 'application/json; charset=UTF-8')
+      .send(JSON.stringify({ status: 'ok', maintenance: this.maintenance })));
+    app.get('/metrics', async (_req, reply) => reply.header('content-type', this.metrics.registry.contentType)
+      .send(await this.metrics.registry.metrics()));
+
+    app.setNotFoundHandler((req, reply) => {
+      if (API_PATHS.has(pathOf(req.url))) {
+        return this.sendError(reply.header('allow', 'POST'), errorBody('METHOD_NOT_ALLOWED', `The request method ${req.method} is not allowed for ${pathOf(req.url)}; use POST.`));
+      }
+      return this.sendError(reply, errorBody('NOT_FOUND'));
+    });
+
+    app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+      if (err instanceof ServiceError) return this.sendError(reply, err.toBody());
+      const sc = err.statusCode;
+      if (sc === 413) return this.sendError(reply, errorBody('PAYLOAD_TOO_LARGE', `The request body is larger than ${bodyLimit} bytes.`));
+      if (sc === 415) return this.sendError(reply, errorBody('UNSUPPORTED_MEDIA_TYPE'));
+      if (sc !== undefined && sc >= 400 && sc < 500) {
+        return this.sendError(reply, { errorcode: sc, errormessage: 'The request could not be read.' });
+      }
+      req.log.error({ err, url: req.url, method: req.method }, 'request failed');
+      return reply.code(ERRORS.INTERNAL.status).removeHeader('content-type').send();
+    });
+  }
+
+  private readForm(req: FastifyRequest): FormFields {
+    const body = req.body as Buffer | undefined;
+    if (body === undefined || body === null || body.length === 0) return EMPTY_FORM;
+    const ct = req.headers['content-type'] ?? '';
+    if (!FORM_TYPE.test(ct)) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `The request body must be application/x-www-form-urlencoded; got '${ct.slice(0, 100) || '(none)'}'.`);
+    const cs = CHARSET.exec(ct);
+    if (cs && !/^utf-?8$/i.test(cs[1]!)) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `The request body must be UTF-8; got charset '${cs[1]!.slice(0, 40)}'.`);
+    try {
+      return parseForm(body);
+    } catch (err) {
+      if (err instanceof FormError) throw new ServiceError('INVALID_PARAMETER', err.message);
+      throw err;
+    }
+  }
+
+  /** Listens; returns the base URL. */
+  async listen(host = '127.0.0.1', port = 8080): Promise<string> {
+    await this.app.listen({ host, port });
+    const a = this.app.server.address();
+    const p = typeof a === 'object' && a ? a.port : port;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+  }
+
+  /**
+   * Graceful: refuses new API requests (503), lets in-flight ones finish and be charged, closes
+   * kept-alive connections as their answers go out. After `graceMs` the remaining connections are
+   * cut (their requests' reservations are released by their own error path or, if the process
+   * dies, by `releaseStale` at the next start).
+   */
+  async close(graceMs = 30_000): Promise<void> {
+    this.closing = true;
+    if (this.poll) clearInterval(this.poll);
+    const force = setTimeout(() => this.app.server.closeAllConnections(), graceMs);
+    force.unref();
+    try {
+      await this.app.close();
+    } finally {
+      clearTimeout(force);
+    }
+  }
+}

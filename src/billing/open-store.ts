@@ -1,0 +1,47 @@
+/**
+ * `--db URL` to a store:
+ * - absent: SQLite file `./data/addrflow.sqlite` (relative to the working directory);
+ * - `sqlite:PATH` (or `sqlite://PATH`, or `sqlite::memory:`): SQLite at PATH;
+ * - `postgres://…` / `postgresql://…`: PostgreSQL; `?schema=NAME` puts the tables in that schema.
+ * Env `ADDRFLOW_DB` is used when no URL is given.
+ */
+import { resolve } from 'node:path';
+import type { BillingStore } from './store.ts';
+
+export const DEFAULT_SQLITE_PATH = 'data/addrflow.sqlite';
+
+export function describeDb(url: string | undefined): string {
+  const u = url ?? process.env.ADDRFLOW_DB;
+  if (!u) return `sqlite:${DEFAULT_SQLITE_PATH}`;
+  if (/^postgres(ql)?:/.test(u)) {
+    // Never print a password.
+    try {
+      const p = new URL(u);
+      p.password = p.password ? '***' : '';
+      return p.toString();
+    } catch {
+      return 'postgres://(unparseable)';
+    }
+  }
+  return u;
+}
+
+export async function openStore(url?: string): Promise<BillingStore> {
+  const u = url ?? process.env.ADDRFLOW_DB;
+  if (!u) {
+    const { SqliteStore } = await import('./sqlite/store.ts');
+    return new SqliteStore(resolve(DEFAULT_SQLITE_PATH));
+  }
+  if (/^postgres(ql)?:\/\//.test(u)) {
+    const { PostgresStore } = await import('./postgres/store.ts');
+    return new PostgresStore(u);
+  }
+  if (u.startsWith('sqlite:')) {
+    let path = u.slice('sqlite:'.length);
+    if (path.startsWith('//')) path = path.slice(2);
+    if (!path) throw new Error(`--db ${u}: no path after 'sqlite:'`);
+    const { SqliteStore } = await import('./sqlite/store.ts');
+    return new SqliteStore(path === ':memory:' ? ':memory:' : resolve(path));
+  }
+  throw new Error(`--db must be sqlite:PATH or postgres://…; got '${describeDb(u)}'`);
+}

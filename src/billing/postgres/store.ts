@@ -1,0 +1,269 @@
+/**
+ * The shared billing store: PostgreSQL through `pg`. Several server instances (and the CLI) use
+ * one database and therefore one balance per account.
+ *
+ * - reserve is ONE statement: a conditional `UPDATE … WHERE credits - reserved >= amount
+ *   RETURNING` feeding the reservation `INSERT` (a data-modifying CTE). Row locking makes
+ *   concurrent reservations on one account queue up, and each sees the previous one's result.
+ * - settle is one transaction: the reservation row is deleted (`RETURNING amount`, which also
+ *   locks it against a concurrent settle of the same reservation), ledger rows are inserted with
+ *   `ON CONFLICT (id) DO NOTHING RETURNING credits`, and the account row is debited by exactly the
+ *   credits of the rows inserted.
+ *
+ * The URL may carry `?schema=NAME` (not a libpq parameter): tables then live in that schema, which
+ * is created if missing. Tests use one fresh schema per run.
+ */
+import pg from 'pg';
+import type { Op } from '../../contract/params.ts';
+import { generatePepper } from '../secrets.ts';
+import {
+  UNLIMITED, type AccountRef, type AccountRow, type BillingStore, type LedgerEntry,
+  type ReservationRow, type SettleResult,
+} from '../store.ts';
+
+const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS accounts (
+  id TEXT PRIMARY KEY,
+  license_hash TEXT NOT NULL UNIQUE,
+  guid_hash TEXT NOT NULL UNIQUE,
+  credits BIGINT NOT NULL CHECK (credits >= -1),
+  reserved BIGINT NOT NULL DEFAULT 0 CHECK (reserved >= 0),
+  agreements TEXT NOT NULL DEFAULT '',
+  disabled BOOLEAN NOT NULL DEFAULT false,
+  created_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE IF NOT EXISTS reservations (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  amount BIGINT NOT NULL CHECK (amount >= 0),
+  created_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ledger (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  function TEXT NOT NULL,
+  credits BIGINT NOT NULL,
+  request_id TEXT NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, created_at);
+`;
+
+interface AccountPgRow {
+  id: string; license_hash: string; guid_hash: string; credits: string; reserved: string;
+  agreements: string; disabled: boolean; created_at: Date;
+}
+interface LedgerPgRow {
+  id: string; account_id: string; function: string; credits: string; request_id: string; created_at: Date;
+}
+
+function toAccount(r: AccountPgRow): AccountRow {
+  return {
+    id: r.id, licenseHash: r.license_hash, guidHash: r.guid_hash, credits: Number(r.credits),
+    reserved: Number(r.reserved), agreements: r.agreements ? (r.agreements.split(',') as Op[]) : [],
+    disabled: r.disabled, createdAt: r.created_at.toISOString(),
+  };
+}
+function toLedger(r: LedgerPgRow): LedgerEntry {
+  return {
+    id: r.id, account: r.account_id, function: r.function as Op, credits: Number(r.credits),
+    requestid: r.request_id, time: r.created_at.toISOString(),
+  };
+}
+
+const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export interface PostgresStoreOptions {
+  /** Connections in the pool (default 10). */
+  max?: number;
+}
+
+export class PostgresStore implements BillingStore {
+  readonly kind = 'postgres' as const;
+  readonly schema: string | undefined;
+  private readonly pool: pg.Pool;
+
+  constructor(url: string, opts: PostgresStoreOptions = {}) {
+    const u = new URL(url);
+    const schema = u.searchParams.get('schema') ?? undefined;
+    u.searchParams.delete('schema');
+    if (schema !== undefined && !IDENT.test(schema)) throw new Error(`invalid schema name '${schema}'`);
+    this.schema = schema;
+    this.pool = new pg.Pool({
+      connectionString: u.toString(),
+      max: opts.max ?? 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    // An idle client losing its server connection must not crash the process.
+    this.pool.on('error', () => {});
+  }
+
+  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      const r = await fn(c);
+      await c.query('COMMIT');
+      return r;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  async init(): Promise<string> {
+    return this.tx(async (c) => {
+      // Serialise schema creation between instances starting together.
+      await c.query(`SELECT pg_advisory_xact_lock(7428117)`);
+      if (this.schema) await c.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+      await c.query(SCHEMA_SQL);
+      await c.query(`INSERT INTO meta (key, value) VALUES ('pepper', $1), ('maintenance', '0') ON CONFLICT (key) DO NOTHING`, [generatePepper()]);
+      const r = await c.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'pepper'`);
+      return r.rows[0]!.value;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** Drops the schema given in the URL (tests). */
+  async dropSchema(): Promise<void> {
+    if (this.schema) await this.pool.query(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
+  }
+
+  async createAccount(row: AccountRow): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO accounts (id, license_hash, guid_hash, credits, reserved, agreements, disabled, created_at)
+       VALUES ($1, $2, $3, $4, 0, $5, $6, $7)`,
+      [row.id, row.licenseHash, row.guidHash, row.credits, row.agreements.join(','), row.disabled, row.createdAt],
+    );
+  }
+
+  async findAccount(ref: AccountRef): Promise<AccountRow | undefined> {
+    const [col, val] = 'id' in ref ? ['id', ref.id] : 'guidHash' in ref ? ['guid_hash', ref.guidHash] : ['license_hash', ref.licenseHash];
+    const r = await this.pool.query<AccountPgRow>(`SELECT * FROM accounts WHERE ${col} = $1`, [val]);
+    return r.rows[0] ? toAccount(r.rows[0]) : undefined;
+  }
+
+  private async one(sql: string, params: unknown[]): Promise<AccountRow | undefined> {
+    const r = await this.pool.query<AccountPgRow>(sql, params);
+    return r.rows[0] ? toAccount(r.rows[0]) : undefined;
+  }
+
+  async topup(accountId: string, credits: number): Promise<AccountRow | undefined> {
+    if (credits === UNLIMITED) return this.one(`UPDATE accounts SET credits = -1 WHERE id = $1 RETURNING *`, [accountId]);
+    await this.pool.query(`UPDATE accounts SET credits = credits + $2 WHERE id = $1 AND credits <> -1`, [accountId, credits]);
+    return this.findAccount({ id: accountId });
+  }
+
+  async setAgreements(accountId: string, agreements: Op[]): Promise<AccountRow | undefined> {
+    return this.one(`UPDATE accounts SET agreements = $2 WHERE id = $1 RETURNING *`, [accountId, agreements.join(',')]);
+  }
+
+  async setDisabled(accountId: string, disabled: boolean): Promise<AccountRow | undefined> {
+    return this.one(`UPDATE accounts SET disabled = $2 WHERE id = $1 RETURNING *`, [accountId, disabled]);
+  }
+
+  async reserve(res: ReservationRow): Promise<boolean> {
+    const r = await this.pool.query(
+      `WITH held AS (
+         UPDATE accounts SET reserved = reserved + $3
+         WHERE id = $2 AND (credits = -1 OR credits - reserved >= $3)
+         RETURNING id)
+       INSERT INTO reservations (id, account_id, amount, created_at)
+       SELECT $1, id, $3, $4 FROM held RETURNING id`,
+      [res.id, res.accountId, res.amount, res.createdAt],
+    );
+    return r.rowCount === 1;
+  }
+
+  async settle(reservationId: string, accountId: string, entries: LedgerEntry[]): Promise<SettleResult> {
+    return this.tx(async (c) => {
+      const res = await c.query<{ amount: string }>(
+        `DELETE FROM reservations WHERE id = $1 AND account_id = $2 RETURNING amount`, [reservationId, accountId]);
+      const amount = res.rows[0] ? Number(res.rows[0].amount) : undefined;
+      let written = 0;
+      let total = 0;
+      if (entries.length > 0) {
+        const ins = await c.query<{ credits: string }>(
+          `INSERT INTO ledger (id, account_id, function, credits, request_id, created_at)
+           SELECT id, $2, fn, cr, rq, tm FROM unnest($1::text[], $3::text[], $4::bigint[], $5::text[], $6::timestamptz[])
+             AS t(id, fn, cr, rq, tm)
+           ON CONFLICT (id) DO NOTHING RETURNING credits`,
+          [entries.map((e) => e.id), accountId, entries.map((e) => e.function), entries.map((e) => e.credits),
+            entries.map((e) => e.requestid), entries.map((e) => e.time)],
+        );
+        written = ins.rowCount ?? 0;
+        for (const row of ins.rows) total += Number(row.credits);
+      }
+      if (amount === undefined && written > 0) {
+        throw new Error(`settle: reservation ${reservationId} is unknown or already settled`);
+      }
+      const upd = await c.query<{ credits: string; charged: string }>(
+        `UPDATE accounts SET
+           credits = CASE WHEN credits = -1 THEN -1 ELSE credits - $2 END,
+           reserved = reserved - $3
+         WHERE id = $1
+         RETURNING credits, CASE WHEN credits = -1 THEN 0 ELSE $2 END AS charged`,
+        [accountId, total, amount ?? 0],
+      );
+      const row = upd.rows[0];
+      if (!row) throw new Error(`settle: account ${accountId} does not exist`);
+      const charged = Number(row.charged);
+      if (amount !== undefined && charged > amount) {
+        throw new Error(`settle: ${charged} credits exceed the reservation of ${amount}`);
+      }
+      return { written, charged, credits: Number(row.credits) };
+    });
+  }
+
+  async release(reservationId: string): Promise<void> {
+    await this.pool.query(
+      `WITH gone AS (DELETE FROM reservations WHERE id = $1 RETURNING account_id, amount)
+       UPDATE accounts a SET reserved = a.reserved - gone.amount FROM gone WHERE a.id = gone.account_id`,
+      [reservationId],
+    );
+  }
+
+  async releaseStale(before: string): Promise<number> {
+    return this.tx(async (c) => {
+      const gone = await c.query<{ account_id: string; amount: string }>(
+        `DELETE FROM reservations WHERE created_at < $1 RETURNING account_id, amount`, [before]);
+      for (const r of gone.rows) {
+        await c.query(`UPDATE accounts SET reserved = reserved - $2 WHERE id = $1`, [r.account_id, r.amount]);
+      }
+      return gone.rowCount ?? 0;
+    });
+  }
+
+  async ledger(accountId: string, limit = 1000): Promise<LedgerEntry[]> {
+    const r = await this.pool.query<LedgerPgRow>(
+      `SELECT * FROM ledger WHERE account_id = $1 ORDER BY created_at, id LIMIT $2`, [accountId, limit]);
+    return r.rows.map(toLedger);
+  }
+
+  async ledgerCount(accountId: string): Promise<number> {
+    const r = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ledger WHERE account_id = $1`, [accountId]);
+    return Number(r.rows[0]!.n);
+  }
+
+  async ledgerEntry(id: string): Promise<LedgerEntry | undefined> {
+    const r = await this.pool.query<LedgerPgRow>(`SELECT * FROM ledger WHERE id = $1`, [id]);
+    return r.rows[0] ? toLedger(r.rows[0]) : undefined;
+  }
+
+  async getMaintenance(): Promise<boolean> {
+    const r = await this.pool.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'maintenance'`);
+    return r.rows[0]?.value === '1';
+  }
+
+  async setMaintenance(on: boolean): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO meta (key, value) VALUES ('maintenance', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      [on ? '1' : '0']);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * `addrflow serve`: the HTTP entrance. One engine pool, one billing store, graceful shutdown on
+ * SIGTERM/SIGINT (new API requests get 503, in-flight ones finish and are charged, then the pool
+ * and the store close).
+ */
+import { parseArgs } from 'node:util';
+import { Billing } from '../../billing/billing.ts';
+import { describeDb } from '../../billing/open-store.ts';
+import { HttpServer, DEFAULT_BODY_LIMIT } from '../../adapters/http/server.ts';
+import { EnginePool } from '../../pool/engine-pool.ts';
+import { createLogger } from '../../log.ts';
+import { loadIndexForOp } from '../load-index.ts';
+import { UsageError, type Command } from '../main.ts';
+
+const usage = `usage: addrflow serve [--host 127.0.0.1] [--port 8080] [--index DIR] [--db URL] [--workers N]
+                      [--body-limit BYTES]
+
+  --host        address to listen on (default 127.0.0.1)
+  --port        port (default 8080; 0 = any free port)
+  --index       address index directory for /address/search (default: the embedded index)
+  --db          billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
+                (env ADDRFLOW_DB)
+  --workers     engine worker threads (default: number of cores)
+  --body-limit  largest request body in bytes (default ${DEFAULT_BODY_LIMIT})`;
+
+function int(name: string, v: string | undefined, dflt: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (v === undefined) return dflt;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  return Number(v);
+}
+
+const command: Command = {
+  summary: 'run the HTTP service (POST /address/search, POST /address/lines)',
+  usage,
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '8080' },
+        index: { type: 'string' },
+        db: { type: 'string' },
+        workers: { type: 'string' },
+        'body-limit': { type: 'string' },
+      },
+      strict: true,
+    });
+    const port = int('port', values.port, 8080, 0, 65535);
+    const workers = values.workers === undefined ? undefined : int('workers', values.workers, 1, 1, 256);
+    const bodyLimit = int('body-limit', values['body-limit'], DEFAULT_BODY_LIMIT, 1024);
+    const log = createLogger();
+
+    const billing = await Billing.open(values.db);
+    const stale = await billing.releaseStale(15 * 60_000);
+    if (stale) log.warn({ released: stale }, 'released reservations older than 15 minutes (left by a stopped process)');
+    const indexBuffer = await loadIndexForOp('search', values.index);
+    const pool = await EnginePool.create({ ...(workers ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
+    const server = await HttpServer.create({ billing, runner: pool, logger: log, bodyLimit });
+    const url = await server.listen(values.host, port);
+    log.info({ url, store: describeDb(values.db), workers: pool.threads }, 'addrflow listening');
+    process.stdout.write(JSON.stringify({ listening: url }) + '\n');
+
+    return await new Promise<number>((resolve) => {
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        log.info({ signal }, 'shutting down: finishing in-flight requests');
+        let code = 0;
+        try {
+          await server.close();
+          await pool.destroy();
+          await billing.close();
+        } catch (err) {
+          log.error({ err }, 'error during shutdown');
+          code = 1;
+        }
+        log.info('stopped');
+        log.flush();
+        resolve(code);
+      };
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+      process.once('SIGINT', () => void stop('SIGINT'));
+    });
+  },
+};
+
+export default command;

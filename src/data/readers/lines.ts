@@ -1,0 +1,33 @@
+/**
+ * Line and CSV helpers for the source readers: plain or gzip files, RFC 4180-style quoting.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+
+export async function* readTextLines(path: string): AsyncGenerator<string> {
+  const raw = createReadStream(path);
+  const input = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  for await (const line of rl) yield line;
+}
+
+/** Splits one CSV line; quoted fields may hold the separator and doubled quotes. */
+export function splitCsv(line: string, sep = ','): string[] {
+  if (!line.includes('"')) return line.split(sep);
+  const out: string[] = [];
+  let cur = '';
+  let q = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (q) {
+      if (ch === '"') {
+        if (line[i + 1] === '"') { cur += '"'; i++; } else q = false;
+      } else cur += ch;
+    } else if (ch === '"') q = true;
+    else if (ch === sep) { out.push(cur); cur = ''; }
+    else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}

@@ -1,0 +1,137 @@
+/**
+ * Read side of the address index: typed views over ONE shared buffer (no copies), plus the
+ * lookups the pipeline needs (token ids, fuzzy neighbours, postings, documents, addresses).
+ * Pure: no I/O. Opening costs a JSON header parse and a few dozen view constructions.
+ */
+import {
+  COLUMNS, INDEX_FORMAT_VERSION, INDEX_MAGIC, fnv1a,
+  type ColumnName, type IndexMeta,
+} from './format.ts';
+
+type ViewOf<T> = T extends 'u8' ? Uint8Array : T extends 'u32' ? Uint32Array : Int32Array;
+type Views = { [K in ColumnName]: ViewOf<(typeof COLUMNS)[K]> };
+
+export class IndexFormatError extends Error {
+  readonly code = 'INDEX_FORMAT';
+}
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+export class AddressIndex {
+  readonly c: Views;
+  readonly meta: IndexMeta;
+  readonly docCount: number;
+  readonly tokenCount: number;
+  private readonly scratch = new Uint8Array(1024);
+
+  constructor(c: Views, meta: IndexMeta) {
+    this.c = c;
+    this.meta = meta;
+    this.docCount = c.docKind.length;
+    this.tokenCount = c.tokHash.length;
+  }
+
+  /** A string of the string table. */
+  str(id: number): string {
+    if (id === 0) return '';
+    const off = this.c.strOff;
+    return decoder.decode(this.c.strData.subarray(off[id]!, off[id + 1]!));
+  }
+
+  /** Token id of a folded token, or -1. */
+  tokenId(tok: string): number {
+    const n = this.encode(tok);
+    if (n < 0) return -1;
+    const h = fnv1a(this.scratch, 0, n);
+    const hashes = this.c.tokHash;
+    let lo = 0;
+    let hi = hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (hashes[mid]! < h) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < hashes.length && hashes[i] === h; i++) {
+      if (this.strEquals(this.c.tokStr[i]!, n)) return i;
+    }
+    return -1;
+  }
+
+  /** The folded text of a token id. */
+  tokenText(id: number): string {
+    return this.str(this.c.tokStr[id]!);
+  }
+
+  /** Token ids whose symmetric-delete keys share a hash with `key` (unverified candidates). */
+  deleteNeighbours(key: string, out: Set<number>): void {
+    const n = this.encode(key);
+    if (n < 0) return;
+    const h = fnv1a(this.scratch, 0, n);
+    const hashes = this.c.delHash;
+    let lo = 0;
+    let hi = hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (hashes[mid]! < h) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < hashes.length && hashes[i] === h; i++) out.add(this.c.delTok[i]!);
+  }
+
+  postingCount(tok: number): number {
+    return this.c.tokPostCount[tok]!;
+  }
+
+  postings(tok: number): Uint32Array {
+    const s = this.c.tokPostStart[tok]!;
+    return this.c.postings.subarray(s, s + this.c.tokPostCount[tok]!);
+  }
+
+  private encode(s: string): number {
+    const r = encoder.encodeInto(s, this.scratch);
+    if (r.read !== s.length) return -1;
+    return r.written;
+  }
+
+  private strEquals(id: number, n: number): boolean {
+    const off = this.c.strOff;
+    const a = off[id]!;
+    if (off[id + 1]! - a !== n) return false;
+    const d = this.c.strData;
+    for (let i = 0; i < n; i++) if (d[a + i] !== this.scratch[i]) return false;
+    return true;
+  }
+}
+
+const ALIGN = 8;
+
+/** Views over an index buffer. Throws IndexFormatError on a wrong magic or version. */
+export function openIndex(buffer: SharedArrayBuffer | ArrayBufferLike): AddressIndex {
+  const bytes = new Uint8Array(buffer);
+  if (bytes.length < 16 || decoder.decode(bytes.subarray(0, 8)) !== INDEX_MAGIC) {
+    throw new IndexFormatError('not an addrflow address index (bad magic)');
+  }
+  const dv = new DataView(buffer as ArrayBuffer);
+  const version = dv.getUint32(8, true);
+  if (version !== INDEX_FORMAT_VERSION) {
+    throw new IndexFormatError(`index format version ${version}, this build reads ${INDEX_FORMAT_VERSION}; rebuild the index`);
+  }
+  const tocLen = dv.getUint32(12, true);
+  const toc = JSON.parse(decoder.decode(bytes.subarray(16, 16 + tocLen))) as {
+    sections: Record<string, [number, number]>;
+    meta: IndexMeta;
+  };
+  const views = {} as Record<string, Uint8Array | Uint32Array | Int32Array>;
+  for (const [name, type] of Object.entries(COLUMNS)) {
+    const s = toc.sections[name];
+    if (!s) throw new IndexFormatError(`index lacks section ${name}`);
+    const [off, len] = s;
+    if (off % ALIGN !== 0) throw new IndexFormatError(`section ${name} misaligned`);
+    views[name] = type === 'u8' ? new Uint8Array(buffer, off, len)
+      : type === 'u32' ? new Uint32Array(buffer, off, len) : new Int32Array(buffer, off, len);
+  }
+  return new AddressIndex(views as unknown as Views, toc.meta);
+}
+
+export { INDEX_FORMAT_VERSION };

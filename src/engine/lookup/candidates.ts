@@ -1,0 +1,104 @@
+/**
+ * Stage 3: candidate documents. Query tokens are resolved to index tokens (exact forms and
+ * abbreviation expansions); documents are counted over the postings of the matched tokens and
+ * the best-covered ones become candidates. Typo neighbours (symmetric delete, distance 1,
+ * verified with Damerau-Levenshtein) are looked up ONLY for tokens the exact pass left
+ * unexplained, so the common path stays fast.
+ */
+import type { AddressIndex } from '../index/index.ts';
+import { editDistance } from './normalize.ts';
+import type { ParsedQuery } from './parse.ts';
+
+export interface TokenMatch {
+  tok: number;
+  /** 1 exact, < 1 for an expansion or a typo neighbour. */
+  quality: number;
+  kind: 'exact' | 'expansion' | 'typo';
+}
+
+export const EXPANSION_QUALITY = 0.95;
+export const TYPO_QUALITY = 0.3;
+/** Postings longer than this are not counted (very common words); they still score. */
+const COMMON_POSTINGS = 40_000;
+export const MAX_CANDIDATES = 200;
+/** After the rarest token, tokens with more postings than this are not counted. */
+const COUNT_LIMIT = 1500;
+const FUZZY_MIN_LEN = 4;
+
+export function exactMatches(index: AddressIndex, q: ParsedQuery): TokenMatch[][] {
+  return q.tokens.map((t) => {
+    const out: TokenMatch[] = [];
+    t.alts.forEach((a, i) => {
+      const id = index.tokenId(a);
+      if (id >= 0 && !out.some((m) => m.tok === id)) {
+        out.push({ tok: id, quality: i === 0 ? 1 : EXPANSION_QUALITY, kind: i === 0 ? 'exact' : 'expansion' });
+      }
+    });
+    return out;
+  });
+}
+
+/** Distance-1 neighbours of a folded token that have postings. */
+export function typoMatches(index: AddressIndex, text: string): TokenMatch[] {
+  if (text.length < FUZZY_MIN_LEN || /^\d+$/.test(text)) return [];
+  const cands = new Set<number>();
+  index.deleteNeighbours(text, cands);
+  for (let k = 0; k < text.length; k++) index.deleteNeighbours(text.slice(0, k) + text.slice(k + 1), cands);
+  const out: TokenMatch[] = [];
+  for (const id of cands) {
+    if (index.postingCount(id) === 0) continue;
+    const s = index.tokenText(id);
+    if (s !== text && editDistance(s, text, 1) <= 1) out.push({ tok: id, quality: TYPO_QUALITY, kind: 'typo' });
+  }
+  return out;
+}
+
+const counters = new WeakMap<AddressIndex, { count: Uint16Array; stamp: Uint32Array; gen: number }>();
+
+/**
+ * Documents ranked by how many query tokens their postings cover; at most MAX_CANDIDATES,
+ * only those within one token of the best coverage.
+ */
+export function candidateDocs(index: AddressIndex, matches: TokenMatch[][]): number[] {
+  let st = counters.get(index);
+  if (!st) {
+    st = { count: new Uint16Array(index.docCount), stamp: new Uint32Array(index.docCount), gen: 0 };
+    counters.set(index, st);
+  }
+  const { count, stamp } = st;
+  const touched: number[] = [];
+  // rarest tokens first; once one token has been counted, very common ones are only scored
+  const sizes = matches.map((ms) => ms.reduce((a, m) => a + index.postingCount(m.tok), 0));
+  const order = matches.map((_, i) => i).filter((i) => sizes[i]! > 0).sort((a, b) => sizes[a]! - sizes[b]!);
+  let counted = 0;
+  for (const ti of order) {
+    if (counted > 0 && sizes[ti]! > COUNT_LIMIT) break;
+    counted++;
+    const ms = matches[ti]!;
+    st.gen = (st.gen + 1) >>> 0 || 1;
+    const g = st.gen;
+    for (const m of ms) {
+      const n = index.postingCount(m.tok);
+      if (n === 0 || n > COMMON_POSTINGS) continue;
+      const p = index.postings(m.tok);
+      for (let i = 0; i < p.length; i++) {
+        const d = p[i]!;
+        if (stamp[d] === g) continue;
+        stamp[d] = g;
+        if (count[d] === 0) touched.push(d);
+        count[d]! += 1;
+      }
+    }
+  }
+  let max = 0;
+  for (const d of touched) if (count[d]! > max) max = count[d]!;
+  const floor = Math.max(1, max - 1);
+  const out: number[] = [];
+  for (const d of touched) if (count[d]! >= floor) out.push(d);
+  if (out.length > MAX_CANDIDATES) {
+    out.sort((a, b) => count[b]! - count[a]! || index.c.docRank[b]! - index.c.docRank[a]!);
+    out.length = MAX_CANDIDATES;
+  }
+  for (const d of touched) count[d] = 0;
+  return out;
+}

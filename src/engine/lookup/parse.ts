@@ -1,0 +1,153 @@
+/**
+ * Stage 2: parse a request (structured fields, free text, or both) into weighted query tokens.
+ * Free text is not given roles here: every token may be street, city, postcode or house number,
+ * and the scorer decides against the index, so the order of the elements does not matter.
+ */
+import type { SearchRequest } from '../../contract/requests.ts';
+import { countryLanguages, expansions } from './abbreviations.ts';
+import { countryOfPhrase, resolveCountry } from './countries.ts';
+import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from './normalize.ts';
+
+export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';
+
+export interface QueryToken {
+  /** Folded text as typed. */
+  text: string;
+  field: Field;
+  /** Lookup forms: the text itself first, then full forms when the text is an abbreviation. */
+  alts: string[];
+  /** Could be a house number (free text or housenumber field). */
+  hnLike: boolean;
+  weight: number;
+}
+
+export interface ParsedQuery {
+  tokens: QueryToken[];
+  /** House-number keys from the housenumber field (empty when none was given). */
+  hnKeys: string[];
+  /** Postcode keys from the zip field. */
+  zipKeys: string[];
+  /** ISO alpha-2 from the country field or a country name in the free text; '' = all countries. */
+  country: string;
+  /** The country was given but not recognised. */
+  countryUnknown: boolean;
+  /** Weight of the tokens that named the country. */
+  countryWeight: number;
+  /** Folded state / county values to check against the result. */
+  state: string[];
+  county: string[];
+  additional: string;
+  locale: string;
+  totalWeight: number;
+}
+
+/** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4"). */
+const ADDITIONAL_RES: RegExp[] = [
+  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh)\.?\s*[:#.]?\s*[\p{L}\d]{1,6}(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])(?:\d{1,2}|st|kl)\.?\s*(?:th|tv|mf|sal)(?![\p{L}\d])\.?/giu,
+  /(?<![\p{L}\d])\d{1,2}(?:e|er|re|eme|ème|nd|rd|th|st)?\.?\s*(?:og|stock|etage|étage|floor|obergeschoss)(?![\p{L}\d])/giu,
+];
+
+function extractAdditional(s: string, found: string[]): string {
+  let out = s;
+  for (const re of ADDITIONAL_RES) {
+    out = out.replace(re, (m) => {
+      found.push(m.trim());
+      return ' ';
+    });
+  }
+  return out;
+}
+
+/** Joins "2 a", "2/a", "2-a", "1 bis" into one house-number token in free text. */
+function glueHouseNumbers(s: string): string {
+  return s.replace(/(?<![\p{L}\d])(\d{1,5})\s*[/-]?\s*([a-zA-Z]|bis|ter|quater)(?![\p{L}\d])/gu, '$1$2');
+}
+
+const MAX_TOKENS = 24;
+
+/** German transliteration typed for umlauts (ae/oe/ue for ä/ö/ü) also looks up the folded form. */
+function withUmlautVariant(alts: string[]): string[] {
+  const t = alts[0]!;
+  if (t.length >= 4 && /[aou]e/.test(t)) {
+    const v = t.replace(/([aou])e/g, '$1');
+    if (!alts.includes(v)) alts.push(v);
+  }
+  return alts;
+}
+
+export function parseRequest(req: SearchRequest): ParsedQuery {
+  const found: string[] = [];
+  let country = '';
+  let countryUnknown = false;
+  let countryWeight = 0;
+  if (req.country) {
+    country = resolveCountry(req.country);
+    countryUnknown = country === '';
+    countryWeight = 0.5;
+  }
+  const langs = country ? countryLanguages(country) : null;
+  const tokens: QueryToken[] = [];
+  const push = (text: string, field: Field, hnLike: boolean, weight = 1) => {
+    if (tokens.length >= MAX_TOKENS) return;
+    const ex = field === 'zip' ? [] : expansions(text, langs);
+    tokens.push({ text, field, alts: withUmlautVariant([text, ...ex]), hnLike, weight });
+  };
+
+  for (const t of foldTokens(req.street ?? '')) push(t, 'street', false);
+  for (const t of foldTokens(req.city ?? '')) push(t, 'city', false);
+  for (const t of foldTokens(req.district ?? '')) push(t, 'district', false);
+  const zipKeys: string[] = [];
+  if (req.zip) {
+    const k = postcodeKey(req.zip);
+    if (k) { zipKeys.push(k); push(k, 'zip', false); }
+  }
+  const hnKeys: string[] = [];
+  if (req.housenumber) {
+    let hn = extractAdditional(req.housenumber, found);
+    const slash = /^\s*(\d+\s*[a-zA-Z]?)\s*\/\s*(\d+(?:\s*\/\s*\d+)*)\s*$/.exec(hn);
+    if (slash) { found.push(slash[2]!.replace(/\s+/g, '')); hn = slash[1]!; }
+    const k = houseNumberKey(hn);
+    if (k) hnKeys.push(k);
+    const base = /^(\d+)[a-z]/.exec(k);
+    if (base && !hnKeys.includes(base[1]!)) hnKeys.push(base[1]!);
+  }
+
+  if (req.address) {
+    const text = glueHouseNumbers(extractAdditional(req.address, found));
+    let free = foldTokens(text);
+    // a country name anywhere in the free text (longest phrase first), when more text remains
+    for (let n = 3; n >= 1; n--) {
+      for (let i = 0; i + n <= free.length; i++) {
+        const iso = countryOfPhrase(free.slice(i, i + n).join(' '));
+        if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
+          if (!country) country = iso;
+          countryWeight += 0.5;
+          free = [...free.slice(0, i), ...free.slice(i + n)];
+          i--;
+        } else if (iso && !country) {
+          country = iso;
+          countryWeight += 0.5;
+          free = [];
+        }
+      }
+    }
+    const fl = country ? countryLanguages(country) : null;
+    for (const t of free) {
+      if (tokens.length >= MAX_TOKENS) break;
+      const hnLike = looksLikeHouseNumber(t);
+      tokens.push({ text: t, field: 'free', alts: withUmlautVariant([t, ...expansions(t, fl)]), hnLike, weight: 1 });
+    }
+  }
+
+  const state = req.state ? [foldTokens(req.state).join(' ')] : [];
+  const county = req.county ? [foldTokens(req.county).join(' ')] : [];
+  let total = countryWeight;
+  for (const t of tokens) total += t.weight;
+  total += hnKeys.length > 0 ? 1 : 0;
+  total += state.length * 0.5 + county.length * 0.5;
+  return {
+    tokens, hnKeys, zipKeys, country, countryUnknown, countryWeight, state, county,
+    additional: found.join(', '), locale: (req.locale ?? '').trim(), totalWeight: total,
+  };
+}

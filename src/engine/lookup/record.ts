@@ -1,0 +1,122 @@
+/**
+ * Stage 5: the spec's record from the chosen result. Relevance follows HERE's meaning: the share
+ * of the input (weighted tokens) the result explains, lowered for typos, expansions, disagreeing
+ * fields, uncovered parts of the street name and ambiguity.
+ */
+import { SEARCH_RECORD_KEYS, emptySearchRecord, type SearchRecord } from '../../contract/records.ts';
+import { COORD_SCALE, DOC_POSTCODE, DOC_STREET, NAMES_RS, NAMES_US, NO_COORD } from '../index/format.ts';
+import type { AddressIndex } from '../index/index.ts';
+import { countryName, iso3Of } from './countries.ts';
+import { foldText } from './normalize.ts';
+import type { ParsedQuery } from './parse.ts';
+import type { Scored } from './score.ts';
+
+export interface Choice {
+  best: Scored | undefined;
+  ambiguous: boolean;
+}
+
+function coord(v: number): string {
+  if (v === NO_COORD) return '';
+  const s = (v / COORD_SCALE).toFixed(7);
+  return s.replace(/\.?0+$/, '');
+}
+
+function localName(index: AddressIndex, namesId: number, locale: string, fallback: string): string {
+  if (!locale || namesId === 0) return fallback;
+  const lang = locale.split(/[-_]/)[0]!.toLowerCase();
+  for (const part of index.str(namesId).split(NAMES_RS)) {
+    const [l, n] = part.split(NAMES_US);
+    if (l === lang && n) return n;
+  }
+  return fallback;
+}
+
+export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | undefined, rec: SearchRecord, ambiguous: boolean): number {
+  if (q.totalWeight <= 0) return 0;
+  let e = 0;
+  if (s) {
+    for (let i = 0; i < s.explained.length; i++) e += s.explained[i]! * q.tokens[i]!.weight;
+    if (s.addr >= 0 && s.hnToken < 0) e += s.hnQuality;
+  }
+  if (q.countryWeight > 0 && !q.countryUnknown && rec.country_iso_2 === q.country) e += q.countryWeight;
+  const same = (a: string, b: string) => a !== '' && (foldText(a) === b || b.includes(foldText(a)) || foldText(a).includes(b));
+  for (const st of q.state) if (same(rec.state_name, st) || same(rec.state, st) || same(rec.state_code, st)) e += 0.5;
+  for (const co of q.county) if (same(rec.county, co)) e += 0.5;
+  let rel = (100 * e) / q.totalWeight;
+  if (s && s.kind === DOC_STREET) rel -= (1 - s.nameCoverage) * 25;
+  if (ambiguous) rel -= 15;
+  if (!s) rel = Math.min(rel, 20); // a country alone is not an address
+  return Math.max(0, Math.min(100, Math.round(rel)));
+}
+
+export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice): SearchRecord {
+  const rec = emptySearchRecord();
+  const s = choice.best;
+  const c = index.c;
+  const loc = q.locale;
+  if (!s) {
+    if (q.country) {
+      rec.country_iso_2 = q.country;
+      rec.country_iso_3 = iso3Of(q.country);
+      rec.country = countryName(q.country, loc);
+      rec.matchlevel = 'general';
+    }
+    rec.additional_data = q.additional;
+    rec.relevance = String(relevanceOf(index, q, undefined, rec, false));
+    return rec;
+  }
+  const d = s.doc;
+  const iso2 = index.str(c.docCountry[d]!);
+  rec.country_iso_2 = iso2;
+  rec.country_iso_3 = iso3Of(iso2);
+  rec.country = iso2 ? countryName(iso2, loc) : '';
+  const admin = s.addr >= 0 ? c.addrAdmin[s.addr]! : c.docAdmin[d]!;
+  rec.state = index.str(c.admState[admin]!);
+  rec.state_name = index.str(c.admStateName[admin]!);
+  rec.state_code = index.str(c.admStateCode[admin]!);
+  rec.county = index.str(c.admCounty[admin]!);
+  rec.district = index.str(c.docDistrict[d]!);
+  if (s.kind === DOC_STREET) {
+    rec.city = index.str(c.docCity[d]!);
+    rec.street = localName(index, c.docNames[d]!, loc, index.str(c.docName[d]!));
+    if (s.addr >= 0) {
+      const a = s.addr;
+      rec.zip = index.str(c.addrPostcode[a]!) || index.str(c.docPostcode[d]!);
+      rec.housenumber = index.str(c.addrHn[a]!);
+      rec.latitude = coord(c.addrLat[a]!);
+      rec.longitude = coord(c.addrLon[a]!);
+      rec.navigation_latitude = coord(c.addrNavLat[a]!);
+      rec.navigation_longitude = coord(c.addrNavLon[a]!);
+      rec.matchlevel = 'housenumber';
+    } else {
+      rec.zip = s.zipMatched ? (q.zipKeys.length > 0 ? matchedZip(index, q, d) : index.str(c.docPostcode[d]!)) : index.str(c.docPostcode[d]!);
+      rec.latitude = coord(c.docLat[d]!);
+      rec.longitude = coord(c.docLon[d]!);
+      rec.navigation_latitude = coord(c.docNavLat[d]!);
+      rec.navigation_longitude = coord(c.docNavLon[d]!);
+      rec.matchlevel = 'street';
+    }
+  } else {
+    rec.city = localName(index, c.docNames[d]!, loc, index.str(c.docCity[d]!));
+    rec.zip = s.kind === DOC_POSTCODE || s.zipMatched ? index.str(c.docPostcode[d]!) : '';
+    rec.latitude = coord(c.docLat[d]!);
+    rec.longitude = coord(c.docLon[d]!);
+    rec.matchlevel = 'general';
+  }
+  rec.additional_data = q.additional;
+  rec.relevance = String(relevanceOf(index, q, s, rec, choice.ambiguous));
+  for (const k of SEARCH_RECORD_KEYS) if (typeof rec[k] !== 'string') rec[k] = '';
+  return rec;
+}
+
+function matchedZip(index: AddressIndex, q: ParsedQuery, d: number): string {
+  // the doc holds several postcodes; echo the requested one in its stored spelling
+  const c = index.c;
+  const start = c.docAddrStart[d]!, count = c.docAddrCount[d]!;
+  for (let a = start; a < start + count; a++) {
+    const z = index.str(c.addrPostcode[a]!);
+    if (z.replace(/[^0-9A-Za-z]/g, '').toLowerCase() === q.zipKeys[0]) return z;
+  }
+  return index.str(c.docPostcode[d]!);
+}

@@ -1,0 +1,192 @@
+/**
+ * Stage 4: score candidate documents against the query, keeping a per-field match quality
+ * (which query token each document explains, with which role and quality), then find the house
+ * number inside street documents. The postcode is a strong constraint: when a valid postcode
+ * agrees with the city (or no city is given), a street outside that postcode is not answered.
+ */
+import {
+  DOC_PLACE, DOC_POSTCODE, DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP,
+} from '../index/format.ts';
+import type { AddressIndex } from '../index/index.ts';
+import type { TokenMatch } from './candidates.ts';
+import type { Field, ParsedQuery } from './parse.ts';
+
+export interface Scored {
+  doc: number;
+  kind: number;
+  /** Per query token: the quality with which this document explains it (0 = not). */
+  explained: Float64Array;
+  /** Per query token: the role that explained it (-1 none). */
+  roles: Int8Array;
+  /** Share of the document's name tokens the query covers (streets). */
+  nameCoverage: number;
+  nameTokensMatched: number;
+  /** Matched address (house-number level), -1 when none. */
+  addr: number;
+  /** Quality of the house-number match (1 exact, lower for a base-number fallback). */
+  hnQuality: number;
+  /** Index of the query token used as house number (-1: the housenumber field or none). */
+  hnToken: number;
+  zipMatched: boolean;
+  /** The query's postcode is valid elsewhere and this street lies outside it. */
+  zipConflict: boolean;
+  typo: boolean;
+  score: number;
+}
+
+function roleFactor(field: Field, role: number): number {
+  switch (field) {
+    case 'free': return 1;
+    case 'street': return role === ROLE_NAME ? 1 : role === ROLE_ZIP ? 0 : 0.4;
+    case 'city':
+    case 'district': return role === ROLE_CITY || role === ROLE_DISTRICT ? 1 : role === ROLE_NAME ? 0.3 : 0;
+    case 'zip': return role === ROLE_ZIP ? 1 : 0;
+    case 'housenumber': return 0;
+  }
+}
+
+export function scoreDoc(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], doc: number): Scored {
+  const c = index.c;
+  const n = q.tokens.length;
+  const explained = new Float64Array(n);
+  const roles = new Int8Array(n).fill(-1);
+  const ts = c.docTokStart[doc]!;
+  const tc = c.docTokCount[doc]!;
+  const used = new Uint8Array(tc);
+  let nameTotal = 0;
+  for (let j = 0; j < tc; j++) if (c.docTokRole[ts + j] === ROLE_NAME) nameTotal++;
+  let nameMatched = 0;
+  let typo = false;
+  let zipMatched = false;
+  const kind = c.docKind[doc]!;
+  for (let i = 0; i < n; i++) {
+    const t = q.tokens[i]!;
+    let best = 0, bestRole = -1, bestJ = -1, bestTypo = false;
+    for (const m of matches[i]!) {
+      for (let j = 0; j < tc; j++) {
+        if (used[j] || c.docTok[ts + j] !== m.tok) continue;
+        const role = c.docTokRole[ts + j]!;
+        const v = m.quality * roleFactor(t.field, role);
+        if (v > best) { best = v; bestRole = role; bestJ = j; bestTypo = m.kind === 'typo'; }
+      }
+    }
+    if (bestJ >= 0) {
+      used[bestJ] = 1;
+      explained[i] = best;
+      roles[i] = bestRole;
+      if (bestRole === ROLE_NAME) nameMatched++;
+      if (bestRole === ROLE_ZIP) zipMatched = true;
+      if (bestTypo) typo = true;
+    }
+  }
+  const s: Scored = {
+    doc, kind, explained, roles,
+    nameCoverage: nameTotal > 0 ? nameMatched / nameTotal : 0,
+    nameTokensMatched: nameMatched,
+    addr: -1, hnQuality: 0, hnToken: -1, zipMatched, zipConflict: false, typo, score: 0,
+  };
+  s.score = baseScore(index, q, s);
+  return s;
+}
+
+function baseScore(index: AddressIndex, q: ParsedQuery, s: Scored): number {
+  let e = 0;
+  for (let i = 0; i < s.explained.length; i++) e += s.explained[i]! * q.tokens[i]!.weight;
+  if (s.kind === DOC_STREET) {
+    e += 0.6 * s.nameCoverage;
+    if (s.nameTokensMatched === 0) e -= 1;
+  } else if (s.kind === DOC_PLACE) {
+    e += Math.min(0.3, Math.log10(1 + index.c.docRank[s.doc]!) / 30);
+  }
+  if (q.country && index.str(index.c.docCountry[s.doc]!) !== q.country) e -= 3;
+  return e;
+}
+
+/** Looks up the house number in a street document; sets addr/hnQuality/hnToken and the score. */
+export function matchHouseNumber(index: AddressIndex, q: ParsedQuery, s: Scored): void {
+  if (s.kind !== DOC_STREET) return;
+  const c = index.c;
+  const start = c.docAddrStart[s.doc]!;
+  const count = c.docAddrCount[s.doc]!;
+  if (count === 0) return;
+  const keys: { key: string; token: number; quality: number }[] = [];
+  if (q.hnKeys.length > 0) {
+    q.hnKeys.forEach((k, i) => keys.push({ key: k, token: -1, quality: i === 0 ? 1 : 0.7 }));
+  } else {
+    q.tokens.forEach((t, i) => {
+      if (t.hnLike && s.explained[i] === 0) keys.push({ key: t.text, token: i, quality: 1 });
+    });
+  }
+  let zipWanted = q.zipKeys[0] ?? '';
+  if (!zipWanted) q.tokens.forEach((t, i) => { if (s.roles[i] === ROLE_ZIP) zipWanted = t.text; });
+  for (const k of keys) {
+    const tok = index.tokenId(k.key);
+    let found = -1;
+    if (tok >= 0) {
+      for (let a = start; a < start + count; a++) {
+        if (c.addrHnTok[a] !== tok) continue;
+        if (found < 0 || (c.addrPostcode[found] === 0 && c.addrPostcode[a] !== 0)) found = a;
+        // several points with this number: prefer the one in the requested postcode
+        if (zipWanted && postcodeEq(index.str(c.addrPostcode[a]!), zipWanted)) { found = a; break; }
+      }
+    }
+    let quality = k.quality;
+    if (found < 0) {
+      // a range "168-170" answers "168"
+      const prefix = k.key + '-';
+      for (let a = start; a < start + count && found < 0; a++) {
+        if (index.tokenText(c.addrHnTok[a]!).startsWith(prefix)) { found = a; quality *= 0.9; }
+      }
+    }
+    if (found >= 0) {
+      s.addr = found;
+      s.hnQuality = quality;
+      s.hnToken = k.token;
+      if (k.token >= 0) s.explained[k.token] = quality;
+      s.score += quality * (k.token >= 0 ? 1 : 1.2);
+      return;
+    }
+  }
+}
+
+function postcodeEq(a: string, key: string): boolean {
+  return a.replace(/[^0-9A-Za-z]/g, '').toLowerCase() === key;
+}
+
+/**
+ * Applies the postcode constraint. A zip is "valid" when the index knows it; it "agrees with
+ * the city" when a document holding it also holds one of the query's city tokens (or no city
+ * was given). Then streets outside the postcode are marked as conflicting.
+ */
+export function applyPostcodeConstraint(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], scored: Scored[]): boolean {
+  const zi = q.tokens.findIndex((t) => t.field === 'zip');
+  if (zi < 0) return false;
+  const zipTok = matches[zi]![0]?.tok;
+  if (zipTok === undefined) return false;
+  const c = index.c;
+  const cityToks = new Set<number>();
+  q.tokens.forEach((t, i) => {
+    if (t.field === 'city' || t.field === 'district') for (const m of matches[i]!) if (m.kind !== 'typo') cityToks.add(m.tok);
+  });
+  let valid = false;
+  let agrees = cityToks.size === 0;
+  const p = index.postings(zipTok);
+  for (let k = 0; k < p.length && k < 5000; k++) {
+    const d = p[k]!;
+    if (q.country && index.str(c.docCountry[d]!) !== q.country) continue;
+    valid = true;
+    if (agrees) break;
+    const ts = c.docTokStart[d]!, tc = c.docTokCount[d]!;
+    for (let j = 0; j < tc; j++) {
+      const r = c.docTokRole[ts + j]!;
+      if ((r === ROLE_CITY || r === ROLE_DISTRICT) && cityToks.has(c.docTok[ts + j]!)) { agrees = true; break; }
+    }
+  }
+  if (!valid || !agrees) return false;
+  for (const s of scored) {
+    if (s.kind === DOC_STREET && !s.zipMatched) s.zipConflict = true;
+  }
+  return true;
+}
+
+export { DOC_POSTCODE, DOC_PLACE, DOC_STREET };

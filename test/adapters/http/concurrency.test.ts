@@ -1,0 +1,65 @@
+/**
+ * 200 parallel requests against a balance that covers exactly 100 records: exactly 100 succeed,
+ * the balance ends at 0 and the ledger holds 100 entries. On SQLite (one server) and on
+ * PostgreSQL (two server instances sharing one balance).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { Billing } from '../../../src/billing/billing.ts';
+import { PostgresStore } from '../../../src/billing/postgres/store.ts';
+import { chooseEngine, freshPgSchema, postForm, startTestServer, type TestServer } from '../../helpers/http-server.ts';
+import { PG_SKIP_REASON, postgresReachable } from '../../helpers/postgres.ts';
+
+const engine = await chooseEngine();
+const NOTE = engine.kind === 'pool' ? '[engine: real pool]' : `[engine: stand-in — ${engine.reason}]`;
+const pgUp = await postgresReachable();
+afterAll(() => engine.close());
+
+const LINES_OK = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' };
+
+async function hammer(servers: TestServer[], billing: Billing) {
+  const acc = await billing.createAccount({ credits: 100 * 20, agreements: ['lines'] });
+  const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
+    postForm(servers[i % servers.length]!.url + '/address/lines', { license: acc.license, guid: acc.guid, ...LINES_OK, returnavailablecredits: '1' })));
+  const ok = results.filter((r) => r.status === 200);
+  const refused = results.filter((r) => r.status === 402);
+  expect(ok).toHaveLength(100);
+  expect(refused).toHaveLength(100);
+  for (const r of refused) expect(r.json()).toEqual({ errorcode: 402, errormessage: expect.any(String) });
+  // Every successful answer reports a distinct balance after its own charge: 1980, 1960, …, 0.
+  const balances = ok.map((r) => Number(r.json().availablecredits)).sort((a, b) => a - b);
+  expect(balances).toEqual(Array.from({ length: 100 }, (_, i) => i * 20));
+  expect(await billing.balance(acc.account)).toBe(0);
+  expect(await billing.store.ledgerCount(acc.account)).toBe(100);
+  expect((await billing.store.findAccount({ id: acc.account }))!.reserved).toBe(0);
+  const ledger = await billing.ledger(acc.account);
+  expect(new Set(ledger.map((e) => e.id)).size).toBe(100);
+  expect(ledger.every((e) => e.credits === 20 && e.function === 'lines')).toBe(true);
+}
+
+describe(`concurrency over HTTP ${NOTE}`, () => {
+  it('SQLite: 200 parallel requests, balance for 100 → exactly 100 succeed, balance 0, 100 ledger entries', async () => {
+    const s = await startTestServer({ runner: engine.runner });
+    try {
+      await hammer([s], s.billing);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.skipIf(!pgUp)(`PostgreSQL, two server instances sharing one balance: the same${pgUp ? '' : ` — SKIPPED: ${PG_SKIP_REASON}`}`, async () => {
+    const pg = await freshPgSchema();
+    const b1 = await Billing.fromStore(new PostgresStore(pg.url));
+    const b2 = await Billing.fromStore(new PostgresStore(pg.url));
+    const s1 = await startTestServer({ runner: engine.runner, billing: b1 });
+    const s2 = await startTestServer({ runner: engine.runner, billing: b2 });
+    try {
+      await hammer([s1, s2], b1);
+    } finally {
+      await s1.close();
+      await s2.close();
+      await b1.close();
+      await b2.close();
+      await pg.drop();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+/** One realistic address per destination (public buildings, post offices, town halls). */
+import type { LinesRequest } from '../../../src/contract/requests.ts';
+
+export type Address = Omit<LinesRequest, 'countrycode' | 'sendercountrycode'>;
+
+export const SAMPLES: Readonly<Record<string, { address: Address; additionaldata: string; sender: string; langs: [string, string] }>> = {
+  AR: { address: { street: 'Cerrito', housenumber: '1250', district: 'Retiro', zip: 'C1010AAZ', city: 'Buenos Aires', statecode: 'AR-C' }, additionaldata: 'Piso 4 Dpto A', sender: 'ES', langs: ['es', ''] },
+  AU: { address: { street: 'George Street', housenumber: '1', zip: '2000', city: 'Sydney', statecode: 'AU-NSW' }, additionaldata: 'Level 7', sender: 'GB', langs: ['', 'de'] },
+  AT: { address: { street: 'Stephansplatz', housenumber: '1', zip: '1010', city: 'Wien' }, additionaldata: 'Stiege 2, Tür 15', sender: 'DE', langs: ['de', 'fr'] },
+  BE: { address: { street: 'Rue de la Loi', housenumber: '16', zip: '1000', city: 'Bruxelles' }, additionaldata: 'Bâtiment B', sender: 'NL', langs: ['nl', 'fr'] },
+  BR: { address: { street: 'Avenida Paulista', housenumber: '1578', district: 'Bela Vista', zip: '01310200', city: 'São Paulo', statecode: 'BR-SP' }, additionaldata: 'Sala 12', sender: 'PT', langs: ['pt', ''] },
+  CA: { address: { street: 'Wellington Street', housenumber: '111', zip: 'K1A 0A9', city: 'Ottawa', state: 'ON' }, additionaldata: 'Suite 200', sender: 'US', langs: ['', 'fr'] },
+  CH: { address: { street: 'Bundesplatz', housenumber: '3', zip: '3005', city: 'Bern' }, additionaldata: 'Eingang Nord', sender: 'DE', langs: ['de', 'fr'] },
+  CY: { address: { street: 'Agiou Andreou', housenumber: '12', zip: '3042', city: 'Limassol' }, additionaldata: 'Flat 3', sender: 'GR', langs: ['', 'fr'] },
+  CZ: { address: { street: 'Jindřišská', housenumber: '909/14', zip: '11000', city: 'Praha 1' }, additionaldata: 'Budova A', sender: 'SK', langs: ['de', ''] },
+  DE: { address: { street: 'Platz der Republik', housenumber: '1', zip: '11011', city: 'Berlin' }, additionaldata: 'Eingang West', sender: 'AT', langs: ['de', 'fr'] },
+  DK: { address: { street: 'Vesterbrogade', housenumber: '12', zip: '1620', city: 'København V' }, additionaldata: '3. tv.', sender: 'SE', langs: ['', 'de'] },
+  EE: { address: { street: 'Narva mnt', housenumber: '1', zip: '10117', city: 'Tallinn' }, additionaldata: 'korter 5', sender: 'FI', langs: ['', 'de'] },
+  ES: { address: { street: 'Calle Mayor', housenumber: '14', zip: '28013', city: 'Madrid', statecode: 'ES-M' }, additionaldata: '3º B', sender: 'FR', langs: ['fr', 'es'] },
+  BG: { address: { street: 'ul. Georgi Rakovski', housenumber: '108', zip: '1000', city: 'Sofia' }, additionaldata: 'et. 2, ap. 5', sender: 'RO', langs: ['', 'fr'] },
+  FI: { address: { street: 'Mannerheimintie', housenumber: '11', zip: '00100', city: 'Helsinki' }, additionaldata: 'B 12', sender: 'SE', langs: ['', 'de'] },
+  FR: { address: { street: 'rue de Rivoli', housenumber: '99', zip: '75001', city: 'Paris' }, additionaldata: 'Escalier C', sender: 'BE', langs: ['fr', 'nl'] },
+  GB: { address: { street: 'Downing Street', housenumber: '10', zip: 'SW1A 2AA', city: 'London' }, additionaldata: 'Flat 2', sender: 'IE', langs: ['', 'de'] },
+  GR: { address: { street: 'Σταδίου', housenumber: '10', zip: '10564', city: 'Αθήνα' }, additionaldata: 'Όροφος 2', sender: 'CY', langs: ['', 'fr'] },
+  HU: { address: { street: 'Virág tér', housenumber: '3', zip: '1037', city: 'Budapest' }, additionaldata: 'IV. 61', sender: 'AT', langs: ['de', ''] },
+  IE: { address: { street: 'Bishop Street', housenumber: '8', zip: 'D02 TD99', city: 'Dublin 8', county: 'County Dublin' }, additionaldata: 'Apartment 4', sender: 'GB', langs: ['', 'fr'] },
+  IT: { address: { street: 'Via del Corso', housenumber: '320', zip: '00186', city: 'Roma', statecode: 'IT-RM' }, additionaldata: 'Scala B', sender: 'CH', langs: ['de', 'fr'] },
+  HR: { address: { street: 'Ilica', housenumber: '1', zip: '10000', city: 'Zagreb' }, additionaldata: 'kat 3', sender: 'SI', langs: ['', 'de'] },
+  LI: { address: { street: 'Städtle', housenumber: '38', zip: '9490', city: 'Vaduz' }, additionaldata: '2. Stock', sender: 'CH', langs: ['de', 'fr'] },
+  LT: { address: { street: 'Gedimino pr.', housenumber: '7', zip: '01103', city: 'Vilnius' }, additionaldata: 'bt. 4', sender: 'LV', langs: ['', 'de'] },
+  LU: { address: { street: 'route de Longwy', housenumber: '71', zip: '1940', city: 'Luxembourg' }, additionaldata: 'Bâtiment C', sender: 'BE', langs: ['fr', 'nl'] },
+  LV: { address: { street: 'Brīvības iela', housenumber: '19', zip: 'LV-1010', city: 'Rīga' }, additionaldata: 'dz. 5', sender: 'EE', langs: ['', 'de'] },
+  MT: { address: { street: 'Triq il-Merkanti', housenumber: '12', zip: 'VLT1117', city: 'Valletta' }, additionaldata: 'Flat 1', sender: 'IT', langs: ['', 'fr'] },
+  NL: { address: { street: 'Dam', housenumber: '1', zip: '1012js', city: 'Amsterdam' }, additionaldata: 'Bus 2', sender: 'BE', langs: ['nl', 'fr'] },
+  PL: { address: { street: 'ul. Marszałkowska', housenumber: '140', zip: '00-061', city: 'Warszawa' }, additionaldata: 'lok. 16', sender: 'DE', langs: ['de', ''] },
+  PT: { address: { street: 'Rua Augusta', housenumber: '14', zip: '1100-053', city: 'Lisboa' }, additionaldata: '2º Esq.', sender: 'ES', langs: ['es', 'pt'] },
+  RO: { address: { street: 'Strada Lipscani', housenumber: '5', zip: '030031', city: 'București', county: 'Sector 3' }, additionaldata: 'bl. A, ap. 3', sender: 'BG', langs: ['', 'fr'] },
+  SE: { address: { street: 'Drottninggatan', housenumber: '53', zip: '11121', city: 'Stockholm' }, additionaldata: 'c/o Andersson', sender: 'NO', langs: ['', 'de'] },
+  SI: { address: { street: 'Slovenska cesta', housenumber: '32', zip: '1000', city: 'Ljubljana' }, additionaldata: 'nadstropje 2', sender: 'HR', langs: ['', 'de'] },
+  SK: { address: { street: 'Námestie SNP', housenumber: '35', zip: '81101', city: 'Bratislava' }, additionaldata: 'Budova B', sender: 'CZ', langs: ['de', ''] },
+};

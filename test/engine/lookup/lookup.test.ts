@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { IndexBuilder } from '../../../src/data/index-builder.ts';
+import { emptyBatch } from '../../../src/data/source-types.ts';
+import { openIndex, IndexFormatError } from '../../../src/engine/index/index.ts';
+import { lookup } from '../../../src/engine/lookup/index.ts';
+import { houseNumberKey, foldText } from '../../../src/engine/lookup/normalize.ts';
+import { SEARCH_RECORD_KEYS } from '../../../src/contract/records.ts';
+
+/** A tiny synthetic index: two towns, streets with geometry, a postcode table. */
+function tinyIndex() {
+  const b = emptyBatch();
+  b.places.push(
+    { country: 'LI', name: 'Vaduz', lat: 47.141, lon: 9.521, population: 5000, type: 'town', names: { fr: 'Vaduz-FR' } },
+    { country: 'LI', name: 'Schaan', lat: 47.165, lon: 9.509, population: 6000, type: 'town' },
+  );
+  b.postcodes.push(
+    { country: 'LI', code: '9490', place: 'Vaduz', state: 'Vaduz', stateCode: '', county: 'Oberland', lat: 47.141, lon: 9.521 },
+    { country: 'LI', code: '9494', place: 'Schaan', state: 'Schaan', stateCode: '', county: 'Oberland', lat: 47.165, lon: 9.509 },
+  );
+  const add = (street: string, hn: string, postcode: string, city: string, lat: number, lon: number) =>
+    b.addresses.push({ country: 'LI', street, housenumber: hn, postcode, city, district: '', lat, lon });
+  add('Städtle', '1', '9490', 'Vaduz', 47.1410, 9.5210);
+  add('Städtle', '2a', '9490', 'Vaduz', 47.1412, 9.5211);
+  add('Landstrasse', '10', '9494', 'Schaan', 47.1650, 9.5090);
+  add('Landstrasse', '12', '9490', 'Vaduz', 47.1400, 9.5200);
+  b.lines.push({ name: 'Städtle', coords: Float64Array.from([9.5200, 47.1408, 9.5220, 47.1408]) });
+  const ib = new IndexBuilder();
+  ib.add(b, 'test');
+  return openIndex(ib.build().buffer);
+}
+
+const idx = tinyIndex();
+
+describe('normalisation', () => {
+  it('folds case, accents and special letters', () => {
+    expect(foldText('Städtle  H.C. Ørsteds Vej, Straße')).toBe('stadtle h c orsteds vej strasse');
+  });
+  it('gives one key for house-number variants', () => {
+    for (const v of ['2a', '2 a', '2/a', '2-a', '2A']) expect(houseNumberKey(v)).toBe('2a');
+    expect(houseNumberKey('1 bis')).toBe('1bis');
+    expect(houseNumberKey('168-170')).toBe('168-170');
+  });
+});
+
+describe('lookup on a synthetic index', () => {
+  it('answers a structured address at house-number level with a navigation point on the street', () => {
+    const r = lookup(idx, { street: 'Städtle', housenumber: '1', zip: '9490', city: 'Vaduz' });
+    expect(r.matchlevel).toBe('housenumber');
+    expect(r.housenumber).toBe('1');
+    expect(r.relevance).toBe('100');
+    expect(r.latitude).toBe('47.141');
+    expect(r.navigation_latitude).toBe('47.1408');
+    expect(r.navigation_longitude).toBe('9.521');
+    expect(r.country_iso_3).toBe('LIE');
+  });
+  it('is order-independent for free text', () => {
+    const a = lookup(idx, { address: 'Städtle 1, 9490 Vaduz' });
+    const b = lookup(idx, { address: 'Vaduz 9490 1 Städtle' });
+    expect(a).toEqual(b);
+    expect(a.matchlevel).toBe('housenumber');
+  });
+  it('accepts house-number variants and abbreviations, with a lower relevance for the expansion', () => {
+    for (const hn of ['2 a', '2/a', '2-a']) expect(lookup(idx, { address: `Städtle ${hn} Vaduz` }).housenumber).toBe('2a');
+    const r = lookup(idx, { street: 'Landstr.', housenumber: '10', city: 'Schaan' });
+    expect(r.matchlevel).toBe('housenumber');
+    expect(Number(r.relevance)).toBeLessThan(100);
+  });
+  it('tolerates one typo only through the fallback, lowering relevance', () => {
+    const r = lookup(idx, { street: 'Landstrase', housenumber: '10', city: 'Schaan' });
+    expect(r.matchlevel).toBe('housenumber');
+    expect(r.city).toBe('Schaan');
+    expect(Number(r.relevance)).toBeLessThan(90);
+  });
+  it('never answers a street outside a valid postcode that agrees with the city', () => {
+    // Landstrasse 10 exists only in 9494 Schaan; 9490 + Vaduz agree, Landstrasse 12 is in 9490
+    const r = lookup(idx, { street: 'Landstrasse', housenumber: '10', zip: '9490', city: 'Vaduz' });
+    expect(r.zip).toBe('9490');
+    expect(r.city).toBe('Vaduz');
+    expect(r.housenumber).toBe('');
+  });
+  it('takes floor/apartment tokens into additional_data and honours locale for names', () => {
+    const r = lookup(idx, { address: 'Städtle 1 Top 3, Vaduz' });
+    expect(r.additional_data).toBe('Top 3');
+    expect(r.housenumber).toBe('1');
+    expect(lookup(idx, { city: 'Vaduz', locale: 'fr' }).city).toBe('Vaduz-FR');
+    expect(lookup(idx, { city: 'Vaduz', locale: 'de' }).country).toBe('Liechtenstein');
+  });
+});
+
+describe('bad input never throws and gives a valid, low-relevance record', () => {
+  const cases: [string, Record<string, string>][] = [
+    ['empty', {}],
+    ['empty address', { address: '' }],
+    ['255-char garbage', { address: 'qz'.repeat(127) + 'x' }],
+    ['255 chars of punctuation', { address: '#,;.-'.repeat(51) }],
+    ['mixed scripts', { address: 'Мοсквa 東京 ١٢٣ 🏠 Ωmega' }],
+    ['only a country', { country: 'LI' }],
+    ['only a country in free text', { address: 'Liechtenstein' }],
+    ['lone surrogate', { address: 'Vad\ud800uz' }],
+  ];
+  for (const [name, req] of cases) {
+    it(name, () => {
+      const r = lookup(idx, req);
+      expect(Object.keys(r)).toEqual([...SEARCH_RECORD_KEYS]);
+      for (const k of SEARCH_RECORD_KEYS) expect(typeof r[k]).toBe('string');
+      expect(Number(r.relevance)).toBeLessThanOrEqual(20);
+      expect(r.housenumber).toBe('');
+      expect(r.street).toBe('');
+    });
+  }
+  it('only a country fills the country keys', () => {
+    const r = lookup(idx, { country: 'LIE' });
+    expect(r.country_iso_2).toBe('LI');
+    expect(r.matchlevel).toBe('general');
+  });
+});
+
+describe('index format', () => {
+  it('rejects a buffer with a wrong magic or version', () => {
+    expect(() => openIndex(new ArrayBuffer(64))).toThrow(IndexFormatError);
+    const bytes = new Uint8Array(tinyIndexBytes());
+    new DataView(bytes.buffer).setUint32(8, 999, true);
+    expect(() => openIndex(bytes.buffer)).toThrow(/version/);
+  });
+  it('opens views over a SharedArrayBuffer without copying', () => {
+    const src = tinyIndexBytes();
+    const sab = new SharedArrayBuffer(src.length);
+    new Uint8Array(sab).set(src);
+    const i = openIndex(sab);
+    expect(i.c.docKind.buffer).toBe(sab);
+    expect(lookup(i, { address: 'Städtle 1 Vaduz' }).housenumber).toBe('1');
+  });
+});
+
+function tinyIndexBytes(): Uint8Array {
+  const b = emptyBatch();
+  b.places.push({ country: 'LI', name: 'Vaduz', lat: 47.141, lon: 9.521, population: 5000, type: 'town' });
+  b.addresses.push({ country: 'LI', street: 'Städtle', housenumber: '1', postcode: '9490', city: 'Vaduz', district: '', lat: 47.141, lon: 9.521 });
+  const ib = new IndexBuilder();
+  ib.add(b, 'test');
+  return ib.build();
+}

@@ -1,0 +1,171 @@
+/**
+ * Starts a real addrflow HTTP server on 127.0.0.1 with a random port, over a real billing store
+ * (a fresh SQLite file, or a fresh PostgreSQL schema) and the real engine pool when the engine
+ * modules exist. Until the recipient-block / lookup engines have landed, a stand-in runner (below)
+ * plays the engine so that the adapter's contract can be tested; suites print which one they use.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Billing } from '../../src/billing/billing.ts';
+import { SqliteStore } from '../../src/billing/sqlite/store.ts';
+import { PostgresStore } from '../../src/billing/postgres/store.ts';
+import { HttpServer, type HttpServerOptions } from '../../src/adapters/http/server.ts';
+import type { ElementRunner } from '../../src/adapters/http/api.ts';
+import type { Op } from '../../src/contract/params.ts';
+import { emptySearchRecord, LINES_STATUS, isChargeableLinesStatus, type LinesStatusCode } from '../../src/contract/records.ts';
+import { validateElement } from '../../src/contract/validate.ts';
+import type { Outcome } from '../../src/engine/process.ts';
+import { dropSchema, pgUrlWithSchema, uniqueSchema } from './postgres.ts';
+
+export interface EngineChoice {
+  runner: ElementRunner;
+  /** 'pool' = the real EnginePool; 'stand-in' = test double (see reason). */
+  kind: 'pool' | 'stand-in';
+  /** Whether `search` runs on the real engine with an index. */
+  searchReady: boolean;
+  reason?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real pool (1 thread, with the default index when it loads), probed with one `lines`
+ * element; the stand-in when the engine cannot run yet (modules still being written).
+ */
+export async function chooseEngine(): Promise<EngineChoice> {
+  let indexBuffer: SharedArrayBuffer | undefined;
+  let searchReason = '';
+  try {
+    const { loadIndexForOp } = await import('../../src/cli/load-index.ts');
+    indexBuffer = await loadIndexForOp('search', undefined);
+  } catch (err) {
+    searchReason = `default index not loadable: ${(err as Error).message.split('\n')[0]}`;
+  }
+  try {
+    const { EnginePool } = await import('../../src/pool/engine-pool.ts');
+    const pool = await EnginePool.create({ threads: 1, ...(indexBuffer ? { indexBuffer } : {}) });
+    try {
+      const [o] = await pool.runElements('lines', [{ countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstr.', housenumber: '1', zip: '10115', city: 'Berlin' }]);
+      if (!o?.ok) throw new Error('probe element was rejected');
+    } catch (err) {
+      await pool.destroy();
+      throw err;
+    }
+    let searchReady = false;
+    if (indexBuffer) {
+      try {
+        const [o] = await pool.runElements('search', [{ city: 'Berlin' }]);
+        searchReady = !!o?.ok;
+      } catch (err) {
+        searchReason = `search probe failed: ${(err as Error).message.split('\n')[0]}`;
+      }
+    }
+    return { runner: pool, kind: 'pool', searchReady, ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy() };
+  } catch (err) {
+    return {
+      runner: standInRunner(),
+      kind: 'stand-in',
+      searchReady: false,
+      reason: `real engine cannot run yet: ${(err as Error).message.split('\n')[0]}`,
+      close: async () => {},
+    };
+  }
+}
+
+/**
+ * Test double of the engine pool: the contract's validation (as the real engine does) and fixed
+ * records. lines: countrycode XX → status 10, US → 20, otherwise 0, or 1 when countrynamelanguage
+ * is set to something other than de/fr/es/pt/nl and the mail is international.
+ */
+export function standInRunner(opts: { threads?: number; fail?: boolean; delayMs?: number } = {}): ElementRunner {
+  return {
+    threads: opts.threads ?? 1,
+    async runElements(op: Op, elements: unknown[]): Promise<Outcome[]> {
+      if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+      if (opts.fail) throw new Error('stand-in engine failure');
+      return elements.map((raw) => {
+        const v = validateElement(op, raw);
+        if (!v.ok) return v;
+        if (op === 'search') {
+          const rec = emptySearchRecord();
+          const req = v.request as { city?: string; address?: string };
+          rec.city = req.city ?? '';
+          rec.matchlevel = 'general';
+          rec.relevance = '0';
+          return { ok: true, record: rec, chargeable: true, options: v.options } as Outcome;
+        }
+        const req = v.request as { countrycode: string; sendercountrycode: string; countrynamelanguage?: string; street?: string; city?: string };
+        const cc = req.countrycode.toUpperCase();
+        let code: LinesStatusCode = cc === 'XX' ? 10 : cc === 'US' ? 20 : 0;
+        const lang = req.countrynamelanguage ?? '';
+        if (code === 0 && cc !== req.sendercountrycode.toUpperCase() && lang && !['de', 'fr', 'es', 'pt', 'nl'].includes(lang)) code = 1;
+        const ok = isChargeableLinesStatus(code);
+        const record = {
+          addressline1: ok ? (req.street ?? '') : '', addressline2: ok ? (req.city ?? '') : '', addressline3: '',
+          addressline4: '', addressline5: '', addressline6: '',
+          addresslinestatuscode: code, addresslinestatusmessage: LINES_STATUS[code],
+        };
+        return { ok: true, record, chargeable: ok, options: v.options } as Outcome;
+      });
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  server: HttpServer;
+  billing: Billing;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  runner: ElementRunner;
+  /** 'sqlite' (fresh temp file) or a PostgreSQL URL with ?schema= (shared by several servers). */
+  db?: 'sqlite' | { postgresUrl: string };
+  /** Reuse an existing billing (a second server instance over the same store). */
+  billing?: Billing;
+  serverOptions?: Partial<HttpServerOptions>;
+}
+
+export async function startTestServer(o: TestServerOptions): Promise<TestServer> {
+  let cleanup = async () => {};
+  let billing = o.billing;
+  if (!billing) {
+    if (o.db && typeof o.db === 'object') {
+      billing = await Billing.fromStore(new PostgresStore(o.db.postgresUrl));
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'addrflow-http-'));
+      billing = await Billing.fromStore(new SqliteStore(join(dir, 'billing.sqlite')));
+      cleanup = async () => rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const ownBilling = !o.billing;
+  const server = await HttpServer.create({ billing, runner: o.runner, maintenancePollMs: 50, defaultMetrics: false, ...o.serverOptions });
+  const url = await server.listen('127.0.0.1', 0);
+  return {
+    url, server, billing,
+    async close() {
+      await server.close();
+      if (ownBilling) await billing.close();
+      await cleanup();
+    },
+  };
+}
+
+export async function freshPgSchema(): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = uniqueSchema('http');
+  return { url: pgUrlWithSchema(schema), drop: () => dropSchema(schema) };
+}
+
+/** POST a form (object → urlencoded) and read status, headers and text. */
+export async function postForm(url: string, fields: Record<string, string | number>, init: RequestInit = {}) {
+  const body = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    ...init,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) as any };
+}
