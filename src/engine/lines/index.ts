@@ -69,8 +69,15 @@ function clean(x: unknown): string {
 const MARKS = /\p{M}+/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
 
+const GREEK = /[\u0370-\u03ff\u1f00-\u1fff]/;
+
+/**
+ * Upper case by the text's own script rules: Greek capitals drop the tonos (Αθήνα → ΑΘΗΝΑ, as
+ * ELTA writes them), which only the Greek locale's mapping does; everything else maps as Unicode
+ * says (ß → SS).
+ */
 function upper(s: string, stripAccents: boolean): string {
-  const u = s.toUpperCase();
+  const u = GREEK.test(s) ? s.toLocaleUpperCase('el') : s.toUpperCase();
   return stripAccents && NON_ASCII.test(u) ? u.normalize('NFD').replace(MARKS, '').normalize('NFC') : u;
 }
 

@@ -18,7 +18,7 @@ const ENGINE_NOTE = engine.kind === 'pool' ? '[engine: real pool]' : `[engine: s
 const searchRuns = engine.kind === 'stand-in' || engine.searchReady;
 const SEARCH_SKIP = `search on the real engine — SKIPPED: ${engine.reason ?? ''}`;
 
-const xml = new XMLParser({ trimValues: false, parseTagValue: false, processEntities: true, ignoreDeclaration: true, isArray: (name, jpath) => jpath === 'responses.response' });
+const xml = new XMLParser({ trimValues: false, parseTagValue: false, processEntities: true, htmlEntities: true, ignoreDeclaration: true, isArray: (name, jpath) => jpath === 'responses.response' });
 
 const LINES_OK = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' };
 const SEARCH_OK = { city: 'Berlin', street: 'Unter den Linden', housenumber: '1', country: 'DEU' };

@@ -97,8 +97,8 @@ const GOLDEN: Record<string, { domestic: string[]; intlAdditional: string[]; int
   },
   GR: {
     domestic: ["Σταδίου 10","105 64 Αθήνα"],
-    intlAdditional: ["Όροφος 2","Σταδίου 10","105 64 ΑΘΉΝΑ","GREECE"],
-    intl: ["Σταδίου 10","105 64 ΑΘΉΝΑ","GRÈCE"],
+    intlAdditional: ["Όροφος 2","Σταδίου 10","105 64 ΑΘΗΝΑ","GREECE"],
+    intl: ["Σταδίου 10","105 64 ΑΘΗΝΑ","GRÈCE"],
   },
   HU: {
     domestic: ["BUDAPEST","VIRÁG TÉR 3.","1037"],

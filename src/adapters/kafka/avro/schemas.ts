@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import avro from 'avsc';
+import avsc, { type Schema, type Type } from 'avsc';
 import { parsingCanonicalForm, rabinFingerprint } from './fingerprint.ts';
 
 /** The subjects the worker reads and writes. */
@@ -32,7 +32,7 @@ export interface SchemaVersion {
   version: number;
   /** The file it came from (relative to the schema dir). */
   file: string;
-  type: avro.Type;
+  type: Type;
   /** Full name of the top-level record, e.g. `addrflow.SearchRequest`. */
   name: string;
   canonicalForm: string;
@@ -63,7 +63,7 @@ export function loadSchemas(dir: string = DEFAULT_SCHEMA_DIR): SchemaSet {
     const subject = m[1]!;
     const version = Number(m[2]);
     const json: unknown = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-    const type = avro.Type.forSchema(json as avro.Schema, { registry: {} });
+    const type = avsc.Type.forSchema(json as Schema, { registry: {} });
     const canonicalForm = parsingCanonicalForm(json);
     const fingerprint = rabinFingerprint(canonicalForm);
     const name = type.name;
