@@ -41,7 +41,7 @@ export interface Reservation {
   op: Op;
   /** Records reserved for. */
   records: number;
-  /** Credits held (price × records; 0 for unlimited accounts' bookkeeping is still price × records). */
+  /** Credits held: price × records (also for unlimited accounts, whose balance is never checked). */
   amount: number;
 }
 

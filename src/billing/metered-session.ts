@@ -1,9 +1,10 @@
 /**
  * Billing for record streams (file jobs, Kafka): one account, one function, many batches.
  *
- * Each batch is reserved before it runs and settled after, in the same order, so the balance
- * can never be overdrawn however many batches are in flight. When the balance covers only part
- * of a batch, the reservation covers that part and the caller stops (or pauses) at that record.
+ * Each batch is reserved before it runs and settled after (by the handle `reserve` gave, so
+ * batches of several partitions may settle in any order); the balance can never be overdrawn
+ * however many batches are in flight. When the balance covers only part of a batch, the
+ * reservation covers that part and the caller stops (or pauses) at that record.
  * Ledger ids are the caller's deterministic record ids, so settling a replayed record charges
  * nothing (spec README item 11).
  */
@@ -24,7 +25,7 @@ export class MeteredSession {
   /** Written into every ledger entry of this session. */
   readonly requestid: string;
   private readonly billing: Billing;
-  private readonly open: Reservation[] = [];
+  private readonly open = new Set<Reservation>();
 
   private constructor(billing: Billing, account: Account, op: Op) {
     this.billing = billing;
@@ -41,40 +42,49 @@ export class MeteredSession {
     return new MeteredSession(billing, account, op);
   }
 
-  /** Reserves for up to `records` records; answers how many the balance covers (0 = none). */
-  async reserve(records: number): Promise<number> {
-    if (records === 0) return 0;
+  /**
+   * Reserves for up to `records` records. Answers how many the balance covers and the handle to
+   * settle them with; `undefined` when it covers none.
+   */
+  async reserve(records: number): Promise<{ covered: number; handle: Reservation } | undefined> {
+    if (records === 0) return undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       const covered = Math.min(records, await this.affordable());
-      if (covered === 0) return 0;
+      if (covered === 0) return undefined;
       try {
-        this.open.push(await this.billing.reserve(this.account, this.op, covered));
-        return covered;
+        const handle = await this.billing.reserve(this.account, this.op, covered);
+        this.open.add(handle);
+        return { covered, handle };
       } catch (err) {
         // Another holder took credits between the look and the reservation: look again.
         if (!(err instanceof ServiceError && err.status === 402)) throw err;
       }
     }
-    return 0;
+    return undefined;
   }
 
   /**
-   * Charges the records of the oldest open reservation whose `chargeable` flag is set, with ledger
+   * Charges, under reservation `handle`, the records whose `chargeable` flag is set, with ledger
    * ids `ids[i]`, and releases the rest of it. Answers the credits of the ledger entries written
    * now (a replayed id: 0; an unlimited account's entries count at their price too).
    */
-  async settle(ids: readonly string[], chargeable: readonly boolean[]): Promise<number> {
-    const r = this.open.shift();
-    if (!r) throw new Error('settle without a reservation');
+  async settle(handle: Reservation, ids: readonly string[], chargeable: readonly boolean[]): Promise<number> {
+    if (!this.open.delete(handle)) throw new Error('settle: unknown or already settled reservation');
+    const r = handle;
     const charges = [];
     for (let i = 0; i < ids.length; i++) if (chargeable[i]) charges.push({ id: ids[i]!, requestid: this.requestid });
     const result = await this.billing.settle(r, charges);
     return priceOf(this.op, result.written);
   }
 
-  /** Gives back every open reservation (the job stopped, or a batch failed). */
+  /** Gives one reservation back without charging (its batch failed). */
+  async releaseOne(handle: Reservation): Promise<void> {
+    if (this.open.delete(handle)) await this.billing.release(handle);
+  }
+
+  /** Gives back every open reservation (the job stopped). */
   async release(): Promise<void> {
-    while (this.open.length) await this.billing.release(this.open.shift()!);
+    for (const r of [...this.open]) await this.releaseOne(r);
   }
 
   /** Records the current balance covers, beyond what is already held. */

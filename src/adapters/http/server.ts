@@ -56,6 +56,7 @@ export class HttpServer {
   private maintenance = false;
   private closing = false;
   private poll: NodeJS.Timeout | undefined;
+  private closed: Promise<void> | undefined;
 
   private constructor(opts: HttpServerOptions) {
     this.opts = opts;
@@ -208,7 +209,12 @@ export class HttpServer {
    * cut (their requests' reservations are released by their own error path or, if the process
    * dies, by `releaseStale` at the next start).
    */
-  async close(graceMs = 30_000): Promise<void> {
+  close(graceMs = 30_000): Promise<void> {
+    this.closed ??= this.doClose(graceMs);
+    return this.closed;
+  }
+
+  private async doClose(graceMs: number): Promise<void> {
     this.closing = true;
     if (this.poll) clearInterval(this.poll);
     const force = setTimeout(() => this.app.server.closeAllConnections(), graceMs);

@@ -5,8 +5,8 @@
  * - reserve is ONE statement: a conditional `UPDATE … WHERE credits - reserved >= amount
  *   RETURNING` feeding the reservation `INSERT` (a data-modifying CTE). Row locking makes
  *   concurrent reservations on one account queue up, and each sees the previous one's result.
- * - settle is one transaction: the reservation row is deleted (`RETURNING amount`, which also
- *   locks it against a concurrent settle of the same reservation), ledger rows are inserted with
+ * - settle is ONE statement too: the reservation row is deleted (`RETURNING amount`, which also
+ *   serialises a concurrent settle of the same reservation), ledger rows are inserted with
  *   `ON CONFLICT (id) DO NOTHING RETURNING credits`, and the account row is debited by exactly the
  *   credits of the rows inserted.
  *
@@ -182,43 +182,45 @@ export class PostgresStore implements BillingStore {
   }
 
   async settle(reservationId: string, accountId: string, entries: LedgerEntry[]): Promise<SettleResult> {
-    return this.tx(async (c) => {
-      const res = await c.query<{ amount: string }>(
-        `DELETE FROM reservations WHERE id = $1 AND account_id = $2 RETURNING amount`, [reservationId, accountId]);
-      const amount = res.rows[0] ? Number(res.rows[0].amount) : undefined;
-      let written = 0;
-      let total = 0;
-      if (entries.length > 0) {
-        const ins = await c.query<{ credits: string }>(
-          `INSERT INTO ledger (id, account_id, function, credits, request_id, created_at)
-           SELECT id, $2, fn, cr, rq, tm FROM unnest($1::text[], $3::text[], $4::bigint[], $5::text[], $6::timestamptz[])
-             AS t(id, fn, cr, rq, tm)
-           ON CONFLICT (id) DO NOTHING RETURNING credits`,
-          [entries.map((e) => e.id), accountId, entries.map((e) => e.function), entries.map((e) => e.credits),
-            entries.map((e) => e.requestid), entries.map((e) => e.time)],
-        );
-        written = ins.rowCount ?? 0;
-        for (const row of ins.rows) total += Number(row.credits);
-      }
-      if (amount === undefined && written > 0) {
+    // One statement, hence one implicit transaction and one round trip: the reservation row is
+    // deleted (which also serialises two settles of the same reservation), new ledger rows are
+    // inserted only while that reservation existed, and the account is debited by exactly the
+    // credits of the rows inserted and relieved of the whole reservation.
+    const r = await this.pool.query<{ credits: string | null; charged: string | null; written: string; amount: string | null }>(
+      `WITH res AS (
+         DELETE FROM reservations WHERE id = $1 AND account_id = $2 RETURNING amount
+       ), ins AS (
+         INSERT INTO ledger (id, account_id, function, credits, request_id, created_at)
+         SELECT t.id, $2, t.fn, t.cr, t.rq, t.tm
+         FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::timestamptz[]) AS t(id, fn, cr, rq, tm)
+         WHERE EXISTS (SELECT 1 FROM res)
+         ON CONFLICT (id) DO NOTHING
+         RETURNING credits
+       ), tot AS (
+         SELECT count(*) AS written, coalesce(sum(credits), 0) AS total FROM ins
+       ), upd AS (
+         UPDATE accounts a SET
+           credits = CASE WHEN a.credits = -1 THEN -1 ELSE a.credits - tot.total END,
+           reserved = a.reserved - coalesce((SELECT amount FROM res), 0)
+         FROM tot WHERE a.id = $2
+         RETURNING a.credits, CASE WHEN a.credits = -1 THEN 0 ELSE tot.total END AS charged
+       )
+       SELECT (SELECT credits FROM upd) AS credits, (SELECT charged FROM upd) AS charged,
+              (SELECT written FROM tot) AS written, (SELECT amount FROM res) AS amount`,
+      [reservationId, accountId, entries.map((e) => e.id), entries.map((e) => e.function), entries.map((e) => e.credits),
+        entries.map((e) => e.requestid), entries.map((e) => e.time)],
+    );
+    const row = r.rows[0]!;
+    if (row.credits === null) throw new Error(`settle: account ${accountId} does not exist`);
+    if (row.amount === null && entries.length > 0) {
+      // No reservation: nothing was written. Fine for a replay (every id already charged);
+      // refused for any entry not yet in the ledger.
+      const known = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ledger WHERE id = ANY($1::text[])`, [entries.map((e) => e.id)]);
+      if (Number(known.rows[0]!.n) < new Set(entries.map((e) => e.id)).size) {
         throw new Error(`settle: reservation ${reservationId} is unknown or already settled`);
       }
-      const upd = await c.query<{ credits: string; charged: string }>(
-        `UPDATE accounts SET
-           credits = CASE WHEN credits = -1 THEN -1 ELSE credits - $2 END,
-           reserved = reserved - $3
-         WHERE id = $1
-         RETURNING credits, CASE WHEN credits = -1 THEN 0 ELSE $2 END AS charged`,
-        [accountId, total, amount ?? 0],
-      );
-      const row = upd.rows[0];
-      if (!row) throw new Error(`settle: account ${accountId} does not exist`);
-      const charged = Number(row.charged);
-      if (amount !== undefined && charged > amount) {
-        throw new Error(`settle: ${charged} credits exceed the reservation of ${amount}`);
-      }
-      return { written, charged, credits: Number(row.credits) };
-    });
+    }
+    return { written: Number(row.written), charged: Number(row.charged), credits: Number(row.credits) };
   }
 
   async release(reservationId: string): Promise<void> {

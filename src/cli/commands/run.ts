@@ -12,7 +12,7 @@ import { fileIdentity, readCheckpoint, removeCheckpoint, type Checkpoint } from 
 import { Sink } from '../../adapters/file/sink.ts';
 import { createProgress } from '../../adapters/file/progress.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
-import { Billing } from '../../billing/billing.ts';
+import { Billing, type Reservation } from '../../billing/billing.ts';
 import { MeteredSession } from '../../billing/metered-session.ts';
 import { ServiceError } from '../../contract/errors.ts';
 import { validateCredentials } from '../../contract/validate.ts';
@@ -57,11 +57,21 @@ function intOption(name: string, v: string | undefined, dflt: number, min: numbe
 export const EXIT_CREDITS = 3;
 export const EXIT_REFUSED = 4;
 
-/** The file job's view of a metered session: ledger ids are `<input identity>/<line or element>`. */
+/**
+ * The file job's view of a metered session. Batches are settled in the order they were reserved
+ * (the job drains in order), and ledger ids are `<input identity>/<line or element>`.
+ */
 function sessionMeter(session: MeteredSession, prefix: string): JobMeter {
+  const handles: Reservation[] = [];
   return {
-    reserve: (n) => session.reserve(n),
-    settle: (positions, summaries) => session.settle(positions.map((p) => `${prefix}/${p}`), summaries.map((s) => s.chargeable)),
+    async reserve(n) {
+      const r = await session.reserve(n);
+      if (!r) return 0;
+      handles.push(r.handle);
+      return r.covered;
+    },
+    settle: (positions, summaries) =>
+      session.settle(handles.shift()!, positions.map((p) => `${prefix}/${p}`), summaries.map((s) => s.chargeable)),
     release: () => session.release(),
   };
 }

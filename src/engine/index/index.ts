@@ -79,6 +79,17 @@ export class AddressIndex {
     for (let i = lo; i < hashes.length && hashes[i] === h; i++) out.add(this.c.delTok[i]!);
   }
 
+  /** True when the text of token `tok` starts with the UTF-8 bytes `prefix` (no decoding). */
+  tokenStartsWith(tok: number, prefix: Uint8Array): boolean {
+    const off = this.c.strOff;
+    const id = this.c.tokStr[tok]!;
+    const a = off[id]!;
+    if (off[id + 1]! - a < prefix.length) return false;
+    const d = this.c.strData;
+    for (let i = 0; i < prefix.length; i++) if (d[a + i] !== prefix[i]) return false;
+    return true;
+  }
+
   postingCount(tok: number): number {
     return this.c.tokPostCount[tok]!;
   }

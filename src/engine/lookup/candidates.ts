@@ -53,6 +53,68 @@ export function typoMatches(index: AddressIndex, text: string): TokenMatch[] {
   return out;
 }
 
+/** The intersection is not tried when the rarest strong token has more postings than this. */
+const INTERSECT_LIMIT = 5000;
+
+/** True when the sorted postings list `p` holds `d`. */
+function holds(p: Uint32Array, d: number): boolean {
+  let lo = 0, hi = p.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = p[mid]!;
+    if (v === d) return true;
+    if (v < d) lo = mid + 1; else hi = mid;
+  }
+  return false;
+}
+
+/**
+ * The exact path's candidates: documents that hold every "strong" query token (one that cannot
+ * be a house number), in any of its exact or expanded forms. Postings are sorted by document, so
+ * this walks the rarest token's postings and probes the others by binary search. Returns null
+ * when some strong token matched nothing, when there is no strong token, or when even the
+ * rarest one is too common for the intersection to be cheap.
+ */
+export function intersectDocs(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): number[] | null {
+  const strong: number[] = [];
+  const sizes: number[] = [];
+  for (let i = 0; i < q.tokens.length; i++) {
+    if (q.tokens[i]!.hnLike) continue;
+    const ms = matches[i]!;
+    let n = 0;
+    for (const m of ms) n += index.postingCount(m.tok);
+    if (n === 0) return null;
+    strong.push(i);
+    sizes.push(n);
+  }
+  if (strong.length === 0) return null;
+  const order = strong.map((_, k) => k).sort((a, b) => sizes[a]! - sizes[b]!);
+  if (sizes[order[0]!]! > INTERSECT_LIMIT) return null;
+  const first = matches[strong[order[0]!]!]!;
+  let docs: number[] = [];
+  for (const m of first) {
+    const p = index.postings(m.tok);
+    for (let k = 0; k < p.length; k++) docs.push(p[k]!);
+  }
+  if (first.length > 1) {
+    docs.sort((a, b) => a - b);
+    docs = docs.filter((d, k) => k === 0 || docs[k - 1] !== d);
+  }
+  for (let o = 1; o < order.length && docs.length > 0; o++) {
+    const ms = matches[strong[order[o]!]!]!;
+    const lists = ms.map((m) => index.postings(m.tok));
+    let w = 0;
+    for (let k = 0; k < docs.length; k++) {
+      const d = docs[k]!;
+      for (const p of lists) {
+        if (holds(p, d)) { docs[w++] = d; break; }
+      }
+    }
+    docs.length = w;
+  }
+  return docs;
+}
+
 const counters = new WeakMap<AddressIndex, { count: Uint16Array; stamp: Uint32Array; gen: number }>();
 
 /**

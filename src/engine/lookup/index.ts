@@ -7,10 +7,10 @@ import type { SearchRequest } from '../../contract/requests.ts';
 import { emptySearchRecord, type SearchRecord } from '../../contract/records.ts';
 import { DOC_STREET } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
-import { candidateDocs, exactMatches, typoMatches, type TokenMatch } from './candidates.ts';
+import { candidateDocs, exactMatches, intersectDocs, typoMatches, type TokenMatch } from './candidates.ts';
 import { parseRequest, type ParsedQuery } from './parse.ts';
 import { buildRecord, type Choice } from './record.ts';
-import { applyPostcodeConstraint, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
+import { applyPostcodeConstraint, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
 
 export type { AddressIndex };
 
@@ -31,6 +31,10 @@ export function lookupUnsafe(index: AddressIndex, req: SearchRequest): SearchRec
   const q = parseRequest(req);
   if (q.tokens.length === 0) return buildRecord(index, q, { best: undefined, ambiguous: false });
   const matches = exactMatches(index, q);
+  // exact path: the documents holding every word; taken when its answer is provably the one
+  // the broader search would give (see exactChoice)
+  const exact = exactChoice(index, q, matches);
+  if (exact) return buildRecord(index, q, exact);
   let choice = choose(index, q, matches);
   // typo tolerance only when the exact pass left words unexplained
   const missing = unexplainedWords(q, choice.best);
@@ -74,19 +78,48 @@ function streetEligible(q: ParsedQuery, s: Scored): boolean {
   return s.nameCoverage >= 0.5 || s.nameTokensMatched >= 2;
 }
 
+/**
+ * The exact path. Candidates are only the documents that hold every strong word (intersection of
+ * postings). Its choice is returned when it is a house-number match that explains every query
+ * token and scores more than any document lacking one strong word could: such a document
+ * explains at most (total − 1) token weight, plus the street-coverage bonus (0.6) and the
+ * house-number-field bonus (1.2). Then the broader search cannot find a better or an equal
+ * (ambiguous) answer, so the result is the same, found from a handful of documents.
+ */
+function exactChoice(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): Choice | undefined {
+  const docs = intersectDocs(index, q, matches);
+  if (!docs || docs.length === 0) return undefined;
+  const choice = chooseAmong(index, q, matches, docs);
+  const s = choice.best;
+  if (!s || s.kind !== DOC_STREET || s.addr < 0) return undefined;
+  let total = 0;
+  for (let i = 0; i < q.tokens.length; i++) {
+    if (!(s.explained[i]! > 0)) return undefined;
+    total += q.tokens[i]!.weight;
+  }
+  const outsiderMax = total - 1 + 0.6 + (q.hnKeys.length > 0 ? 1.2 : 0);
+  return s.score > outsiderMax + 1e-9 ? choice : undefined;
+}
+
 function choose(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): Choice {
-  const cands = candidateDocs(index, matches);
+  return chooseAmong(index, q, matches, candidateDocs(index, matches));
+}
+
+function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[]): Choice {
   if (cands.length === 0) return { best: undefined, ambiguous: false };
   const scored = cands.map((d) => scoreDoc(index, q, matches, d));
-  scored.sort((a, b) => b.score - a.score || index.c.docRank[b.doc]! - index.c.docRank[a.doc]!);
+  const rank = index.c.docRank;
+  const byScore = (a: Scored, b: Scored) => b.score - a.score || rank[b.doc]! - rank[a.doc]! || a.doc - b.doc;
+  scored.sort(byScore);
+  const hnToks = houseNumberTokens(index, q);
   let hnChecked = 0;
   for (const s of scored) {
     if (s.kind !== DOC_STREET) continue;
-    matchHouseNumber(index, q, s);
+    matchHouseNumber(index, q, s, hnToks);
     if (++hnChecked >= HN_DOCS) break;
   }
   applyPostcodeConstraint(index, q, matches, scored);
-  scored.sort((a, b) => b.score - a.score || index.c.docRank[b.doc]! - index.c.docRank[a.doc]!);
+  scored.sort(byScore);
   let street: Scored | undefined;
   let runnerUp: Scored | undefined;
   let general: Scored | undefined;

@@ -59,9 +59,13 @@ function extractAdditional(s: string, found: string[]): string {
   return out;
 }
 
-/** Joins "2 a", "2/a", "2-a", "1 bis" into one house-number token in free text. */
+/**
+ * Joins "2 a", "2/a", "2-a", "1 bis" into one house-number token in free text. A letter that is
+ * an initial ("25 H.C. Ørsteds Vej", "1 V.A. Borgens Vej") belongs to the street, not the number.
+ */
+const GLUE_RE = /(?<![\p{L}\d])(\d{1,5})\s*[/-]?\s*([a-zA-Z]|bis|ter|quater)(?![\p{L}\d]|\.\s*\p{L})/gu;
 function glueHouseNumbers(s: string): string {
-  return s.replace(/(?<![\p{L}\d])(\d{1,5})\s*[/-]?\s*([a-zA-Z]|bis|ter|quater)(?![\p{L}\d])/gu, '$1$2');
+  return s.replace(GLUE_RE, '$1$2');
 }
 
 const MAX_TOKENS = 24;

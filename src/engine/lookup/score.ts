@@ -102,29 +102,48 @@ function baseScore(index: AddressIndex, q: ParsedQuery, s: Scored): number {
   return e;
 }
 
+/** A house-number key of the query, resolved once per lookup. */
+export interface HouseNumberKey {
+  key: string;
+  /** Token id of the key, -1 when the index has no such house number. */
+  tok: number;
+  /** UTF-8 of `key-`, to recognise a range "168-170" answering "168". */
+  rangePrefix: Uint8Array;
+  /** Query token index (-1: the housenumber field). */
+  token: number;
+  quality: number;
+}
+
+const utf8 = new TextEncoder();
+
+/** The house-number keys of a query: the housenumber field, or else the number-like free tokens. */
+export function houseNumberTokens(index: AddressIndex, q: ParsedQuery): HouseNumberKey[] {
+  const out: HouseNumberKey[] = [];
+  const add = (key: string, token: number, quality: number) =>
+    out.push({ key, tok: index.tokenId(key), rangePrefix: utf8.encode(key + '-'), token, quality });
+  if (q.hnKeys.length > 0) q.hnKeys.forEach((k, i) => add(k, -1, i === 0 ? 1 : 0.7));
+  else q.tokens.forEach((t, i) => { if (t.hnLike) add(t.text, i, 1); });
+  return out;
+}
+
 /** Looks up the house number in a street document; sets addr/hnQuality/hnToken and the score. */
-export function matchHouseNumber(index: AddressIndex, q: ParsedQuery, s: Scored): void {
-  if (s.kind !== DOC_STREET) return;
+export function matchHouseNumber(index: AddressIndex, q: ParsedQuery, s: Scored, keys: HouseNumberKey[]): void {
+  if (s.kind !== DOC_STREET || keys.length === 0) return;
   const c = index.c;
   const start = c.docAddrStart[s.doc]!;
   const count = c.docAddrCount[s.doc]!;
   if (count === 0) return;
-  const keys: { key: string; token: number; quality: number }[] = [];
-  if (q.hnKeys.length > 0) {
-    q.hnKeys.forEach((k, i) => keys.push({ key: k, token: -1, quality: i === 0 ? 1 : 0.7 }));
-  } else {
-    q.tokens.forEach((t, i) => {
-      if (t.hnLike && s.explained[i] === 0) keys.push({ key: t.text, token: i, quality: 1 });
-    });
-  }
   let zipWanted = q.zipKeys[0] ?? '';
   if (!zipWanted) q.tokens.forEach((t, i) => { if (s.roles[i] === ROLE_ZIP) zipWanted = t.text; });
+  const hnTok = c.addrHnTok;
   for (const k of keys) {
-    const tok = index.tokenId(k.key);
+    // free-text number tokens the document already explains (a postcode) are not house numbers
+    if (k.token >= 0 && s.explained[k.token] !== 0) continue;
+    const tok = k.tok;
     let found = -1;
     if (tok >= 0) {
       for (let a = start; a < start + count; a++) {
-        if (c.addrHnTok[a] !== tok) continue;
+        if (hnTok[a] !== tok) continue;
         if (found < 0 || (c.addrPostcode[found] === 0 && c.addrPostcode[a] !== 0)) found = a;
         // several points with this number: prefer the one in the requested postcode
         if (zipWanted && postcodeEq(index.str(c.addrPostcode[a]!), zipWanted)) { found = a; break; }
@@ -133,9 +152,8 @@ export function matchHouseNumber(index: AddressIndex, q: ParsedQuery, s: Scored)
     let quality = k.quality;
     if (found < 0) {
       // a range "168-170" answers "168"
-      const prefix = k.key + '-';
-      for (let a = start; a < start + count && found < 0; a++) {
-        if (index.tokenText(c.addrHnTok[a]!).startsWith(prefix)) { found = a; quality *= 0.9; }
+      for (let a = start; a < start + count; a++) {
+        if (index.tokenStartsWith(hnTok[a]!, k.rangePrefix)) { found = a; quality *= 0.9; break; }
       }
     }
     if (found >= 0) {

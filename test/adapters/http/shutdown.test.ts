@@ -21,7 +21,7 @@ describe('graceful shutdown [engine: stand-in with a 300 ms delay]', () => {
     await closing;
     expect(await s.billing.balance(a.account)).toBe(1000 - 60);
     expect(await s.billing.store.ledgerCount(a.account)).toBe(3);
-    await s.billing.close();
+    await s.close();
   });
 
   it('a request on a kept-alive connection during shutdown is answered 503 with the error body', async () => {
@@ -38,6 +38,6 @@ describe('graceful shutdown [engine: stand-in with a 300 ms delay]', () => {
     expect((await first).status).toBe(200);
     await closing;
     expect(await s.billing.balance(a.account)).toBe(980);
-    await s.billing.close();
+    await s.close();
   });
 });

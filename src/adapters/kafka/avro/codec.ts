@@ -166,7 +166,8 @@ export function createValueCodec(options: ValueCodecOptions = {}): ValueCodec {
       case 'json': {
         let value: unknown;
         try {
-          value = JSON.parse(buf.toString('utf8'));
+          const bom = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+          value = JSON.parse(buf.toString('utf8', bom));
         } catch (e) {
           throw new ValueDecodeError(DECODE_ERRORS.INVALID_JSON, `value is not valid JSON: ${describe(e)}`);
         }
