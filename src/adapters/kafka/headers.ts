@@ -17,6 +17,8 @@ export const HEADERS = Object.freeze({
   sourceTopic: 'addrflow-source-topic',
   sourcePartition: 'addrflow-source-partition',
   sourceOffset: 'addrflow-source-offset',
+  /** On result records: the operation ('search' or 'lines'), so JSON results can be told apart. */
+  op: 'addrflow-op',
 } as const);
 
 /** kafkajs's header map (IHeaders). */

@@ -71,6 +71,15 @@ const ALL_FULL = new Set<string>();
 for (const ab of ABBREV.values()) for (const f of ab.keys()) ALL_FULL.add(f);
 
 const ALL_LANGS = Object.keys(RAW);
+/** Abbreviation → full forms over all languages (in language order), for an unknown country. */
+const ALL_EXPAND = new Map<string, string[]>();
+for (const l of ALL_LANGS) {
+  for (const [ab, fulls] of EXPAND.get(l)!) {
+    const list = ALL_EXPAND.get(ab) ?? [];
+    for (const f of fulls) if (!list.includes(f)) list.push(f);
+    ALL_EXPAND.set(ab, list);
+  }
+}
 
 /** German/compound suffix: `hauptstr` → `hauptstrasse` (after folding, ß is already ss). */
 function compoundExpansion(tok: string, langs: readonly string[]): string | undefined {
@@ -83,12 +92,16 @@ function compoundExpansion(tok: string, langs: readonly string[]): string | unde
  * country is unknown). Empty when the token is not an abbreviation.
  */
 export function expansions(tok: string, langs: readonly string[] | null): string[] {
-  const ls = langs && langs.length > 0 ? langs : ALL_LANGS;
   const out: string[] = [];
   const c = compoundExpansion(tok, langs ?? []);
   if (c) out.push(c);
   if (ALL_FULL.has(tok)) return out;
-  for (const l of ls) {
+  if (!langs || langs.length === 0) {
+    const f = ALL_EXPAND.get(tok);
+    if (f) for (const x of f) if (!out.includes(x)) out.push(x);
+    return out;
+  }
+  for (const l of langs) {
     const f = EXPAND.get(l)?.get(tok);
     if (f) for (const x of f) if (!out.includes(x)) out.push(x);
   }

@@ -5,7 +5,7 @@
  */
 import type { SearchRequest } from '../../contract/requests.ts';
 import { countryLanguages, expansions } from './abbreviations.ts';
-import { countryOfPhrase, resolveCountry } from './countries.ts';
+import { countryOfPhrase, countryPhraseWords, resolveCountry } from './countries.ts';
 import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from './normalize.ts';
 
 export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';
@@ -123,7 +123,8 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     // a country name anywhere in the free text (longest phrase first), when more text remains
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= free.length; i++) {
-        const iso = countryOfPhrase(free.slice(i, i + n).join(' '));
+        if (countryPhraseWords(free[i]!) < n) continue;
+        const iso = countryOfPhrase(n === 1 ? free[i]! : free.slice(i, i + n).join(' '));
         if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
           if (!country) country = iso;
           countryWeight += 0.5;

@@ -22,6 +22,8 @@ export const DECODE_ERRORS = Object.freeze({
   INVALID_JSON: 'ADDR_DECODE_INVALID_JSON',
   /** Valid JSON that is not an object (array, string, number…). */
   JSON_NOT_OBJECT: 'ADDR_DECODE_JSON_NOT_OBJECT',
+  /** A JSON value whose `op` is missing or unknown (worker without --op), or differs from the worker's --op. */
+  UNKNOWN_OP: 'ADDR_DECODE_UNKNOWN_OP',
 } as const);
 
 export type DecodeErrorCode = (typeof DECODE_ERRORS)[keyof typeof DECODE_ERRORS];

@@ -1,0 +1,55 @@
+/**
+ * The three kinds of record the stream worker writes, in one transaction per batch:
+ * - result (results topic): the spec's result object for one decodable input record; key and
+ *   `correlation-id` header carried over, `addrflow-op` header names the op;
+ * - ledger entry (ledger topic): one per charged record, key = ledger id `topic/partition/offset`;
+ * - DLQ record: the undecodable input unchanged (key, value, headers) plus the reason headers.
+ * Values are Avro single-object (Confluent framing with registry ids) or JSON (`--value-format`).
+ */
+import type { Op } from '../../contract/params.ts';
+import type { LedgerEntry } from '../../billing/store.ts';
+import type { ValueCodec } from './avro/codec.ts';
+import { RESULT_SUBJECT, resultToAvro } from './avro/records.ts';
+import { SUBJECTS } from './avro/schemas.ts';
+import { HEADERS, type Headers } from './headers.ts';
+import type { InputMessage } from './stream-record.ts';
+
+export type OutputFormat = 'avro' | 'json';
+
+export interface OutMessage {
+  key: Buffer | string | null;
+  value: Buffer | null;
+  headers?: Headers;
+}
+
+/** The ledger id of an input record: `topic/partition/offset` (spec README item 11). */
+export function ledgerId(topic: string, partition: number, offset: string): string {
+  return `${topic}/${partition}/${offset}`;
+}
+
+export function resultMessage(
+  codec: ValueCodec, format: OutputFormat, op: Op, input: InputMessage, correlationId: string | undefined,
+  result: Record<string, unknown>,
+): OutMessage {
+  const headers: Headers = { [HEADERS.op]: op };
+  if (correlationId !== undefined) headers[HEADERS.correlationId] = correlationId;
+  const value = format === 'json' ? codec.encodeJson(result) : codec.encode(RESULT_SUBJECT[op], resultToAvro(op, result));
+  return { key: input.key, value, headers };
+}
+
+export function ledgerMessage(codec: ValueCodec, format: OutputFormat, entry: LedgerEntry): OutMessage {
+  const value = format === 'json' ? codec.encodeJson(entry) : codec.encode(SUBJECTS.ledgerEntry, entry);
+  return { key: entry.id, value };
+}
+
+export function dlqMessage(
+  input: InputMessage, source: { topic: string; partition: number }, code: string, reason: string,
+): OutMessage {
+  const headers: Headers = { ...(input.headers ?? {}) };
+  headers[HEADERS.errorCode] = code;
+  headers[HEADERS.errorReason] = reason;
+  headers[HEADERS.sourceTopic] = source.topic;
+  headers[HEADERS.sourcePartition] = String(source.partition);
+  headers[HEADERS.sourceOffset] = input.offset;
+  return { key: input.key, value: input.value, headers };
+}
