@@ -84,7 +84,8 @@ function generate(): { text: string; problems: string[]; diffs: string[] } {
     const row: Record<string, string> = {};
     for (const cc of DISPLAY_CODES) {
       const name = dn.of(cc);
-      if (name) row[cc] = name;
+      if (name?.includes('|')) problems.push(`display ${lang}/${cc}: "${name}" holds the separator |`);
+      else if (name) row[cc] = name;
       else if (lang === 'en') problems.push(`display en/${cc}: no CLDR name`);
     }
     display[lang] = row;
@@ -100,9 +101,12 @@ function generate(): { text: string; problems: string[]; diffs: string[] } {
     `export const COUNTRY_NAMES: Readonly<Record<CountryNameLanguage, Readonly<Record<string, string>>>> = ${JSON.stringify(names, null, 2)};\n\n` +
     `/** Short forms, used only when the name does not fit maxcharsperline. */\n` +
     `export const COUNTRY_NAMES_SHORT: Readonly<Partial<Record<CountryNameLanguage, Readonly<Record<string, string>>>>> = ${JSON.stringify(short, null, 2)};\n\n` +
-    `/** Address lookup: CLDR country names as written (title case), every ISO 3166-1 code + XK, per language. */\n` +
-    `export const COUNTRY_DISPLAY_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {\n` +
-    Object.entries(display).map(([l, row]) => `  ${JSON.stringify(l)}: ${JSON.stringify(row)},\n`).join('') +
+    `/**\n * Address lookup: CLDR country names as written (title case) for every ISO 3166-1 code + XK.\n` +
+    ` * Compact, because every worker thread parses this module: per language, the names in the order\n` +
+    ` * of COUNTRY_DISPLAY_CODES joined by "|" ("" where CLDR has no name).\n */\n` +
+    `export const COUNTRY_DISPLAY_CODES = ${JSON.stringify(DISPLAY_CODES.join(' '))};\n` +
+    `export const COUNTRY_DISPLAY_NAMES: Readonly<Record<string, string>> = {\n` +
+    Object.entries(display).map(([l, row]) => `  ${JSON.stringify(l)}: ${JSON.stringify(DISPLAY_CODES.map((cc) => row[cc] ?? '').join('|'))},\n`).join('') +
     `};\n`;
   return { text, problems, diffs };
 }

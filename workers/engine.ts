@@ -1,10 +1,12 @@
 /**
  * The engine pool's worker entry point. It opens the shared address index once (a view over the
  * SharedArrayBuffer the main thread passed in workerData, never a copy) and then runs batches.
+ * The per-record summary arrays of raw results travel back transferred, not copied.
  */
 import { workerData } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import { runTask, type WorkerState } from '../src/pool/run-task.ts';
-import type { EngineTask } from '../src/pool/tasks.ts';
+import type { EngineTask, RawResult } from '../src/pool/tasks.ts';
 import { openIndex } from '../src/engine/index/index.ts';
 
 const data = workerData as { indexBuffer?: SharedArrayBuffer } | undefined;
@@ -13,5 +15,11 @@ const state: WorkerState = {
 };
 
 export default function run(task: EngineTask) {
-  return runTask(state, task);
+  const result = runTask(state, task);
+  if (task.kind !== 'raw') return result;
+  const r = result as RawResult;
+  return Piscina.move({
+    [Piscina.transferableSymbol]: [r.flags.buffer, r.codes.buffer, r.matchlevels.buffer],
+    [Piscina.valueSymbol]: r,
+  } as unknown as ArrayBuffer);
 }

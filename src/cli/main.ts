@@ -19,6 +19,7 @@ const COMMANDS: Record<string, Loader> = {
   serve: async () => (await import('./commands/serve.ts')).default,
   accounts: async () => (await import('./commands/accounts.ts')).default,
   maintenance: async () => (await import('./commands/maintenance.ts')).default,
+  consume: async () => (await import('./commands/consume.ts')).default,
 };
 
 export class UsageError extends Error {}

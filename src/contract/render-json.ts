@@ -6,8 +6,12 @@ import type { ErrorBody } from './errors.ts';
 
 /** Keys of `id` echo: any JSON value the caller gave, kept as given. */
 export function renderWithId(id: unknown, body: object): string {
-  if (id === undefined) return JSON.stringify(body);
-  return JSON.stringify({ id, ...body });
+  const json = JSON.stringify(body);
+  if (id === undefined) return json;
+  // Same text as JSON.stringify({ id, ...body }) without building the merged object (hot path).
+  const idJson = JSON.stringify(id);
+  if (idJson === undefined) return json; // a function or symbol id is not JSON: nothing to echo
+  return json.length > 2 ? `{"id":${idJson},${json.slice(1)}` : `{"id":${idJson}}`;
 }
 
 export function renderError(id: unknown, error: ErrorBody): string {

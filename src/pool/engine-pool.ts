@@ -62,12 +62,16 @@ export class EnginePool {
     return r.outcomes;
   }
 
-  /** Raw JSON texts (file lines, message values) to finished JSON lines plus summaries, in order. */
+  /**
+   * Raw records (file lines or array elements, as bytes) to finished NDJSON bytes plus per-record
+   * summaries, in order. The batch's buffers are transferred to the worker: do not use them after.
+   */
   async runRaw(op: Op, batch: Omit<RawTask, 'kind' | 'op'>): Promise<RawResult> {
-    return (await this.exec({ kind: 'raw', op, ...batch })) as RawResult;
+    const task: RawTask = { kind: 'raw', op, ...batch };
+    return (await this.exec(task, [batch.bytes.buffer as ArrayBuffer, batch.bounds.buffer as ArrayBuffer])) as RawResult;
   }
 
-  private exec(task: EngineTask): Promise<ElementsResult | RawResult> {
+  private exec(task: EngineTask, transferList?: ArrayBuffer[]): Promise<ElementsResult | RawResult> {
     if (this.inProcess) {
       try {
         return Promise.resolve(runTask(this.inProcess, task));
@@ -75,7 +79,7 @@ export class EnginePool {
         return Promise.reject(err);
       }
     }
-    return this.piscina!.run(task);
+    return this.piscina!.run(task, transferList ? { transferList } : {});
   }
 
   async destroy(): Promise<void> {

@@ -2,12 +2,14 @@
  * What a worker does with one task. Kept apart from the worker file so that it can also run
  * in-process (tests, `--workers 0`) with exactly the same behaviour.
  */
-import { errorBody } from '../contract/errors.ts';
+import { isUtf8 } from 'node:buffer';
+import { errorBody, type ErrorBody } from '../contract/errors.ts';
 import { renderError, renderWithId } from '../contract/render-json.ts';
 import { processElement, type EngineContext } from '../engine/process.ts';
-import type { ElementsResult, EngineTask, RawResult, RawTask, RecordSummary } from './tasks.ts';
+import { CHARGEABLE, MATCHLEVELS, OK, type ElementsResult, type EngineTask, type RawResult, type RawTask } from './tasks.ts';
 
-const UNIT_LABEL = { line: 'Line', element: 'Element', offset: 'Offset' } as const;
+const UNIT_LABEL = { line: 'Line', element: 'Element' } as const;
+const MATCHLEVEL_CODE = new Map<string, number>(MATCHLEVELS.map((m, i) => [m, i]));
 
 export interface WorkerState {
   ctx: EngineContext;
@@ -21,43 +23,57 @@ export function runTask(state: WorkerState, task: EngineTask): ElementsResult | 
 }
 
 function runRaw(state: WorkerState, task: RawTask): RawResult {
-  const n = task.texts.length;
-  const lines = new Array<string>(n);
-  const summaries = new Array<RecordSummary>(n);
+  const n = task.positions.length;
+  const buf = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+  const flags = new Uint8Array(n);
+  const codes = new Uint16Array(n);
+  const matchlevels = new Uint8Array(n);
   const readerErrors = task.readerErrors ? new Map(task.readerErrors) : undefined;
+  const label = UNIT_LABEL[task.unit];
+  let out = '';
+  let err = '';
+
+  const reject = (i: number, id: unknown, e: ErrorBody): void => {
+    codes[i] = e.errorcode;
+    if (task.separateErrors) {
+      const line = renderError(id, e);
+      err += `{"${task.unit}":${task.positions[i]},${line.slice(1)}\n`;
+    } else {
+      out += renderError(id, e) + '\n';
+    }
+  };
+
   for (let i = 0; i < n; i++) {
     const readerError = readerErrors?.get(i);
     if (readerError !== undefined) {
-      const e = errorBody('INVALID_PARAMETER', readerError);
-      lines[i] = renderError(undefined, e);
-      summaries[i] = { ok: false, chargeable: false, code: e.errorcode, matchlevel: '' };
+      reject(i, undefined, errorBody('INVALID_PARAMETER', readerError));
+      continue;
+    }
+    const s = task.bounds[2 * i]!;
+    const e = task.bounds[2 * i + 1]!;
+    if (!isUtf8(buf.subarray(s, e))) {
+      reject(i, undefined, errorBody('INVALID_PARAMETER', `${label} ${task.positions[i]}: not valid UTF-8.`));
       continue;
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(task.texts[i]!);
-    } catch (err) {
-      const e = errorBody('INVALID_PARAMETER', `${UNIT_LABEL[task.unit]} ${task.positions[i]}: not valid JSON (${(err as Error).message}).`);
-      lines[i] = renderError(undefined, e);
-      summaries[i] = { ok: false, chargeable: false, code: e.errorcode, matchlevel: '' };
+      parsed = JSON.parse(buf.toString('utf8', s, e));
+    } catch (x) {
+      reject(i, undefined, errorBody('INVALID_PARAMETER', `${label} ${task.positions[i]}: not valid JSON (${(x as Error).message}).`));
       continue;
     }
     const id = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
       ? (parsed as { id?: unknown }).id : undefined;
-    const out = processElement(task.op, parsed, state.ctx);
-    if (out.ok) {
-      lines[i] = renderWithId(id, out.record);
-      const rec = out.record as { addresslinestatuscode?: number; matchlevel?: string };
-      summaries[i] = {
-        ok: true,
-        chargeable: out.chargeable,
-        code: rec.addresslinestatuscode ?? 0,
-        matchlevel: rec.matchlevel ?? '',
-      };
-    } else {
-      lines[i] = renderError(id, out.error);
-      summaries[i] = { ok: false, chargeable: false, code: out.error.errorcode, matchlevel: '' };
+    const r = processElement(task.op, parsed, state.ctx);
+    if (!r.ok) {
+      reject(i, id, r.error);
+      continue;
     }
+    out += renderWithId(id, r.record) + '\n';
+    const rec = r.record as { addresslinestatuscode?: number; matchlevel?: string };
+    flags[i] = OK | (r.chargeable ? CHARGEABLE : 0);
+    codes[i] = rec.addresslinestatuscode ?? 0;
+    matchlevels[i] = MATCHLEVEL_CODE.get(rec.matchlevel ?? '') ?? 0;
   }
-  return { lines, summaries };
+  return { output: out, errors: err, flags, codes, matchlevels };
 }

@@ -1,6 +1,6 @@
 /**
  * The messages between the pool (main thread) and the engine workers. Plain data only: they are
- * structured-cloned across the thread boundary.
+ * structured-cloned across the thread boundary, and the large byte buffers are transferred.
  */
 import type { Op } from '../contract/params.ts';
 import type { Outcome } from '../engine/process.ts';
@@ -13,19 +13,26 @@ export interface ElementsTask {
 }
 
 /**
- * Raw JSON text of one record each in, finished NDJSON lines back (file and stream jobs: the
- * main thread only splits and writes, all parsing and stringifying happens in the workers).
+ * Raw records in, finished NDJSON bytes back (file jobs): the main thread only splits and
+ * writes; decoding, parsing, the engine and stringifying all happen in the workers.
  */
 export interface RawTask {
   kind: 'raw';
   op: Op;
-  texts: string[];
-  /** Where each text came from, for error messages (1-based line or element number). */
+  /** The records' UTF-8 bytes back to back; record i is bytes[bounds[2i], bounds[2i+1]). */
+  bytes: Uint8Array;
+  bounds: Uint32Array;
+  /** Where each record came from, for error messages (1-based line or element number). */
   positions: number[];
-  /** What a position counts: lines of an NDJSON file, elements of a JSON array, stream offsets. */
-  unit: 'line' | 'element' | 'offset';
+  /** What a position counts: lines of an NDJSON file, elements of a JSON array. */
+  unit: 'line' | 'element';
   /** Slots the reader already found unusable: [index, message]; they become error records. */
   readerErrors?: Array<[number, string]>;
+  /**
+   * When set, rejected records go to `errors` (one JSON line each, with `{"<unit>": position}`
+   * first) instead of their slot in `output`.
+   */
+  separateErrors?: boolean;
 }
 
 export type EngineTask = ElementsTask | RawTask;
@@ -34,19 +41,26 @@ export interface ElementsResult {
   outcomes: Outcome[];
 }
 
-/** What billing and progress reporting need to know of a record, without re-parsing the output. */
-export interface RecordSummary {
-  /** Processed by the engine (false: rejected by validation or unparseable). */
-  ok: boolean;
-  chargeable: boolean;
-  /** HTTP-style error code for rejected records, lines status code or 0 for processed ones. */
-  code: number;
-  /** Search only: the matchlevel, '' otherwise. */
-  matchlevel: string;
-}
+/** Per-record flags of a raw result. */
+export const OK = 1;
+export const CHARGEABLE = 2;
+
+/** Matchlevels, coded for the summary arrays (0 = none). */
+export const MATCHLEVELS = ['', 'housenumber', 'street', 'general'] as const;
 
 export interface RawResult {
-  /** One JSON text per input record, in input order, without a trailing newline. */
-  lines: string[];
-  summaries: RecordSummary[];
+  /**
+   * NDJSON lines for the output, in input order (each ends with a newline). A string: one flat
+   * string crosses the thread boundary as a memory copy, and the main thread (otherwise idle)
+   * encodes it while writing, which keeps that work off the busy workers.
+   */
+  output: string;
+  /** NDJSON lines for the errors file (with `separateErrors`), else ''. */
+  errors: string;
+  /** Per record: OK | CHARGEABLE bits. */
+  flags: Uint8Array;
+  /** Per record: HTTP-style error code when rejected, lines status code (or 0) when processed. */
+  codes: Uint16Array;
+  /** Per record: index into MATCHLEVELS. */
+  matchlevels: Uint8Array;
 }

@@ -1,6 +1,6 @@
 /**
- * Opens a job's input as a stream of UTF-8 text chunks and tells NDJSON from a JSON array by the
- * first character that is not white space (a byte-order mark is skipped).
+ * Opens a job's input as a stream of byte chunks and tells NDJSON from a JSON array by the first
+ * byte that is not white space (a UTF-8 byte-order mark is skipped). Nothing is decoded here.
  */
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -9,32 +9,45 @@ import type { InputFormat } from './raw-batch.ts';
 const CHUNK = 1 << 20;
 
 export function openInput(path: string): Readable {
-  const stream = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: CHUNK });
-  stream.setEncoding('utf8');
-  return stream;
+  return path === '-' ? process.stdin : createReadStream(path, { highWaterMark: CHUNK });
 }
 
 export interface DetectedInput {
   format: InputFormat;
-  chunks: AsyncIterable<string>;
+  chunks: AsyncIterable<Uint8Array>;
 }
 
-/** Reads until the first significant character, then hands back every chunk, the first included. */
-export async function detectFormat(source: AsyncIterable<string>): Promise<DetectedInput> {
+function firstSignificant(b: Uint8Array): number | undefined {
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    if (c === 0xef && i + 2 >= b.length) return undefined; // maybe a mark cut short: read on
+    if (c === 0xef && b[i + 1] === 0xbb && b[i + 2] === 0xbf) {
+      i += 2;
+      continue;
+    }
+    return c;
+  }
+  return undefined;
+}
+
+/** Reads until the first significant byte, then hands back every chunk, the first included. */
+export async function detectFormat(source: AsyncIterable<Uint8Array>): Promise<DetectedInput> {
   const it = source[Symbol.asyncIterator]();
-  const peeked: string[] = [];
+  const peeked: Uint8Array[] = [];
   let format: InputFormat = 'ndjson';
   for (;;) {
     const r = await it.next();
     if (r.done) break;
     peeked.push(r.value);
-    const m = /[^\s\uFEFF]/.exec(r.value);
-    if (m) {
-      format = m[0] === '[' ? 'array' : 'ndjson';
+    // Look at everything peeked so far: a byte-order mark may straddle two chunks.
+    const c = firstSignificant(peeked.length === 1 ? r.value : Buffer.concat(peeked));
+    if (c !== undefined) {
+      format = c === 0x5b /* [ */ ? 'array' : 'ndjson';
       break;
     }
   }
-  async function* chunks(): AsyncGenerator<string> {
+  async function* chunks(): AsyncGenerator<Uint8Array> {
     yield* peeked;
     for (;;) {
       const r = await it.next();

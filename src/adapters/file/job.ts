@@ -11,28 +11,28 @@
  */
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
-import type { RawResult, RecordSummary } from '../../pool/tasks.ts';
+import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from '../../pool/tasks.ts';
 import { emptyTotals, writeCheckpoint, type Checkpoint, type CheckpointTotals } from './checkpoint.ts';
 import { detectFormat } from './input.ts';
 import { readJsonArrayBatches } from './json-array-reader.ts';
 import { readNdjsonBatches } from './ndjson-reader.ts';
 import type { ProgressReporter } from './progress.ts';
-import type { InputFormat, RawBatch } from './raw-batch.ts';
+import { batchLength, sliceBatch, type InputFormat, type RawBatch } from './raw-batch.ts';
 import type { Sink } from './sink.ts';
 
 /** Billing of a job, per batch (see src/billing/job-meter.ts). */
 export interface JobMeter {
   /** Reserves credits for up to `records` records; answers how many are covered (0 = none). */
   reserve(records: number): Promise<number>;
-  /** Charges the chargeable records of a processed batch; idempotent on the records' positions. */
-  settle(positions: number[], summaries: RecordSummary[]): Promise<number>;
+  /** Charges the records of a processed batch whose flag is set; idempotent on their positions. */
+  settle(positions: number[], chargeable: boolean[]): Promise<number>;
   /** Gives back what is reserved and not settled. */
   release(): Promise<void>;
 }
 
 export interface JobOptions {
   op: Op;
-  input: AsyncIterable<string>;
+  input: AsyncIterable<Uint8Array>;
   output: Sink;
   /** Rejected records go here, with their position, instead of their output slot. */
   errors?: Sink;
@@ -72,7 +72,6 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
   const { format, chunks } = await detectFormat(opts.input);
   const batches = format === 'array' ? readJsonArrayBatches(chunks, batchSize) : readNdjsonBatches(chunks, batchSize);
   const unit = format === 'array' ? 'element' : 'line';
-  const posKey = format === 'array' ? 'element' : 'line';
   let end: JobEnd = 'done';
   let lastCheckpoint = performance.now();
 
@@ -94,22 +93,23 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
   const drainOne = async (): Promise<void> => {
     const { batch, result: pending } = inFlight.shift()!;
     const result = await pending;
-    if (opts.meter) totals.credits += await opts.meter.settle(batch.positions, result.summaries);
-    let out = '';
-    let err = '';
-    for (let i = 0; i < result.lines.length; i++) {
-      const s = result.summaries[i]!;
-      totals.records++;
-      if (s.ok) totals.processed++;
-      else totals.rejected++;
-      totals.byCode[s.code] = (totals.byCode[s.code] ?? 0) + 1;
-      if (s.matchlevel) totals.byMatchlevel[s.matchlevel] = (totals.byMatchlevel[s.matchlevel] ?? 0) + 1;
-      if (!s.ok && opts.errors) err += `{"${posKey}":${batch.positions[i]},${result.lines[i]!.slice(1)}\n`;
-      else out += result.lines[i] + '\n';
+    const n = result.flags.length;
+    if (opts.meter) {
+      const chargeable = Array.from(result.flags, (f) => (f & CHARGEABLE) !== 0);
+      totals.credits += await opts.meter.settle(batch.positions, chargeable);
     }
-    await opts.output.write(out);
-    if (err) await opts.errors!.write(err);
-    recordsDone += result.lines.length;
+    for (let i = 0; i < n; i++) {
+      totals.records++;
+      if (result.flags[i]! & OK) totals.processed++;
+      else totals.rejected++;
+      const code = result.codes[i]!;
+      totals.byCode[code] = (totals.byCode[code] ?? 0) + 1;
+      const ml = MATCHLEVELS[result.matchlevels[i]!];
+      if (ml) totals.byMatchlevel[ml] = (totals.byMatchlevel[ml] ?? 0) + 1;
+    }
+    await opts.output.write(result.output);
+    if (result.errors.length) await opts.errors!.write(result.errors);
+    recordsDone += n;
     opts.progress?.update({ records: totals.records, errors: totals.rejected, fraction: opts.inputFraction?.() });
     if (opts.checkpoint && performance.now() - lastCheckpoint >= (opts.checkpoint.intervalMs ?? 2000)) {
       await saveCheckpoint();
@@ -123,22 +123,23 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
         break;
       }
       if (toSkip > 0) {
-        if (batch.texts.length <= toSkip) {
-          toSkip -= batch.texts.length;
+        if (batchLength(batch) <= toSkip) {
+          toSkip -= batchLength(batch);
           continue;
         }
-        batch = sliceBatch(batch, toSkip, batch.texts.length);
+        batch = sliceBatch(batch, toSkip, batchLength(batch));
         toSkip = 0;
       }
       if (opts.meter) {
-        const covered = await opts.meter.reserve(batch.texts.length);
-        if (covered < batch.texts.length) {
+        const covered = await opts.meter.reserve(batchLength(batch));
+        if (covered < batchLength(batch)) {
           end = 'credits';
           if (covered === 0) break;
           batch = sliceBatch(batch, 0, covered);
         }
       }
-      const result = opts.pool.runRaw(opts.op, { ...batch, unit });
+      // The batch's bytes are transferred to a worker; only its positions are kept here.
+      const result = opts.pool.runRaw(opts.op, { ...batch, unit, separateErrors: opts.errors !== undefined });
       result.catch(() => {}); // awaited in order by drainOne; no unhandled rejection meanwhile
       inFlight.push({ batch, result });
       if (inFlight.length >= window) await drainOne();
@@ -155,11 +156,4 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
   }
   totals.elapsedMs = priorElapsed + Math.round(performance.now() - started);
   return { ...totals, format, end, recordsDone };
-}
-
-function sliceBatch(b: RawBatch, from: number, to: number): RawBatch {
-  const out: RawBatch = { texts: b.texts.slice(from, to), positions: b.positions.slice(from, to) };
-  const errs = b.readerErrors?.filter(([i]) => i >= from && i < to).map(([i, m]): [number, string] => [i - from, m]);
-  if (errs?.length) out.readerErrors = errs;
-  return out;
 }

@@ -1,41 +1,51 @@
 /**
- * NDJSON → batches of raw line texts. Blank lines are skipped (they are not records) but still
- * counted, so positions are the file's real line numbers. Memory is one chunk plus one batch.
+ * NDJSON bytes → batches of raw records. Lines are found with a native byte search; blank lines
+ * are skipped (they are not records) but still counted, so positions are the file's real line
+ * numbers. Memory is one chunk plus one batch.
  */
 import { BatchBuilder, type RawBatch } from './raw-batch.ts';
 
-export async function* readNdjsonBatches(
-  chunks: AsyncIterable<string>,
-  batchSize: number,
-): AsyncGenerator<RawBatch> {
+const NL = 10, CR = 13;
+
+export async function* readNdjsonBatches(chunks: AsyncIterable<Uint8Array>, batchSize: number): AsyncGenerator<RawBatch> {
   const batch = new BatchBuilder(batchSize);
-  let carry = '';
+  let carry: Uint8Array | undefined;
   let line = 0;
   for await (const chunk of chunks) {
-    let text = carry.length ? carry + chunk : chunk;
+    const buf = carry ? concat(carry, chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    carry = undefined;
     let start = 0;
     let nl: number;
-    while ((nl = text.indexOf('\n', start)) !== -1) {
+    while ((nl = buf.indexOf(NL, start)) !== -1) {
       line++;
-      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      if (!isBlank(text, start, end) && batch.push(text.slice(start, end), line)) yield batch.take();
+      const end = nl > start && buf[nl - 1] === CR ? nl - 1 : nl;
+      if (!isBlank(buf, start, end) && batch.push(buf, start, end, line)) yield batch.take();
       start = nl + 1;
     }
-    carry = start < text.length ? text.slice(start) : '';
-    text = '';
+    if (start < buf.length) carry = buf.subarray(start);
   }
-  if (carry.length) {
+  if (carry) {
     line++;
-    const end = carry.charCodeAt(carry.length - 1) === 13 ? carry.length - 1 : carry.length;
-    if (!isBlank(carry, 0, end)) batch.push(carry.slice(0, end), line);
+    const end = carry[carry.length - 1] === CR ? carry.length - 1 : carry.length;
+    if (!isBlank(carry, 0, end)) batch.push(carry, 0, end, line);
   }
   if (batch.length) yield batch.take();
 }
 
-function isBlank(s: string, start: number, end: number): boolean {
+function concat(a: Uint8Array, b: Uint8Array): Buffer {
+  return Buffer.concat([a, b]);
+}
+
+/** Spaces, tabs, CR and a UTF-8 byte-order mark (EF BB BF) only. */
+function isBlank(s: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 13 && c !== 0xfeff) return false;
+    const c = s[i]!;
+    if (c === 32 || c === 9 || c === 13) continue;
+    if (c === 0xef && s[i + 1] === 0xbb && s[i + 2] === 0xbf) {
+      i += 2;
+      continue;
+    }
+    return false;
   }
   return true;
 }

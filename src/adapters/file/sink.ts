@@ -46,8 +46,9 @@ export class Sink {
 
   async write(text: string): Promise<void> {
     if (text.length === 0) return;
-    this.bytes += Buffer.byteLength(text);
-    if (!this.stream.write(text)) await once(this.stream, 'drain');
+    const bytes = Buffer.from(text, 'utf8');
+    this.bytes += bytes.length;
+    if (!this.stream.write(bytes)) await once(this.stream, 'drain');
   }
 
   /** Waits until everything written so far reached the OS, then fsyncs the file. */
@@ -57,7 +58,13 @@ export class Sink {
     if (ws.writableLength > 0) {
       await new Promise<void>((resolve, reject) => ws.write('', (err) => (err ? reject(err) : resolve())));
     }
-    fsyncSync(this.fd);
+    try {
+      fsyncSync(this.fd);
+    } catch (err) {
+      // Devices and pipes (/dev/null, a FIFO) cannot be synced; there is nothing to make durable.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EINVAL' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+    }
   }
 
   async close(): Promise<void> {

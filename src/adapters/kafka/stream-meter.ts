@@ -13,7 +13,7 @@ import { ServiceError, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import type { Credentials } from '../../contract/validate.ts';
 import type { Billing, Reservation } from '../../billing/billing.ts';
-import { MeteredSession } from '../../billing/metered-session.ts';
+import { MeteredSession, STALE_RESERVATION_MS } from '../../billing/metered-session.ts';
 import { PRICES } from '../../billing/prices.ts';
 import { UNLIMITED } from '../../billing/store.ts';
 
@@ -77,33 +77,41 @@ export class StreamMeter {
   }
 
   async plan(items: readonly PlanItem[]): Promise<BatchPlan> {
-    const counts = new Map<Op, number>();
-    for (const it of items) if (it.op && this.sessions.has(it.op)) counts.set(it.op, (counts.get(it.op) ?? 0) + 1);
+    const charged = (it: PlanItem): it is PlanItem & { op: Op } => it.op !== undefined && this.sessions.has(it.op);
+    // What the balance pays for, walking in offset order (each op at its own price).
+    const available = await this.available();
+    const prepaid = new Set<string>();
+    let want = walk(items, charged, prepaid, available);
+    if (want.covered < items.length) {
+      // short: records a crashed run already charged need no credits again
+      for (const it of items) if (charged(it) && (await this.billing.store.ledgerEntry(it.id))) prepaid.add(it.id);
+      if (prepaid.size) want = walk(items, charged, prepaid, available);
+    }
     const reservations = new Map<Op, Reservation>();
     const coveredBy = new Map<Op, number>();
-    // ops in order of first appearance: the earliest records get the credits first
-    for (const [op, n] of counts) {
+    for (const [op, n] of want.counts) {
       const r = await this.sessions.get(op)!.reserve(n);
       coveredBy.set(op, r?.covered ?? 0);
       if (r) reservations.set(op, r.handle);
     }
-    const prepaid = new Set<string>();
-    const short = [...counts].filter(([op, n]) => coveredBy.get(op)! < n).map(([op]) => op);
-    if (short.length > 0) {
-      for (const it of items) {
-        if (it.op && short.includes(it.op) && (await this.billing.store.ledgerEntry(it.id))) prepaid.add(it.id);
-      }
-    }
+    // another holder may have taken credits in between: cut at what was really reserved
     const used = new Map<Op, number>();
     let covered = 0;
-    for (; covered < items.length; covered++) {
+    for (; covered < want.covered; covered++) {
       const it = items[covered]!;
-      if (!it.op || !this.sessions.has(it.op) || prepaid.has(it.id)) continue;
+      if (!charged(it) || prepaid.has(it.id)) continue;
       const u = (used.get(it.op) ?? 0) + 1;
-      if (u > coveredBy.get(it.op)!) break;
+      if (u > (coveredBy.get(it.op) ?? 0)) break;
       used.set(it.op, u);
     }
     return { covered, reservations, prepaid };
+  }
+
+  /** Credits free to reserve (beyond open reservations); Infinity for unlimited accounts. */
+  private async available(): Promise<number> {
+    const acc = await this.billing.findAccount({ id: this.accountId });
+    if (!acc || acc.disabled) throw new ServiceError('UNAUTHORIZED');
+    return acc.credits === UNLIMITED ? Number.POSITIVE_INFINITY : Math.max(0, acc.credits - acc.reserved);
   }
 
   /**
@@ -131,6 +139,8 @@ export class StreamMeter {
 
   /** Whether the balance (beyond what is reserved) pays for at least one record of the cheapest op. */
   async canAffordOne(): Promise<boolean> {
+    // a worker killed mid-batch left its reservation behind: give it back once it is stale
+    await this.billing.releaseStale(STALE_RESERVATION_MS);
     const acc = await this.billing.findAccount({ id: this.accountId });
     if (!acc || acc.disabled) return false;
     if (acc.credits === UNLIMITED) return true;
@@ -141,4 +151,21 @@ export class StreamMeter {
   async close(): Promise<void> {
     for (const s of this.sessions.values()) await s.release();
   }
+}
+
+/** The longest prefix whose charged, not prepaid records cost at most `credits`; records per op in it. */
+function walk(
+  items: readonly PlanItem[], charged: (it: PlanItem) => it is PlanItem & { op: Op }, prepaid: ReadonlySet<string>, credits: number,
+): { covered: number; counts: Map<Op, number> } {
+  const counts = new Map<Op, number>();
+  let left = credits;
+  let covered = 0;
+  for (; covered < items.length; covered++) {
+    const it = items[covered]!;
+    if (!charged(it) || prepaid.has(it.id)) continue;
+    if (left < PRICES[it.op]) break;
+    left -= PRICES[it.op];
+    counts.set(it.op, (counts.get(it.op) ?? 0) + 1);
+  }
+  return { covered, counts };
 }

@@ -70,8 +70,7 @@ function sessionMeter(session: MeteredSession, prefix: string): JobMeter {
       handles.push(r.handle);
       return r.covered;
     },
-    settle: (positions, summaries) =>
-      session.settle(handles.shift()!, positions.map((p) => `${prefix}/${p}`), summaries.map((s) => s.chargeable)),
+    settle: (positions, chargeable) => session.settle(handles.shift()!, positions.map((p) => `${prefix}/${p}`), chargeable),
     release: () => session.release(),
   };
 }

@@ -61,6 +61,17 @@ describe('addrflow run --op lines (file jobs)', () => {
     expect(out[5].id).toBe(JSON.parse(sample[6]!).id);
   });
 
+  it('reports a line that is not valid UTF-8 instead of guessing its characters', async () => {
+    const path = join(dir, 'latin1.ndjson');
+    writeFileSync(path, Buffer.concat([Buffer.from(sample[0]! + '\n'), Buffer.from('{"id":2,"countrycode":"DE","sendercountrycode":"DE","city":"K', 'utf8'), Buffer.from([0xf6]), Buffer.from('ln"}\n'), Buffer.from(sample[2]! + '\n')]));
+    const r = await runCli(['run', '--op', 'lines', '--input', path, '--progress', 'off']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(out).toHaveLength(3);
+    expect(out[1]).toEqual({ errorcode: 412, errormessage: 'Line 2: not valid UTF-8.' });
+    expect(out[2].id).toBe(JSON.parse(sample[2]!).id);
+  });
+
   it('sends rejected records to --errors with their line numbers', async () => {
     const input = writeInput('errs.ndjson', [sample[0]!, 'oops', sample[1]!]);
     const out = join(dir, 'errs.out');
@@ -202,5 +213,14 @@ describe('metered jobs (--license/--guid)', () => {
     expect(noAgreement.code).toBe(4);
     expect(noAgreement.stderr).toMatch(/did not start: 403/);
     expect(noAgreement.stdout).toBe('');
+  });
+});
+
+describe('outputs that are not regular files', () => {
+  it('writes to /dev/null with checkpoints on (fsync of a device is skipped, not fatal)', async () => {
+    const input = writeInput('devnull.ndjson', sample.slice(0, 3000));
+    const r = await runCli(['run', '--op', 'lines', '--input', input, '--output', '/dev/null', '--checkpoint', join(dir, 'devnull.cp'), '--checkpoint-interval', '1', '--batch-size', '100', '--progress', 'off']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/finished — 3,000 records/);
   });
 });

@@ -8,8 +8,10 @@ import { readNdjsonBatches } from '../../../src/adapters/file/ndjson-reader.ts';
 import { detectFormat } from '../../../src/adapters/file/input.ts';
 import type { RawBatch } from '../../../src/adapters/file/raw-batch.ts';
 
-async function* chunked(text: string, size: number): AsyncGenerator<string> {
-  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+/** The text's UTF-8 bytes in chunks of `size` bytes: boundaries fall inside characters too. */
+async function* chunked(text: string, size: number): AsyncGenerator<Uint8Array> {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let i = 0; i < bytes.length; i += size) yield Uint8Array.prototype.slice.call(bytes, i, i + size);
 }
 
 async function collect(gen: AsyncIterable<RawBatch>): Promise<RawBatch[]> {
@@ -18,9 +20,13 @@ async function collect(gen: AsyncIterable<RawBatch>): Promise<RawBatch[]> {
   return out;
 }
 
+function texts(b: RawBatch): string[] {
+  return b.positions.map((_, i) => Buffer.from(b.bytes.subarray(b.bounds[2 * i], b.bounds[2 * i + 1])).toString('utf8'));
+}
+
 function flat(batches: RawBatch[]) {
   return {
-    texts: batches.flatMap((b) => b.texts),
+    texts: batches.flatMap(texts),
     positions: batches.flatMap((b) => b.positions),
     errors: batches.flatMap((b) => (b.readerErrors ?? []).map(([i, m]) => [b.positions[i], m] as const)),
   };
@@ -45,8 +51,15 @@ describe('NDJSON reader', () => {
   it('cuts batches at the batch size', async () => {
     const text = Array.from({ length: 2500 }, (_, i) => `{"i":${i}}`).join('\n') + '\n';
     const batches = await collect(readNdjsonBatches(chunked(text, 4096), 1000));
-    expect(batches.map((b) => b.texts.length)).toEqual([1000, 1000, 500]);
+    expect(batches.map((b) => b.positions.length)).toEqual([1000, 1000, 500]);
     expect(batches[2]!.positions.at(-1)).toBe(2500);
+  });
+
+  it('keeps multi-byte characters whole when a chunk boundary falls inside them', async () => {
+    const text = '{"city":"Zürich"}\n{"city":"Αθήνα"}\n{"city":"😀"}\n';
+    for (let size = 1; size < 12; size++) {
+      expect(flat(await collect(readNdjsonBatches(chunked(text, size), 2))).texts.map((t) => JSON.parse(t).city)).toEqual(['Zürich', 'Αθήνα', '😀']);
+    }
   });
 
   it('gives the same records whatever the chunk boundaries (property)', async () => {
@@ -110,9 +123,9 @@ describe('format detection', () => {
   it('detects a JSON array after white space and a byte-order mark, NDJSON otherwise, and loses no chunk', async () => {
     const a = await detectFormat(chunked('\uFEFF \n [1,2]', 2));
     expect(a.format).toBe('array');
-    let all = '';
-    for await (const c of a.chunks) all += c;
-    expect(all).toBe('\uFEFF \n [1,2]');
+    const all: Uint8Array[] = [];
+    for await (const c of a.chunks) all.push(c);
+    expect(Buffer.concat(all).toString('utf8')).toBe('\uFEFF \n [1,2]');
     expect((await detectFormat(chunked('{"a":1}\n', 3))).format).toBe('ndjson');
     expect((await detectFormat(chunked('', 3))).format).toBe('ndjson');
   });

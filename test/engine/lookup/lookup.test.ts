@@ -4,6 +4,8 @@ import { emptyBatch } from '../../../src/data/source-types.ts';
 import { openIndex, IndexFormatError } from '../../../src/engine/index/index.ts';
 import { lookup } from '../../../src/engine/lookup/index.ts';
 import { houseNumberKey, foldText } from '../../../src/engine/lookup/normalize.ts';
+import { exactMatches, intersectDocs } from '../../../src/engine/lookup/candidates.ts';
+import { parseRequest } from '../../../src/engine/lookup/parse.ts';
 import { SEARCH_RECORD_KEYS } from '../../../src/contract/records.ts';
 
 /** A tiny synthetic index: two towns, streets with geometry, a postcode table. */
@@ -23,6 +25,7 @@ function tinyIndex() {
   add('Städtle', '2a', '9490', 'Vaduz', 47.1412, 9.5211);
   add('Landstrasse', '10', '9494', 'Schaan', 47.1650, 9.5090);
   add('Landstrasse', '12', '9490', 'Vaduz', 47.1400, 9.5200);
+  add('H.C. Wirth Weg', '25', '9494', 'Schaan', 47.1660, 9.5100);
   b.lines.push({ name: 'Städtle', coords: Float64Array.from([9.5200, 47.1408, 9.5220, 47.1408]) });
   const ib = new IndexBuilder();
   ib.add(b, 'test');
@@ -58,6 +61,26 @@ describe('lookup on a synthetic index', () => {
     const b = lookup(idx, { address: 'Vaduz 9490 1 Städtle' });
     expect(a).toEqual(b);
     expect(a.matchlevel).toBe('housenumber');
+  });
+  it('keeps a street initial after a leading house number with the street ("25 H.C. …")', () => {
+    for (const address of ['25 H.C. Wirth Weg Schaan 9494', '25 H. C. Wirth Weg, 9494 Schaan', 'H.C. Wirth Weg 25, 9494 Schaan']) {
+      const r = lookup(idx, { address });
+      expect(r.matchlevel, address).toBe('housenumber');
+      expect(r.housenumber, address).toBe('25');
+      expect(r.street, address).toBe('H.C. Wirth Weg');
+      expect(r.relevance, address).toBe('100');
+    }
+  });
+  it('the exact path intersects the postings of every non-number word', () => {
+    const q = parseRequest({ address: 'Landstrasse 12, 9490 Vaduz' });
+    const docs = intersectDocs(idx, q, exactMatches(idx, q))!;
+    expect(docs.map((d) => `${idx.str(idx.c.docName[d]!)}|${idx.str(idx.c.docCity[d]!)}`)).toEqual(['Landstrasse|Vaduz']);
+    const unknown = parseRequest({ address: 'Landstrasse 12 Nowhere' });
+    expect(intersectDocs(idx, unknown, exactMatches(idx, unknown))).toBeNull();
+    // the same street in two towns: both are candidates, the postcode then decides
+    const both = parseRequest({ address: 'Landstrasse 10' });
+    expect(intersectDocs(idx, both, exactMatches(idx, both))).toHaveLength(2);
+    expect(lookup(idx, { address: 'Landstrasse 10' }).city).toBe('Schaan');
   });
   it('accepts house-number variants and abbreviations, with a lower relevance for the expansion', () => {
     for (const hn of ['2 a', '2/a', '2-a']) expect(lookup(idx, { address: `Städtle ${hn} Vaduz` }).housenumber).toBe('2a');

@@ -1,0 +1,390 @@
+/**
+ * The Kafka stream worker (`addrflow consume`): consumer group → engine pool → results, ledger
+ * and DLQ topics, exactly once.
+ *
+ * Per batch of one input partition (kafkajs `eachBatch`, offsets resolved by hand):
+ *  1. open a transaction on the partition's own transactional producer (partition-producers.ts);
+ *     on the first batch after a (re)assignment its InitProducerId fences the previous owner and
+ *     finishes its pending transaction, and only THEN the group's committed offset is read: records
+ *     below it were committed by the previous owner and are dropped from the batch;
+ *  2. decode each message (stream-record.ts); undecodable → DLQ record with the reason;
+ *  3. reserve credits (stream-meter.ts); only the prefix the balance covers runs; the partition
+ *     is paused at the first record it cannot pay for and resumes by itself after a top-up;
+ *  4. run the elements through the pool, one task per op (split across the threads);
+ *  5. settle: ledger entries + debit in the billing store, idempotent on `topic/partition/offset`
+ *     — BEFORE the Kafka commit, so a crash in between replays without charging twice;
+ *  6. one transaction: results (key, correlation id), ledger entries, DLQ records, then
+ *     sendOffsets (retried, send-offsets.ts), commit. Any error aborts it; the batch is redelivered.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type LogEntry, type Transaction } from 'kafkajs';
+import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contract/records.ts';
+import { errorBody } from '../../contract/errors.ts';
+import type { Op } from '../../contract/params.ts';
+import { PRICES } from '../../billing/prices.ts';
+import type { Outcome } from '../../engine/process.ts';
+import type { EnginePool } from '../../pool/engine-pool.ts';
+import type { Logger } from '../../log.ts';
+import type { ValueCodec } from './avro/codec.ts';
+import { dlqMessage, ledgerId, ledgerMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
+import { PartitionProducers } from './partition-producers.ts';
+import { sendOffsetsRetrying } from './send-offsets.ts';
+import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
+import type { BatchPlan, StreamMeter } from './stream-meter.ts';
+import type { WorkerMetrics } from './worker-metrics.ts';
+
+export interface StreamWorkerOptions {
+  brokers: string[];
+  group: string;
+  inputTopic: string;
+  resultsTopic: string;
+  ledgerTopic: string;
+  dlqTopic: string;
+  /** Fixes the op of every record; otherwise the value names it. */
+  op?: Op;
+  valueFormat: OutputFormat;
+  transactionalIdPrefix: string;
+  pool: EnginePool;
+  meter: StreamMeter;
+  codec: ValueCodec;
+  log: Logger;
+  metrics: WorkerMetrics;
+  clientId?: string;
+  /** Consumer group session timeout (default 30 s); a killed member is noticed after it. */
+  sessionTimeoutMs?: number;
+  /** How often a paused worker looks at the balance (default 5 s). */
+  creditCheckIntervalMs?: number;
+  /** Input partitions processed at the same time (default 4). */
+  partitionsConcurrently?: number;
+  transactionTimeoutMs?: number;
+}
+
+const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', 'INVALID_PRODUCER_ID_MAPPING']);
+
+function kafkaErrorType(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null ? (e as { type?: string }).type : undefined;
+}
+
+/** kafkajs log lines into pino. kafkajs logs retried errors (CONCURRENT_TRANSACTIONS…) at ERROR: they become warnings. */
+function kafkaLogCreator(log: Logger) {
+  return () => ({ namespace, level, log: entry }: LogEntry) => {
+    const { message, ...extra } = entry;
+    const fields = { kafkajs: namespace, ...extra };
+    if (level <= logLevel.WARN) log.warn(fields, message);
+    else if (level === logLevel.INFO) log.debug(fields, message);
+  };
+}
+
+/** Splits one op's elements into one task per pool thread (a batch of thousands must use every thread). */
+async function runOnPool(pool: EnginePool, op: Op, elements: unknown[]): Promise<Outcome[]> {
+  const threads = Math.max(1, pool.threads);
+  if (threads === 1 || elements.length < 256) return pool.runElements(op, elements);
+  const size = Math.ceil(elements.length / threads);
+  const parts: Promise<Outcome[]>[] = [];
+  for (let i = 0; i < elements.length; i += size) parts.push(pool.runElements(op, elements.slice(i, i + size)));
+  return (await Promise.all(parts)).flat();
+}
+
+/** The spec's result object of one outcome: record keys in spec order plus the asked-for extras, or the error body. */
+function resultObject(op: Op, o: Outcome, requestid: string, balance: number | undefined): Record<string, unknown> {
+  if (!o.ok) return { errorcode: o.error.errorcode, errormessage: o.error.errormessage };
+  const src = o.record as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of RECORD_KEYS[op]) out[k] = src[k] ?? '';
+  if (o.options.requestproof) out[REQUEST_ID_KEY] = requestid;
+  if (o.options.returnavailablecredits && balance !== undefined) out[AVAILABLE_CREDITS_KEY] = String(balance);
+  return out;
+}
+
+export class StreamWorker {
+  private readonly o: StreamWorkerOptions;
+  private readonly kafka: Kafka;
+  private readonly consumer: Consumer;
+  private readonly admin: Admin;
+  private readonly producers: PartitionProducers;
+  private readonly log: Logger;
+  /** Partitions whose committed offset was checked after the producer fenced the previous owner. */
+  private readonly verified = new Set<number>();
+  private readonly pausedPartitions = new Set<number>();
+  private creditTimer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopping = false;
+  private crashed: ((e: Error) => void) | undefined;
+  /** Resolves (with the error) if the consumer crashes beyond kafkajs's own restarts. */
+  readonly failed: Promise<Error>;
+
+  constructor(opts: StreamWorkerOptions) {
+    this.o = opts;
+    this.log = opts.log;
+    this.kafka = new Kafka({
+      clientId: opts.clientId ?? 'addrflow-worker',
+      brokers: opts.brokers,
+      logLevel: logLevel.WARN,
+      logCreator: kafkaLogCreator(opts.log),
+    });
+    const sessionTimeout = opts.sessionTimeoutMs ?? 30_000;
+    this.consumer = this.kafka.consumer({
+      groupId: opts.group,
+      sessionTimeout,
+      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
+      readUncommitted: false,
+      maxWaitTimeInMs: 1000,
+    });
+    this.admin = this.kafka.admin();
+    this.producers = new PartitionProducers(this.kafka, {
+      prefix: opts.transactionalIdPrefix, topic: opts.inputTopic, transactionTimeoutMs: opts.transactionTimeoutMs ?? 60_000,
+    });
+    this.failed = new Promise((resolve) => (this.crashed = resolve));
+  }
+
+  get healthy(): boolean {
+    return this.running && !this.stopping;
+  }
+
+  get paused(): readonly number[] {
+    return [...this.pausedPartitions];
+  }
+
+  async start(): Promise<void> {
+    const o = this.o;
+    await this.admin.connect();
+    const topics = [o.inputTopic, o.resultsTopic, o.ledgerTopic, o.dlqTopic];
+    const existing = new Set(await this.admin.listTopics());
+    const missing = topics.filter((t) => !existing.has(t));
+    if (missing.length) {
+      await this.admin.disconnect();
+      throw new Error(`topic(s) not found on ${o.brokers.join(',')}: ${missing.join(', ')} (create them first)`);
+    }
+    const { GROUP_JOIN, CRASH } = this.consumer.events;
+    this.consumer.on(GROUP_JOIN, (e) => {
+      const assigned = new Set<number>(e.payload.memberAssignment[o.inputTopic] ?? []);
+      this.verified.clear(); // another member may have owned any of them since
+      for (const p of this.pausedPartitions) if (!assigned.has(p)) this.setPaused(p, false);
+      this.log.info({ group: o.group, partitions: [...assigned] }, 'partitions assigned');
+      void this.producers.retain(assigned);
+    });
+    this.consumer.on(CRASH, (e) => {
+      if (e.payload.restart) {
+        this.log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');
+        return;
+      }
+      this.running = false;
+      this.log.error({ err: e.payload.error }, 'consumer crashed');
+      this.crashed?.(e.payload.error);
+    });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topic: o.inputTopic, fromBeginning: true });
+    await this.consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: o.partitionsConcurrently ?? 4,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+    this.running = true;
+  }
+
+  /** Graceful stop: no new fetches, the batch in flight finishes its transaction, then everything disconnects. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (this.creditTimer) clearInterval(this.creditTimer);
+    this.creditTimer = undefined;
+    await this.consumer.disconnect();
+    await this.producers.closeAll();
+    await this.admin.disconnect();
+    this.running = false;
+  }
+
+  private async committedOffset(partition: number): Promise<bigint | undefined> {
+    const res = await this.admin.fetchOffsets({ groupId: this.o.group, topics: [this.o.inputTopic] });
+    const off = res[0]?.partitions.find((p) => p.partition === partition)?.offset;
+    return off === undefined || BigInt(off) < 0n ? undefined : BigInt(off);
+  }
+
+  private setPaused(partition: number, paused: boolean): void {
+    const labels = { topic: this.o.inputTopic, partition: String(partition) };
+    if (paused) {
+      this.pausedPartitions.add(partition);
+      this.consumer.pause([{ topic: this.o.inputTopic, partitions: [partition] }]);
+    } else {
+      this.pausedPartitions.delete(partition);
+      this.consumer.resume([{ topic: this.o.inputTopic, partitions: [partition] }]);
+    }
+    this.o.metrics.paused.set(labels, paused ? 1 : 0);
+  }
+
+  /** The balance ran out at `offset`: pause there; a timer resumes after a top-up. */
+  private pauseForCredits(partition: number, offset: string): void {
+    this.consumer.seek({ topic: this.o.inputTopic, partition, offset });
+    if (!this.pausedPartitions.has(partition)) {
+      this.log.warn({ partition, offset }, 'balance ran out: partition paused until the account is topped up');
+    }
+    this.setPaused(partition, true);
+    if (this.creditTimer || this.stopping) return;
+    this.creditTimer = setInterval(() => void this.checkCredits(), this.o.creditCheckIntervalMs ?? 5000);
+  }
+
+  private checking = false;
+  private async checkCredits(): Promise<void> {
+    if (this.checking || this.stopping) return;
+    this.checking = true;
+    try {
+      if (!(await this.o.meter.canAffordOne())) return;
+      this.log.info({ partitions: this.paused }, 'credits available again: resuming');
+      for (const p of [...this.pausedPartitions]) this.setPaused(p, false);
+      clearInterval(this.creditTimer);
+      this.creditTimer = undefined;
+    } catch (err) {
+      this.log.warn({ err }, 'balance check failed; trying again');
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private async onBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, isRunning, isStale } = payload;
+    if (!isRunning() || isStale() || batch.messages.length === 0) return; // unresolved: fetched again
+    const { partition } = batch;
+    const started = performance.now();
+    let tx: Transaction | undefined;
+    let plan: BatchPlan | undefined;
+    let messages = batch.messages as unknown as InputMessage[];
+    try {
+      const producer = await this.producers.get(partition);
+      tx = await producer.transaction();
+      if (!this.verified.has(partition)) {
+        const committed = await this.committedOffset(partition);
+        if (committed !== undefined) messages = messages.filter((m) => BigInt(m.offset) >= committed);
+        this.verified.add(partition);
+        if (messages.length === 0) {
+          await tx.abort();
+          resolveOffset(batch.lastOffset());
+          return;
+        }
+      }
+      const n = await this.processMessages(tx, partition, messages, batch.highWatermark, (p) => (plan = p));
+      resolveOffset(messages[n - 1]!.offset);
+      this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
+      if (n < messages.length) this.pauseForCredits(partition, messages[n]!.offset);
+    } catch (err) {
+      if (err instanceof NoCredits) {
+        this.pauseForCredits(partition, messages[0]!.offset);
+        return;
+      }
+      await this.recover(err, partition, messages[0]?.offset ?? batch.firstOffset() ?? '0', tx, plan);
+    }
+  }
+
+  /** Runs `messages` (one partition, offset order) in transaction `tx`; answers how many it processed and committed. */
+  private async processMessages(
+    tx: Transaction, partition: number, messages: InputMessage[], highWatermark: string, onPlan: (p: BatchPlan) => void,
+  ): Promise<number> {
+    const o = this.o;
+    const topic = o.inputTopic;
+    const records: StreamRecord[] = messages.map((m) => decodeStreamRecord(o.codec, m, o.op));
+    const ids = messages.map((m) => ledgerId(topic, partition, m.offset));
+    const plan = await o.meter.plan(records.map((r, i) => ({
+      op: r.kind === 'element' && !o.meter.refusal(r.op) ? r.op : undefined, id: ids[i]!,
+    })));
+    onPlan(plan);
+    const n = plan.covered;
+    if (n === 0) {
+      await o.meter.release(plan);
+      await tx.abort();
+      throw new NoCredits();
+    }
+
+    // the engine, one pool task (per thread) per op; outcomes back in offset order
+    const byOp = new Map<Op, number[]>();
+    for (let i = 0; i < n; i++) {
+      const r = records[i]!;
+      if (r.kind === 'element' && !o.meter.refusal(r.op)) {
+        const list = byOp.get(r.op) ?? [];
+        list.push(i);
+        byOp.set(r.op, list);
+      }
+    }
+    const outcomes = new Array<Outcome | undefined>(n);
+    await Promise.all([...byOp].map(async ([op, idx]) => {
+      const outs = await runOnPool(o.pool, op, idx.map((i) => (records[i] as { element: unknown }).element));
+      idx.forEach((i, j) => (outcomes[i] = outs[j]));
+    }));
+
+    // billing first: a crash after this point replays the batch without charging twice
+    let wantsBalance = false;
+    for (const [op, idx] of byOp) {
+      await o.meter.settle(plan, op, idx.map((i) => ids[i]!), idx.map((i) => {
+        const out = outcomes[i]!;
+        if (out.ok && out.options.returnavailablecredits) wantsBalance = true;
+        return out.ok && out.chargeable;
+      }));
+    }
+    await o.meter.release(plan);
+    const balance = wantsBalance ? await o.meter.balance() : undefined;
+
+    const results: OutMessage[] = [];
+    const ledger: OutMessage[] = [];
+    const dlq: OutMessage[] = [];
+    const time = new Date().toISOString();
+    const processed = new Map<Op, number>();
+    const charged = new Map<Op, number>();
+    for (let i = 0; i < n; i++) {
+      const r = records[i]!;
+      const m = messages[i]!;
+      if (r.kind === 'undecodable') {
+        dlq.push(dlqMessage(m, { topic, partition }, r.code, r.reason));
+        continue;
+      }
+      processed.set(r.op, (processed.get(r.op) ?? 0) + 1);
+      const refused = o.meter.refusal(r.op);
+      const out: Outcome = refused ? { ok: false, error: refused } : outcomes[i] ?? { ok: false, error: errorBody('INTERNAL') };
+      results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, refused ? '' : o.meter.requestId(r.op), balance)));
+      if (out.ok && out.chargeable) {
+        charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
+        ledger.push(ledgerMessage(o.codec, o.valueFormat, {
+          id: ids[i]!, account: o.meter.accountId, function: r.op, credits: PRICES[r.op], requestid: o.meter.requestId(r.op), time,
+        }));
+      }
+    }
+    const topicMessages = [
+      { topic: o.resultsTopic, messages: results },
+      { topic: o.ledgerTopic, messages: ledger },
+      { topic: o.dlqTopic, messages: dlq },
+    ].filter((t) => t.messages.length > 0);
+    if (topicMessages.length) await tx.sendBatch({ topicMessages, acks: -1 });
+    const next = (BigInt(messages[n - 1]!.offset) + 1n).toString();
+    await sendOffsetsRetrying(tx, { consumerGroupId: o.group, topics: [{ topic, partitions: [{ partition, offset: next }] }] });
+    await tx.commit();
+
+    const m = o.metrics;
+    for (const [op, c] of processed) m.records.inc({ op }, c);
+    for (const [op, c] of charged) m.charged.inc({ op }, c);
+    if (dlq.length) m.dlq.inc(dlq.length);
+    m.batches.inc();
+    m.noteProcessed(n);
+    m.lag.set({ topic, partition: String(partition) }, Math.max(0, Number(BigInt(highWatermark) - BigInt(next))));
+    return n;
+  }
+
+  private async recover(err: unknown, partition: number, firstOffset: string, tx: Transaction | undefined, plan: BatchPlan | undefined): Promise<void> {
+    this.o.metrics.aborts.inc();
+    const fenced = FENCED.has(kafkaErrorType(err) ?? '');
+    let abortFailed = false;
+    if (tx) await tx.abort().catch(() => (abortFailed = true));
+    if (plan) await this.o.meter.release(plan).catch(() => {});
+    if (fenced || abortFailed || tx === undefined) {
+      // another owner took the partition (or the producer never came up): start afresh next time
+      await this.producers.drop(partition);
+      this.verified.delete(partition);
+    }
+    this.log.warn({ err, partition, offset: firstOffset, fenced }, 'batch aborted; it will be processed again');
+    try {
+      this.consumer.seek({ topic: this.o.inputTopic, partition, offset: firstOffset });
+    } catch {
+      // not assigned any more: the next owner starts from the committed offset
+    }
+    if (!this.stopping) await sleep(fenced ? 0 : 500);
+  }
+}
+
+class NoCredits extends Error {}

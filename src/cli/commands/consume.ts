@@ -1,0 +1,185 @@
+/**
+ * `addrflow consume`: the Kafka stream worker (src/adapters/kafka/worker.ts). Runs until SIGTERM /
+ * SIGINT, then finishes the batch in flight and its transaction and exits 0.
+ */
+import { parseArgs } from 'node:util';
+import { OPS, type Op } from '../../contract/params.ts';
+import { ServiceError } from '../../contract/errors.ts';
+import { validateCredentials } from '../../contract/validate.ts';
+import { Billing } from '../../billing/billing.ts';
+import { describeDb } from '../../billing/open-store.ts';
+import { EnginePool } from '../../pool/engine-pool.ts';
+import { createValueCodec, parseRegistryIds } from '../../adapters/kafka/avro/index.ts';
+import { StreamMeter } from '../../adapters/kafka/stream-meter.ts';
+import { StreamWorker } from '../../adapters/kafka/worker.ts';
+import { createWorkerMetrics, serveMetrics, type MetricsServer } from '../../adapters/kafka/worker-metrics.ts';
+import { createLogger } from '../../log.ts';
+import { loadIndexForOp } from '../load-index.ts';
+import { UsageError, type Command } from '../main.ts';
+
+const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-topic T --results-topic T
+                        --ledger-topic T [--dlq-topic T] --license L --guid G [--db URL]
+                        [--index DIR] [--op search|lines] [--value-format avro|json] [--workers N]
+                        [--metrics-port P] [--metrics-host H] [--transactional-id-prefix X]
+                        [--registry-ids subject.vN=id,…] [--session-timeout MS]
+                        [--credit-check-interval MS] [--concurrency N]
+
+  Reads request records (one element each; Avro or JSON values) from the input topic and writes,
+  exactly once per input record, the result to the results topic and one ledger entry per
+  charged record to the ledger topic; undecodable records go to the DLQ with the reason in
+  headers. Results, ledger entries and consumer offsets are committed in one Kafka transaction
+  per batch. Start more instances with the same --group to share the partitions.
+
+  --brokers        bootstrap brokers (comma-separated)
+  --group          consumer group id
+  --dlq-topic      dead-letter topic (default: <input-topic>.dlq); every topic must exist
+  --license, --guid  the account charged (refused credentials: exit 4, nothing is consumed)
+  --db             billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
+                   (env ADDRFLOW_DB); several workers share the balance through it
+  --index          address index directory for search (default: the embedded index)
+  --op             every record is this op (otherwise Avro: the schema; JSON: its "op" field)
+  --value-format   result and ledger values: avro (single-object encoding; Confluent framing with
+                   --registry-ids) or json (default avro); input accepts both
+  --workers        engine worker threads (default: number of cores)
+  --metrics-port   GET /metrics and /healthz on this port (default 9464; 0 = any free port)
+  --transactional-id-prefix  prefix of the per-partition transactional ids (default addrflow-<group>)
+  --session-timeout  consumer group session timeout in ms (default 30000)
+  --credit-check-interval  how often a worker paused for credits checks the balance (ms, default 5000)
+  --concurrency    input partitions processed at the same time (default 4)
+
+Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the consumer failed; 2 usage error; 4 credentials refused.`;
+
+export const EXIT_REFUSED = 4;
+
+function int(name: string, v: string | undefined, dflt: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (v === undefined) return dflt;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  return Number(v);
+}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+const command: Command = {
+  summary: 'run the Kafka stream worker (requests topic → results and ledger topics, exactly once)',
+  usage,
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        brokers: { type: 'string' },
+        group: { type: 'string' },
+        'input-topic': { type: 'string' },
+        'results-topic': { type: 'string' },
+        'ledger-topic': { type: 'string' },
+        'dlq-topic': { type: 'string' },
+        license: { type: 'string' },
+        guid: { type: 'string' },
+        db: { type: 'string' },
+        index: { type: 'string' },
+        op: { type: 'string' },
+        'value-format': { type: 'string', default: 'avro' },
+        workers: { type: 'string' },
+        'metrics-port': { type: 'string' },
+        'metrics-host': { type: 'string', default: '0.0.0.0' },
+        'transactional-id-prefix': { type: 'string' },
+        'registry-ids': { type: 'string' },
+        'session-timeout': { type: 'string' },
+        'credit-check-interval': { type: 'string' },
+        concurrency: { type: 'string' },
+      },
+      strict: true,
+    });
+    const brokers = required(values, 'brokers').split(',').map((s) => s.trim()).filter(Boolean);
+    const group = required(values, 'group');
+    const inputTopic = required(values, 'input-topic');
+    const resultsTopic = required(values, 'results-topic');
+    const ledgerTopic = required(values, 'ledger-topic');
+    const dlqTopic = values['dlq-topic'] ?? `${inputTopic}.dlq`;
+    const op = values.op as Op | undefined;
+    if (op !== undefined && !OPS.includes(op)) throw new UsageError('--op must be search or lines');
+    const valueFormat = values['value-format'];
+    if (valueFormat !== 'avro' && valueFormat !== 'json') throw new UsageError('--value-format must be avro or json');
+    const workers = values.workers === undefined ? undefined : int('workers', values.workers, 1, 0, 256);
+    const metricsPort = int('metrics-port', values['metrics-port'], 9464, 0, 65535);
+    const sessionTimeoutMs = int('session-timeout', values['session-timeout'], 30_000, 6000);
+    const creditCheckIntervalMs = int('credit-check-interval', values['credit-check-interval'], 5000, 100);
+    const partitionsConcurrently = int('concurrency', values.concurrency, 4, 1, 64);
+    let registryIds;
+    try {
+      registryIds = values['registry-ids'] ? parseRegistryIds(values['registry-ids']) : undefined;
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const creds = validateCredentials({ license: values.license, guid: values.guid });
+    const log = createLogger();
+
+    const billing = await Billing.open(values.db);
+    let meter: StreamMeter;
+    try {
+      if (!creds.ok) throw new ServiceError(creds.error.errorcode === 401 ? 'UNAUTHORIZED' : 'INVALID_PARAMETER', creds.error.errormessage);
+      meter = await StreamMeter.start(billing, creds.credentials, op ? [op] : OPS);
+    } catch (err) {
+      await billing.close();
+      if (!(err instanceof ServiceError)) throw err;
+      process.stderr.write(`addrflow consume: the worker did not start: ${err.status} ${err.message}\n`);
+      return EXIT_REFUSED;
+    }
+
+    const indexBuffer = op === 'lines' ? undefined : await loadIndexForOp('search', values.index);
+    const pool = await EnginePool.create({ ...(workers !== undefined ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
+    const metrics = createWorkerMetrics();
+    const worker = new StreamWorker({
+      brokers, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, valueFormat,
+      ...(op ? { op } : {}),
+      transactionalIdPrefix: values['transactional-id-prefix'] ?? `addrflow-${group}`,
+      pool, meter, codec: createValueCodec(registryIds ? { registryIds } : {}), log, metrics,
+      sessionTimeoutMs, creditCheckIntervalMs, partitionsConcurrently,
+    });
+
+    let server: MetricsServer | undefined;
+    const shutdown = async (): Promise<void> => {
+      await worker.stop().catch((err) => log.error({ err }, 'error while stopping the consumer'));
+      await server?.close();
+      await meter.close().catch(() => {});
+      await pool.destroy();
+      await billing.close();
+    };
+    try {
+      server = await serveMetrics(metrics, metricsPort, values['metrics-host']!, () => worker.healthy);
+      await worker.start();
+    } catch (err) {
+      log.error({ err }, 'the worker could not start');
+      await shutdown();
+      log.flush();
+      process.stderr.write(`addrflow consume: ${(err as Error).message}\n`);
+      return 1;
+    }
+    log.info({
+      brokers, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, op: op ?? 'from value', valueFormat,
+      store: describeDb(values.db), workers: pool.threads, metrics: server.url,
+    }, 'addrflow consume started');
+    process.stdout.write(JSON.stringify({ consuming: inputTopic, group, metrics: server.url }) + '\n');
+
+    return await new Promise<number>((resolve) => {
+      let done = false;
+      const finish = async (code: number, why: string) => {
+        if (done) return;
+        done = true;
+        log.info({ why }, 'stopping: finishing the batch in flight');
+        await shutdown();
+        log.info('stopped');
+        log.flush();
+        resolve(code);
+      };
+      process.once('SIGTERM', () => void finish(0, 'SIGTERM'));
+      process.once('SIGINT', () => void finish(0, 'SIGINT'));
+      void worker.failed.then(() => finish(1, 'consumer failed'));
+    });
+  },
+};
+
+export default command;
