@@ -70,7 +70,7 @@ const nomi = await cachedIndex('nominatim');
 const nr = nominatimCases(nomi.index, lookup);
 say('## Nominatim search cases (geocoder-cases/nominatim-bdd) on osm-liechtenstein-nominatim-testdb-2021');
 say();
-say(`${nr.total} search steps; ${nr.checkable} ask for an answer we can compare (the rest test Nominatim API formats, parameters, placeholders, or a language sent only as an HTTP Accept-Language header; `boundingbox!in_box` is checked on our point, `ISO3166-2-lvlN` on `state_code`, geocodejson `name` on street or city). Passed: **${nr.passed} / ${nr.checkable} (${fmtPct(nr.passed / nr.checkable)})**.`);
+say(`${nr.total} search steps; ${nr.checkable} ask for an answer we can compare (the rest test Nominatim API formats, parameters, placeholders, or a language sent only as an HTTP Accept-Language header; \`boundingbox!in_box\` is checked on our point, \`ISO3166-2-lvlN\` on \`state_code\`, geocodejson \`name\` on street or city). Passed: **${nr.passed} / ${nr.checkable} (${fmtPct(nr.passed / nr.checkable)})**.`);
 say();
 if (nr.failures.length) {
   say('Failures:');
