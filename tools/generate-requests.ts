@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
+import { mulberry32 } from './prng.ts';
 
 const SAMPLES: Array<[cc: string, street: string, zip: string, city: string, extra?: Record<string, string>]> = [
   ['AR', 'Avenida Corrientes', 'C1043AAZ', 'Buenos Aires'],
@@ -47,17 +48,6 @@ const SENDERS = ['DE', 'FR', 'GB', 'US', 'NL', 'ES', 'IT', 'AT', 'CH', 'PT'];
 const LANGS = ['', 'de', 'fr', 'es', 'pt', 'nl', 'en'];
 const EXTRAS = ['', '', '', 'Apt 4', '2nd floor', 'Bâtiment C', 'c/o Müller'];
 
-/** Small deterministic PRNG (mulberry32), so every run writes the same file. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function linesRequest(i: number, rand: () => number): Record<string, unknown> {
   const [cc, street, zip, city, extra] = SAMPLES[i % SAMPLES.length]!;
@@ -80,7 +70,7 @@ export function linesRequest(i: number, rand: () => number): Record<string, unkn
 }
 
 export function* generateLines(count: number, seed = 1, badEvery = 0): Generator<string> {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   for (let i = 0; i < count; i++) {
     if (badEvery > 0 && i % badEvery === badEvery - 1) {
       yield i % (2 * badEvery) < badEvery ? `{"id":${i + 1},"countrycode":"DE"` : JSON.stringify({ id: i + 1, countrycode: 'DE' });

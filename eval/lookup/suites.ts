@@ -17,6 +17,7 @@ import type { SearchRecord } from '../../src/contract/records.ts';
 import { distanceMeters } from '../../src/data/geo.ts';
 import { splitCsv } from '../../src/data/readers/lines.ts';
 import { gunzipSync } from 'node:zlib';
+import { mulberry32 } from '../../tools/prng.ts';
 
 export const D = (...p: string[]) => sharedDataPath(...p);
 
@@ -117,22 +118,12 @@ export function banoTruth(n: number): Truth[] {
 
 export function sample<T>(a: T[], n: number, seed: number): T[] {
   if (n >= a.length) return a;
-  const rnd = mulberry(seed);
+  const rnd = mulberry32(seed);
   const idx = new Set<number>();
   while (idx.size < n) idx.add(Math.floor(rnd() * a.length));
   return [...idx].sort((x, y) => x - y).map((i) => a[i]!);
 }
 
-function mulberry(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const VARIANTS = [
   'clean structured', 'free text: street hn, zip city', 'free text: zip city street hn', 'free text: hn street city zip',
@@ -225,7 +216,7 @@ export function runSuite(
   const results: VariantResult[] = [];
   let pooled90 = 0, pooled90c = 0;
   for (const v of variants) {
-    const rnd = mulberry(7);
+    const rnd = mulberry32(7);
     let n = 0, ok = 0, r90 = 0, r90c = 0, relSum = 0;
     const dists: number[] = [];
     truth.forEach((t, i) => {

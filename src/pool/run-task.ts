@@ -3,7 +3,7 @@
  * in-process (tests, `--workers 0`) with exactly the same behaviour.
  */
 import { isUtf8 } from 'node:buffer';
-import { errorBody, type ErrorBody } from '../contract/errors.ts';
+import { ERRORS, errorBody, type ErrorBody } from '../contract/errors.ts';
 import { renderError, renderWithId } from '../contract/render-json.ts';
 import { processElement, type EngineContext } from '../engine/process.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, type ElementsResult, type EngineTask, type RawResult, type RawTask } from './tasks.ts';
@@ -64,7 +64,14 @@ function runRaw(state: WorkerState, task: RawTask): RawResult {
     }
     const id = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
       ? (parsed as { id?: unknown }).id : undefined;
-    const r = processElement(task.op, parsed, state.ctx);
+    let r;
+    try {
+      r = processElement(task.op, parsed, state.ctx);
+    } catch (x) {
+      // An engine defect must cost one record, not the job: the record gets a 500 in its slot.
+      reject(i, id, errorBody('INTERNAL', `${label} ${task.positions[i]}: ${ERRORS.INTERNAL.message} (${(x as Error).message})`));
+      continue;
+    }
     if (!r.ok) {
       reject(i, id, r.error);
       continue;

@@ -8,22 +8,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINES_PARAMS, OPTION_PARAMS, SEARCH_PARAMS } from '../../../src/contract/params.ts';
 import { chooseEngine, postForm, startTestServer, type TestServer } from '../../helpers/http-server.ts';
+import { mulberry32 } from '../../../tools/prng.ts';
 
 const N = 10_000;
 const SEED = Number(process.env.ADDRFLOW_FUZZ_SEED ?? 20240611);
 const engine = await chooseEngine();
 const NOTE = engine.kind === 'pool' ? '[engine: real pool]' : `[engine: stand-in — ${engine.reason}]`;
 
-/** mulberry32: small, seeded, good enough for test inputs. */
+/** Seeded helpers over mulberry32, so every run sends the same 10,000 bodies. */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   return { next, int, pick };

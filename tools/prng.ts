@@ -1,0 +1,15 @@
+/**
+ * mulberry32: a small seeded PRNG for generated inputs, evaluations and fuzz tests, so that every
+ * run sees the same data. Not for anything secret, and never used by the engine (which has no
+ * randomness at all).
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
