@@ -55,14 +55,25 @@ export async function* readJsonArrayBatches(chunks: AsyncIterable<Uint8Array>, b
       continue;
     }
     let start = i;
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     for (; i < n; i++) {
-      const c = chunk[i]!;
       if (inString) {
-        if (escaped) escaped = false;
-        else if (c === BACKSLASH) escaped = true;
-        else if (c === QUOTE) inString = false;
+        // Jump to the string's closing quote with a native search instead of a byte loop.
+        if (escaped) {
+          escaped = false; // the byte at i is escaped: it cannot close the string
+          continue;
+        }
+        const q = findClosingQuote(buf, i);
+        if (q < 0) {
+          escaped = q === -2; // the chunk ends inside the string, after an odd run of backslashes
+          i = n;
+          break;
+        }
+        inString = false;
+        i = q;
         continue;
       }
+      const c = buf[i]!;
       if (c === QUOTE) inString = true;
       else if (c === LBRACE || c === LBRACKET) depth++;
       else if ((c === RBRACE || c === RBRACKET) && depth > 0) depth--;
@@ -90,6 +101,28 @@ export async function* readJsonArrayBatches(chunks: AsyncIterable<Uint8Array>, b
     batch.pushError(`Element ${element}: text after the array's closing ] ('${trailing.trim().slice(0, 20)}…').`, element);
   }
   if (batch.length) yield batch.take();
+}
+
+/**
+ * Index of the quote that closes a string whose text starts at `from` (no escape pending there);
+ * -1 when the chunk ends first, -2 when it ends first after an odd run of backslashes (so the
+ * next chunk's first byte is escaped).
+ */
+function findClosingQuote(buf: Buffer, from: number): number {
+  let at = from;
+  for (;;) {
+    const q = buf.indexOf(QUOTE, at);
+    if (q === -1) return backslashRun(buf, from, buf.length) % 2 === 1 ? -2 : -1;
+    if (backslashRun(buf, from, q) % 2 === 0) return q;
+    at = q + 1; // an escaped quote: keep looking
+  }
+}
+
+/** Backslashes immediately before `end`, not looking before `from`. */
+function backslashRun(buf: Buffer, from: number, end: number): number {
+  let k = end - 1;
+  while (k >= from && buf[k] === BACKSLASH) k--;
+  return end - 1 - k;
 }
 
 function isSpace(c: number): boolean {

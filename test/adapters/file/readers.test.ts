@@ -102,6 +102,17 @@ describe('JSON array reader', () => {
     expect(trailing.errors).toEqual([[2, expect.stringContaining('after the array')]]);
   });
 
+  it('finds string ends across runs of backslashes and escaped quotes at any chunk boundary', async () => {
+    const tricky = fc.array(fc.constantFrom('\\', '"', 'a', ',', ']', '}', 'ü'), { maxLength: 12 }).map((cs) => cs.join(''));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ s: tricky, t: fc.array(tricky, { maxLength: 3 }) }), { maxLength: 8 }), fc.integer({ min: 1, max: 9 }), async (values, size) => {
+        const text = JSON.stringify(values);
+        expect(flat(await collect(readJsonArrayBatches(chunked(text, size), 3))).texts.map((t) => JSON.parse(t))).toEqual(values);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('agrees with stream-json on every valid array, whatever the chunking (fuzz)', async () => {
     await fc.assert(
       fc.asyncProperty(
