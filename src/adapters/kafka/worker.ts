@@ -57,6 +57,28 @@ export interface StreamWorkerOptions {
   /** Input partitions processed at the same time (default 4). */
   partitionsConcurrently?: number;
   transactionTimeoutMs?: number;
+  /** Records per transaction (default DEFAULT_MAX_BATCH_RECORDS). */
+  maxBatchRecords?: number;
+}
+
+/** Records per transaction (a kafkajs batch can hold a whole fetch: thousands). */
+export const DEFAULT_MAX_BATCH_RECORDS = 2000;
+const MAX_SEND_BYTES = 512 * 1024;
+
+function* chunksBySize(list: readonly OutMessage[], maxBytes: number): Generator<OutMessage[]> {
+  let chunk: OutMessage[] = [];
+  let bytes = 0;
+  for (const m of list) {
+    const size = (m.value?.length ?? 0) + (m.key?.length ?? 0) + 64;
+    if (chunk.length > 0 && bytes + size > maxBytes) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(m);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
 }
 
 const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', 'INVALID_PRODUCER_ID_MAPPING']);
@@ -245,33 +267,51 @@ export class StreamWorker {
     const { batch, resolveOffset, isRunning, isStale } = payload;
     if (!isRunning() || isStale() || batch.messages.length === 0) return; // unresolved: fetched again
     const { partition } = batch;
-    const started = performance.now();
+    const sliceSize = this.o.maxBatchRecords ?? DEFAULT_MAX_BATCH_RECORDS;
     let tx: Transaction | undefined;
     let plan: BatchPlan | undefined;
     let messages = batch.messages as unknown as InputMessage[];
+    let start = 0;
     try {
       const producer = await this.producers.get(partition);
-      tx = await producer.transaction();
       if (!this.verified.has(partition)) {
+        // the first transaction of this producer (InitProducerId) fences the previous owner of the
+        // partition and completes its pending transaction; only then is the committed offset final
+        tx = await producer.transaction();
         const committed = await this.committedOffset(partition);
+        await tx.abort(); // nothing was sent: ends locally
+        tx = undefined;
         if (committed !== undefined) messages = messages.filter((m) => BigInt(m.offset) >= committed);
         this.verified.add(partition);
         if (messages.length === 0) {
-          await tx.abort();
           resolveOffset(batch.lastOffset());
           return;
         }
       }
-      const n = await this.processMessages(tx, partition, messages, batch.highWatermark, (p) => (plan = p));
-      resolveOffset(messages[n - 1]!.offset);
-      this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
-      if (n < messages.length) this.pauseForCredits(partition, messages[n]!.offset);
+      // slices of at most `sliceSize` records, one transaction each: bounded produce requests,
+      // reservations and redelivery, and a prompt stop on SIGTERM
+      while (start < messages.length) {
+        if (start > 0 && (!isRunning() || isStale())) return;
+        const started = performance.now();
+        const part = messages.slice(start, start + sliceSize);
+        plan = undefined;
+        tx = await producer.transaction();
+        const n = await this.processMessages(tx, partition, part, batch.highWatermark, (p) => (plan = p));
+        tx = undefined;
+        resolveOffset(part[n - 1]!.offset);
+        this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
+        start += n;
+        if (n < part.length) {
+          this.pauseForCredits(partition, messages[start]!.offset);
+          return;
+        }
+      }
     } catch (err) {
       if (err instanceof NoCredits) {
-        this.pauseForCredits(partition, messages[0]!.offset);
+        this.pauseForCredits(partition, messages[start]!.offset);
         return;
       }
-      await this.recover(err, partition, messages[0]?.offset ?? batch.firstOffset() ?? '0', tx, plan);
+      await this.recover(err, partition, messages[start]?.offset ?? batch.firstOffset() ?? '0', tx, plan);
     }
   }
 
@@ -346,12 +386,11 @@ export class StreamWorker {
         }));
       }
     }
-    const topicMessages = [
-      { topic: o.resultsTopic, messages: results },
-      { topic: o.ledgerTopic, messages: ledger },
-      { topic: o.dlqTopic, messages: dlq },
-    ].filter((t) => t.messages.length > 0);
-    if (topicMessages.length) await tx.sendBatch({ topicMessages, acks: -1 });
+    // one produce request per chunk: a partition's record batch must stay under the broker's
+    // message.max.bytes (1 MiB by default)
+    for (const [t, list] of [[o.resultsTopic, results], [o.ledgerTopic, ledger], [o.dlqTopic, dlq]] as const) {
+      for (const chunk of chunksBySize(list, MAX_SEND_BYTES)) await tx.send({ topic: t, messages: chunk, acks: -1 });
+    }
     const next = (BigInt(messages[n - 1]!.offset) + 1n).toString();
     await sendOffsetsRetrying(tx, { consumerGroupId: o.group, topics: [{ topic, partitions: [{ partition, offset: next }] }] });
     await tx.commit();
