@@ -16,6 +16,7 @@ import { createWorkerMetrics, serveMetrics, type MetricsServer } from '../../ada
 import { createLogger } from '../../log.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { UsageError, type Command } from '../main.ts';
+import { credentialsFrom } from '../credentials.ts';
 
 const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-topic T --results-topic T
                         --ledger-topic T [--dlq-topic T] --license L --guid G [--db URL]
@@ -33,7 +34,8 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
   --brokers        bootstrap brokers (comma-separated)
   --group          consumer group id
   --dlq-topic      dead-letter topic (default: <input-topic>.dlq); every topic must exist
-  --license, --guid  the account charged (refused credentials: exit 4, nothing is consumed)
+  --license, --guid  the account charged (refused credentials: exit 4, nothing is consumed);
+                   env ADDRFLOW_LICENSE / ADDRFLOW_GUID keep them out of the process list
   --db             billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
                    (env ADDRFLOW_DB); several workers share the balance through it
   --index          address index directory for search (default: the embedded index)
@@ -114,7 +116,7 @@ const command: Command = {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    const creds = validateCredentials({ license: values.license, guid: values.guid });
+    const creds = validateCredentials(credentialsFrom(values));
     const log = createLogger();
 
     const billing = await Billing.open(values.db);

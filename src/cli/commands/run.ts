@@ -20,6 +20,7 @@ import type { JobMeter } from '../../adapters/file/job.ts';
 import { createLogger, type Logger } from '../../log.ts';
 import { UsageError, type Command } from '../main.ts';
 import { loadIndexForOp } from '../load-index.ts';
+import { credentialsFrom } from '../credentials.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
@@ -39,7 +40,8 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
   --progress    progress display: bar on a terminal, log lines otherwise (default auto)
   --license, --guid
                 run under this account: same validation, prices, agreements and ledger as the
-                HTTP adapter; without them the run is unmetered (operators' own data)
+                HTTP adapter; without them the run is unmetered (operators' own data); env
+                ADDRFLOW_LICENSE / ADDRFLOW_GUID keep them out of the process list
   --db          billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
   --job-id      names the ledger entries of a metered job reading stdin (a file input is named by
                 its content identity)
@@ -124,13 +126,14 @@ const command: Command = {
       }
     }
 
-    const metered = values.license !== undefined || values.guid !== undefined;
+    const given = credentialsFrom(values);
+    const metered = given.license !== undefined || given.guid !== undefined;
     const ledgerPrefix = inputId ? `file:${inputId}` : values['job-id'] ? `job:${values['job-id']}` : undefined;
     if (metered && !ledgerPrefix) throw new UsageError('a metered job reading stdin needs --job-id (it names the ledger entries)');
     let billing: Billing | undefined;
     let meter: JobMeter | undefined;
     if (metered) {
-      const creds = validateCredentials({ license: values.license, guid: values.guid });
+      const creds = validateCredentials(given);
       billing = await Billing.open(values.db);
       try {
         if (!creds.ok) throw new ServiceError(creds.error.errorcode === 401 ? 'UNAUTHORIZED' : 'INVALID_PARAMETER', creds.error.errormessage);
