@@ -17,6 +17,7 @@ import { createLogger } from '../../log.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { UsageError, type Command } from '../main.ts';
 import { credentialsFrom } from '../credentials.ts';
+import { intOption } from '../options.ts';
 
 const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-topic T --results-topic T
                         --ledger-topic T [--dlq-topic T] --license L --guid G [--db URL]
@@ -52,12 +53,6 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
 Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the consumer failed; 2 usage error; 4 credentials refused.`;
 
 export const EXIT_REFUSED = 4;
-
-function int(name: string, v: string | undefined, dflt: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (v === undefined) return dflt;
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-  return Number(v);
-}
 
 function required(values: Record<string, unknown>, name: string): string {
   const v = values[name];
@@ -105,11 +100,11 @@ const command: Command = {
     if (op !== undefined && !OPS.includes(op)) throw new UsageError('--op must be search or lines');
     const valueFormat = values['value-format'];
     if (valueFormat !== 'avro' && valueFormat !== 'json') throw new UsageError('--value-format must be avro or json');
-    const workers = values.workers === undefined ? undefined : int('workers', values.workers, 1, 0, 256);
-    const metricsPort = int('metrics-port', values['metrics-port'], 9464, 0, 65535);
-    const sessionTimeoutMs = int('session-timeout', values['session-timeout'], 30_000, 6000);
-    const creditCheckIntervalMs = int('credit-check-interval', values['credit-check-interval'], 5000, 100);
-    const partitionsConcurrently = int('concurrency', values.concurrency, 4, 1, 64);
+    const workers = values.workers === undefined ? undefined : intOption('workers', values.workers, 1, 0, 256);
+    const metricsPort = intOption('metrics-port', values['metrics-port'], 9464, 0, 65535);
+    const sessionTimeoutMs = intOption('session-timeout', values['session-timeout'], 30_000, 6000);
+    const creditCheckIntervalMs = intOption('credit-check-interval', values['credit-check-interval'], 5000, 100);
+    const partitionsConcurrently = intOption('concurrency', values.concurrency, 4, 1, 64);
     let registryIds;
     try {
       registryIds = values['registry-ids'] ? parseRegistryIds(values['registry-ids']) : undefined;

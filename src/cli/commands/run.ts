@@ -21,6 +21,7 @@ import { createLogger, type Logger } from '../../log.ts';
 import { UsageError, type Command } from '../main.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { credentialsFrom } from '../credentials.ts';
+import { intOption } from '../options.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
@@ -48,13 +49,6 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
 
 Exit codes: 0 done; 2 usage error; 3 stopped, balance ran out (top up, then --resume);
 4 credentials refused (the job did not start); 130/143 stopped by SIGINT/SIGTERM (--resume).`;
-
-function intOption(name: string, v: string | undefined, dflt: number, min: number): number {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}`);
-  return n;
-}
 
 export const EXIT_CREDITS = 3;
 export const EXIT_REFUSED = 4;

@@ -10,7 +10,8 @@ import { HttpServer, DEFAULT_BODY_LIMIT } from '../../adapters/http/server.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { createLogger } from '../../log.ts';
 import { loadIndexForOp } from '../load-index.ts';
-import { UsageError, type Command } from '../main.ts';
+import type { Command } from '../main.ts';
+import { intOption } from '../options.ts';
 
 const usage = `usage: addrflow serve [--host 127.0.0.1] [--port 8080] [--index DIR] [--db URL] [--workers N]
                       [--body-limit BYTES]
@@ -22,12 +23,6 @@ const usage = `usage: addrflow serve [--host 127.0.0.1] [--port 8080] [--index D
                 (env ADDRFLOW_DB)
   --workers     engine worker threads (default: number of cores)
   --body-limit  largest request body in bytes (default ${DEFAULT_BODY_LIMIT})`;
-
-function int(name: string, v: string | undefined, dflt: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (v === undefined) return dflt;
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
-  return Number(v);
-}
 
 const command: Command = {
   summary: 'run the HTTP service (POST /address/search, POST /address/lines)',
@@ -45,9 +40,9 @@ const command: Command = {
       },
       strict: true,
     });
-    const port = int('port', values.port, 8080, 0, 65535);
-    const workers = values.workers === undefined ? undefined : int('workers', values.workers, 1, 1, 256);
-    const bodyLimit = int('body-limit', values['body-limit'], DEFAULT_BODY_LIMIT, 1024);
+    const port = intOption('port', values.port, 8080, 0, 65535);
+    const workers = values.workers === undefined ? undefined : intOption('workers', values.workers, 1, 1, 256);
+    const bodyLimit = intOption('body-limit', values['body-limit'], DEFAULT_BODY_LIMIT, 1024);
     const log = createLogger();
 
     const billing = await Billing.open(values.db);

@@ -45,14 +45,7 @@ export class AddressIndex {
     if (n < 0) return -1;
     const h = fnv1a(this.scratch, 0, n);
     const hashes = this.c.tokHash;
-    let lo = 0;
-    let hi = hashes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (hashes[mid]! < h) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < hashes.length && hashes[i] === h; i++) {
+    for (let i = lowerBound(hashes, h); i < hashes.length && hashes[i] === h; i++) {
       if (this.strEquals(this.c.tokStr[i]!, n)) return i;
     }
     return -1;
@@ -69,14 +62,7 @@ export class AddressIndex {
     if (n < 0) return;
     const h = fnv1a(this.scratch, 0, n);
     const hashes = this.c.delHash;
-    let lo = 0;
-    let hi = hashes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (hashes[mid]! < h) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < hashes.length && hashes[i] === h; i++) out.add(this.c.delTok[i]!);
+    for (let i = lowerBound(hashes, h); i < hashes.length && hashes[i] === h; i++) out.add(this.c.delTok[i]!);
   }
 
   /** True when the text of token `tok` starts with the UTF-8 bytes `prefix` (no decoding). */
@@ -146,3 +132,15 @@ export function openIndex(buffer: SharedArrayBuffer | ArrayBufferLike): AddressI
 }
 
 export { INDEX_FORMAT_VERSION };
+
+/** First index of a sorted hash array whose value is ≥ `h` (binary search). */
+function lowerBound(hashes: Uint32Array, h: number): number {
+  let lo = 0;
+  let hi = hashes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (hashes[mid]! < h) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
