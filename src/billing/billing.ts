@@ -64,6 +64,13 @@ export interface CreatedAccount {
   account: string;
 }
 
+/**
+ * A reservation older than this belongs to a process that died mid-request: every holder (an
+ * HTTP batch of 5,000, a file-job batch, a Kafka slice) settles or releases within seconds.
+ * Servers and stream workers give such reservations back at start and periodically.
+ */
+export const STALE_RESERVATION_MS = 2 * 60_000;
+
 export type AccountSelector = { id: string } | { guid: string } | { license: string };
 
 function publicAccount(r: AccountRow): Account {

@@ -11,13 +11,10 @@
 import { ServiceError } from '../contract/errors.ts';
 import type { Op } from '../contract/params.ts';
 import type { Credentials } from '../contract/validate.ts';
-import type { Account, Billing, Reservation } from './billing.ts';
+import { STALE_RESERVATION_MS, type Account, type Billing, type Reservation } from './billing.ts';
 import { priceOf } from './prices.ts';
 import { newRequestId } from './request-id.ts';
 import { UNLIMITED } from './store.ts';
-
-/** A reservation older than this belongs to a process that died mid-batch. */
-export const STALE_RESERVATION_MS = 60_000;
 
 export class MeteredSession {
   readonly op: Op;
@@ -37,7 +34,7 @@ export class MeteredSession {
   /** Authenticates once, when the job starts: refused credentials (401/403) stop it before any work. */
   static async start(billing: Billing, credentials: Credentials, op: Op): Promise<MeteredSession> {
     const account = await billing.authenticate(credentials, op);
-    // Reservations a killed process left behind (a batch holds one for well under a minute).
+    // Reservations a killed process left behind.
     await billing.releaseStale(STALE_RESERVATION_MS);
     return new MeteredSession(billing, account, op);
   }

@@ -13,7 +13,8 @@ import { ServiceError, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import type { Credentials } from '../../contract/validate.ts';
 import type { Billing, Reservation } from '../../billing/billing.ts';
-import { MeteredSession, STALE_RESERVATION_MS } from '../../billing/metered-session.ts';
+import { MeteredSession } from '../../billing/metered-session.ts';
+import { STALE_RESERVATION_MS } from '../../billing/billing.ts';
 import { PRICES } from '../../billing/prices.ts';
 import { UNLIMITED } from '../../billing/store.ts';
 

@@ -4,7 +4,7 @@
  * and the store close).
  */
 import { parseArgs } from 'node:util';
-import { Billing } from '../../billing/billing.ts';
+import { Billing, STALE_RESERVATION_MS } from '../../billing/billing.ts';
 import { describeDb } from '../../billing/open-store.ts';
 import { HttpServer, DEFAULT_BODY_LIMIT } from '../../adapters/http/server.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
@@ -46,8 +46,14 @@ const command: Command = {
     const log = createLogger();
 
     const billing = await Billing.open(values.db);
-    const stale = await billing.releaseStale(15 * 60_000);
-    if (stale) log.warn({ released: stale }, 'released reservations older than 15 minutes (left by a stopped process)');
+    const sweepStale = async () => {
+      const released = await billing.releaseStale(STALE_RESERVATION_MS);
+      if (released) log.warn({ released }, 'released reservations left by a stopped process');
+    };
+    await sweepStale();
+    // Another instance sharing the store may die mid-request: sweep while running, too.
+    const sweeper = setInterval(() => void sweepStale().catch((err) => log.error({ err }, 'stale reservation sweep failed')), STALE_RESERVATION_MS / 2);
+    sweeper.unref();
     const indexBuffer = await loadIndexForOp('search', values.index);
     const pool = await EnginePool.create({ ...(workers ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
     const server = await HttpServer.create({ billing, runner: pool, logger: log, bodyLimit });
@@ -62,6 +68,7 @@ const command: Command = {
         stopping = true;
         log.info({ signal }, 'shutting down: finishing in-flight requests');
         let code = 0;
+        clearInterval(sweeper);
         try {
           await server.close();
           await pool.destroy();
