@@ -3,7 +3,7 @@
  * no header (BANO), or the BAN header form with named columns (numero, suffixe, nom_voie,
  * code_postal, nom_commune, lat, lon).
  */
-import { readTextLines, splitCsv } from './lines.ts';
+import { readTextLines, splitCsv, parsePosition } from './lines.ts';
 import { emptyBatch, type SourceBatch } from '../source-types.ts';
 
 export async function readBano(path: string): Promise<SourceBatch> {
@@ -23,19 +23,19 @@ export async function readBano(path: string): Promise<SourceBatch> {
     }
     if (header) {
       const g = (n: string) => f[header!.get(n) ?? -1] ?? '';
-      const lat = Number(g('lat')), lon = Number(g('lon'));
-      if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+      const at = parsePosition(g('lat'), g('lon'));
+      if (!at) continue;
       b.addresses.push({
         country: 'FR', street: g('nom_voie'), housenumber: `${g('numero')}${g('suffixe')}`,
-        postcode: g('code_postal'), city: g('nom_commune'), district: '', lat, lon,
+        postcode: g('code_postal'), city: g('nom_commune'), district: '', ...at,
       });
       continue;
     }
     if (f.length < 8) continue;
-    const lat = Number(f[6]), lon = Number(f[7]);
-    if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+    const at = parsePosition(f[6], f[7]);
+    if (!at) continue;
     b.addresses.push({
-      country: 'FR', street: f[2]!, housenumber: f[1]!, postcode: f[3]!, city: f[4]!, district: '', lat, lon,
+      country: 'FR', street: f[2]!, housenumber: f[1]!, postcode: f[3]!, city: f[4]!, district: '', ...at,
     });
   }
   return b;

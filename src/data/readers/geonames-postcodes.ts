@@ -5,7 +5,7 @@
  *  - the CSV republication (header `country_code,zipcode,place,state,state_code,province,…`).
  * Plain or gzip.
  */
-import { readTextLines, splitCsv } from './lines.ts';
+import { readTextLines, splitCsv, parsePosition } from './lines.ts';
 import { emptyBatch, type SourceBatch } from '../source-types.ts';
 
 export async function readGeonamesPostcodes(path: string): Promise<SourceBatch> {
@@ -24,19 +24,19 @@ export async function readGeonamesPostcodes(path: string): Promise<SourceBatch> 
     if (csvHeader) {
       const f = splitCsv(line);
       const g = (n: string) => f[csvHeader!.get(n) ?? -1] ?? '';
-      const lat = Number(g('latitude')), lon = Number(g('longitude'));
-      if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+      const at = parsePosition(g('latitude'), g('longitude'));
+      if (!at) continue;
       b.postcodes.push({
         country: g('country_code'), code: g('zipcode'), place: g('place'), state: g('state'),
-        stateCode: g('state_code'), county: g('province'), lat, lon,
+        stateCode: g('state_code'), county: g('province'), ...at,
       });
     } else {
       const f = line.split('\t');
       if (f.length < 11) continue;
-      const lat = Number(f[9]), lon = Number(f[10]);
-      if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+      const at = parsePosition(f[9], f[10]);
+      if (!at) continue;
       b.postcodes.push({
-        country: f[0]!, code: f[1]!, place: f[2]!, state: f[3]!, stateCode: f[4]!, county: f[5]!, lat, lon,
+        country: f[0]!, code: f[1]!, place: f[2]!, state: f[3]!, stateCode: f[4]!, county: f[5]!, ...at,
       });
     }
   }

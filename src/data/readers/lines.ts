@@ -31,3 +31,15 @@ export function splitCsv(line: string, sep = ','): string[] {
   out.push(cur);
   return out;
 }
+
+/**
+ * A position read from text: the latitude and longitude, or undefined when either is missing,
+ * not a number or out of range (an empty field must not become 0, a point in the Gulf of Guinea).
+ */
+export function parsePosition(lat: string | undefined, lon: string | undefined): { lat: number; lon: number } | undefined {
+  if (!lat || !lon || !lat.trim() || !lon.trim()) return undefined;
+  const y = Number(lat);
+  const x = Number(lon);
+  if (!Number.isFinite(y) || !Number.isFinite(x) || Math.abs(y) > 90 || Math.abs(x) > 180) return undefined;
+  return { lat: y, lon: x };
+}

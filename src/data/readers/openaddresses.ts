@@ -4,7 +4,7 @@
  * or, when absent, from the nearest city at build time.
  */
 import { basename, dirname } from 'node:path';
-import { readTextLines, splitCsv } from './lines.ts';
+import { readTextLines, splitCsv, parsePosition } from './lines.ts';
 import { emptyBatch, type SourceBatch } from '../source-types.ts';
 import { isCountryCode } from '../../engine/lookup/countries.ts';
 
@@ -25,11 +25,11 @@ export async function readOpenAddresses(path: string): Promise<SourceBatch> {
     const f = splitCsv(line);
     if (!h) { h = new Map(f.map((n, i) => [n.trim().toUpperCase(), i])); continue; }
     const g = (n: string) => (f[h!.get(n) ?? -1] ?? '').trim();
-    const lat = Number(g('LAT')), lon = Number(g('LON'));
-    if (!Number.isFinite(lat) || !Number.isFinite(lon) || !g('NUMBER')) continue;
+    const at = parsePosition(g('LAT'), g('LON'));
+    if (!at || !g('NUMBER')) continue;
     b.addresses.push({
       country, street: g('STREET'), housenumber: g('NUMBER'), postcode: g('POSTCODE'),
-      city: g('CITY'), district: g('DISTRICT'), lat, lon,
+      city: g('CITY'), district: g('DISTRICT'), ...at,
     });
   }
   return b;
