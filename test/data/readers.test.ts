@@ -89,3 +89,35 @@ describe('index build → lookup, through the CLI', () => {
     }
   }, 120_000);
 });
+
+describe('OSM addr:interpolation', () => {
+  const node = (housenumber: string, lon: number, lat: number) => ({ country: 'LI', street: 'Landstrasse', housenumber, postcode: '9495', city: 'Triesen', district: '', lat, lon });
+
+  it('places the numbers between two address nodes along the way, proportionally to their numbers', async () => {
+    const { interpolateAddresses } = await import('../../src/data/readers/interpolation.ts');
+    // A way of three nodes bending at node 2: 1 → 9 (odd), total length 2 (1 east, then 1 north).
+    const refs = [1, 2, 3];
+    const coords = [9.0, 47.0, 9.001, 47.0, 9.001, 47.001];
+    const nodes = new Map([[1, node('1', 9.0, 47.0)], [3, node('9', 9.001, 47.001)]]);
+    const pts = interpolateAddresses(refs, coords, nodes, 'odd');
+    expect(pts.map((p) => p.housenumber)).toEqual(['3', '5', '7']);
+    // 3 is a quarter of the way (on the first leg), 5 the bend, 7 three quarters (second leg).
+    expect(pts[0]!.lon).toBeCloseTo(9.0005, 9);
+    expect(pts[0]!.lat).toBeCloseTo(47.0, 9);
+    expect(pts[1]!.lon).toBeCloseTo(9.001, 9);
+    expect(pts[1]!.lat).toBeCloseTo(47.0, 9);
+    expect(pts[2]!.lat).toBeCloseTo(47.0005, 9);
+    expect(pts.every((p) => p.street === 'Landstrasse' && p.postcode === '9495')).toBe(true);
+  });
+
+  it('counts down, steps by `all` or a number, and ignores ways it cannot read', async () => {
+    const { interpolateAddresses } = await import('../../src/data/readers/interpolation.ts');
+    const nodes = new Map([[1, node('10', 9.0, 47.0)], [2, node('4', 9.003, 47.0)]]);
+    expect(interpolateAddresses([1, 2], [9.0, 47.0, 9.003, 47.0], nodes, 'even').map((p) => p.housenumber)).toEqual(['8', '6']);
+    expect(interpolateAddresses([1, 2], [9.0, 47.0, 9.003, 47.0], nodes, 'all').map((p) => p.housenumber)).toEqual(['9', '8', '7', '6', '5']);
+    expect(interpolateAddresses([1, 2], [9.0, 47.0, 9.003, 47.0], nodes, '3').map((p) => p.housenumber)).toEqual(['7']);
+    expect(interpolateAddresses([1, 2], [9.0, 47.0, 9.003, 47.0], nodes, 'alphabetic')).toEqual([]);
+    expect(interpolateAddresses([1, 2], [9.0, 47.0], nodes, 'all')).toEqual([]); // a node without coordinates
+    expect(interpolateAddresses([1, 2], [9.0, 47.0, 9.003, 47.0], new Map([[1, node('1a', 9, 47)], [2, node('x', 9.003, 47)]]), 'all')).toEqual([]);
+  });
+});

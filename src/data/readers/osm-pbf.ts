@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { emptyBatch, type AddressPoint, type SourceBatch } from '../source-types.ts';
 import { ringArea, ringCentroid, meanPoint } from '../geo.ts';
+import { interpolateAddresses } from './interpolation.ts';
 
 const require = createRequire(import.meta.url);
 const parseOSM = require('osm-pbf-parser') as () => NodeJS.ReadWriteStream;
@@ -93,7 +94,7 @@ export async function readOsmPbf(path: string): Promise<SourceBatch> {
           b.addresses.push(address(t, lat, lon));
         }
       }
-      if (t['addr:interpolation']) interpolate(w, t['addr:interpolation'], wayCoords, addrNodes, b);
+      if (t['addr:interpolation']) b.addresses.push(...interpolateAddresses(w.refs, wayCoords(w.refs), addrNodes, t['addr:interpolation']));
     } else if (e.type === 'relation') {
       const r = e as OsmRelation;
       const t = r.tags ?? {};
@@ -159,40 +160,4 @@ export function assembleRings(ways: number[][]): number[][] {
     if (ring.length >= 4 && ring[0] === ring[ring.length - 1]) rings.push(ring);
   }
   return rings;
-}
-
-function interpolate(
-  w: OsmWay, kind: string, wayCoords: (refs: number[]) => number[],
-  addrNodes: Map<number, AddressPoint>, b: SourceBatch,
-): void {
-  const step = kind === 'odd' || kind === 'even' ? 2 : kind === 'all' ? 1 : Number(kind) || 0;
-  if (step <= 0) return;
-  // positions along the way of its address nodes
-  const pts: { a: AddressPoint; idx: number }[] = [];
-  w.refs.forEach((r, idx) => { const a = addrNodes.get(r); if (a) pts.push({ a, idx }); });
-  const c = wayCoords(w.refs);
-  if (c.length !== w.refs.length * 2) return;
-  for (let k = 0; k + 1 < pts.length; k++) {
-    const p = pts[k]!, q = pts[k + 1]!;
-    const n1 = parseInt(p.a.housenumber, 10), n2 = parseInt(q.a.housenumber, 10);
-    if (!Number.isFinite(n1) || !Number.isFinite(n2) || n1 === n2 || Math.abs(n2 - n1) > 2000) continue;
-    const dir = n2 > n1 ? 1 : -1;
-    // cumulative length along the segment of the way between the two nodes
-    const seg: number[] = [];
-    for (let i = p.idx; i <= q.idx; i++) seg.push(c[2 * i]!, c[2 * i + 1]!);
-    const cum = [0];
-    for (let i = 2; i < seg.length; i += 2) cum.push(cum[cum.length - 1]! + Math.hypot(seg[i]! - seg[i - 2]!, seg[i + 1]! - seg[i - 1]!));
-    const total = cum[cum.length - 1]!;
-    for (let h = n1 + dir * step; dir > 0 ? h < n2 : h > n2; h += dir * step) {
-      const f = (h - n1) / (n2 - n1);
-      const target = f * total;
-      let j = 1;
-      while (j < cum.length - 1 && cum[j]! < target) j++;
-      const t0 = cum[j - 1]!, t1 = cum[j]!;
-      const u = t1 > t0 ? (target - t0) / (t1 - t0) : 0;
-      const lon = seg[2 * (j - 1)]! + (seg[2 * j]! - seg[2 * (j - 1)]!) * u;
-      const lat = seg[2 * (j - 1) + 1]! + (seg[2 * j + 1]! - seg[2 * (j - 1) + 1]!) * u;
-      b.addresses.push({ ...p.a, housenumber: String(h), lat, lon });
-    }
-  }
 }
