@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { ERRORS, errorBody, type ErrorBody } from '../contract/errors.ts';
 import { renderError, renderWithId } from '../contract/render-json.ts';
-import { processElement, type EngineContext } from '../engine/process.ts';
+import { processElement, type EngineContext, type Outcome } from '../engine/process.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, type ElementsResult, type EngineTask, type RawResult, type RawTask } from './tasks.ts';
 
 const UNIT_LABEL = { line: 'Line', element: 'Element' } as const;
@@ -17,9 +17,21 @@ export interface WorkerState {
 
 export function runTask(state: WorkerState, task: EngineTask): ElementsResult | RawResult {
   if (task.kind === 'elements') {
-    return { outcomes: task.elements.map((e) => processElement(task.op, e, state.ctx)) };
+    return { outcomes: task.elements.map((e) => processIsolated(state, task.op, e)) };
   }
   return runRaw(state, task);
+}
+
+/**
+ * One element, with an engine defect confined to it: the element gets a 500 outcome, its
+ * neighbours in the batch are processed (and a Kafka partition is not blocked by one record).
+ */
+function processIsolated(state: WorkerState, op: EngineTask['op'], element: unknown): Outcome {
+  try {
+    return processElement(op, element, state.ctx);
+  } catch (x) {
+    return { ok: false, error: errorBody('INTERNAL', `${ERRORS.INTERNAL.message} (${(x as Error).message})`) };
+  }
 }
 
 function runRaw(state: WorkerState, task: RawTask): RawResult {

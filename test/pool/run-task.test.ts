@@ -40,3 +40,18 @@ describe('runTask (raw)', () => {
     ]);
   });
 });
+
+describe('runTask (elements)', () => {
+  it('confines an engine failure to its element: a 500 outcome there, the others processed', () => {
+    const lines = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '1', zip: '10115', city: 'Berlin' };
+    const search = runTask({ ctx: {} }, { kind: 'elements', op: 'search', elements: [{ city: 'Berlin' }, { city: 'x'.repeat(300) }] });
+    expect(search).toEqual({
+      outcomes: [
+        { ok: false, error: { errorcode: 500, errormessage: expect.stringMatching(/^An unexpected condition/) } },
+        { ok: false, error: { errorcode: 412, errormessage: expect.stringContaining("'city'") } },
+      ],
+    });
+    const ok = runTask({ ctx: {} }, { kind: 'elements', op: 'lines', elements: [lines] }) as { outcomes: Array<{ ok: boolean }> };
+    expect(ok.outcomes[0]!.ok).toBe(true);
+  });
+});

@@ -6,7 +6,7 @@
  * Anything unexpected is thrown; the server turns it into a 500 without a body, after the
  * reservation has been released.
  */
-import { errorBody, ServiceError, type ErrorBody } from '../../contract/errors.ts';
+import { ERRORS, errorBody, ServiceError, type ErrorBody } from '../../contract/errors.ts';
 import { MAX_BATCH_ELEMENTS, type Op } from '../../contract/params.ts';
 import { validateCredentials, validateElement, type Validated } from '../../contract/validate.ts';
 import type { Billing, Charge, Reservation } from '../../billing/billing.ts';
@@ -109,6 +109,8 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, accountId: 
   }
   if (!outcome.ok) {
     await deps.billing.release(reservation);
+    // An engine defect is the spec's 500, which has no body: let the server answer it.
+    if (outcome.error.errorcode === ERRORS.INTERNAL.status) throw new Error(outcome.error.errormessage);
     return fail(format, outcome.error);
   }
   const charges: Charge[] = outcome.chargeable ? [{ id: `${requestid}/0`, requestid }] : [];

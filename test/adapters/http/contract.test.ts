@@ -21,6 +21,10 @@ const SEARCH_SKIP = `search on the real engine — SKIPPED: ${engine.reason ?? '
 const xml = new XMLParser({ trimValues: false, parseTagValue: false, processEntities: true, htmlEntities: true, ignoreDeclaration: true, isArray: (name, jpath) => jpath === 'responses.response' });
 
 const LINES_OK = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' };
+const LINES_RECORD = {
+  addressline1: 'Hauptstraße 5', addressline2: '10115 Berlin', addressline3: '', addressline4: '', addressline5: '', addressline6: '',
+  addresslinestatuscode: 0, addresslinestatusmessage: 'OK',
+};
 const SEARCH_OK = { city: 'Berlin', street: 'Unter den Linden', housenumber: '1', country: 'DEU' };
 
 let ts: TestServer;
@@ -505,6 +509,35 @@ describe(`HTTP contract ${ENGINE_NOTE}`, () => {
         expect(await broken.billing.store.ledgerCount(a.account)).toBe(0);
       } finally {
         await broken.close();
+      }
+    });
+
+    it('an engine failure confined to one element: single mode answers 500 without a body, batch mode fills that slot', async () => {
+      const failing = { threads: 1, runElements: async (_op: string, elements: unknown[]) => elements.map((e) =>
+        (e as { city?: string }).city === 'boom'
+          ? { ok: false as const, error: { errorcode: 500, errormessage: 'An unexpected condition ended the request. (boom)' } }
+          : { ok: true as const, record: LINES_RECORD, chargeable: true, options: { requestproof: false, returnavailablecredits: false } }) };
+      const srv = await startTestServer({ runner: failing as never });
+      try {
+        const a = await srv.billing.createAccount({ credits: 100, agreements: ['lines'] });
+        const single = await fetch(srv.url + '/address/lines', {
+          method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form({ license: a.license, guid: a.guid, ...LINES_OK, city: 'boom' }),
+        });
+        expect(single.status).toBe(500);
+        expect(await single.text()).toBe('');
+        expect(single.headers.get('access-control-allow-origin')).toBe('*');
+        const batch = await fetch(srv.url + '/address/lines', {
+          method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form({ license: a.license, guid: a.guid, batch: [LINES_OK, { ...LINES_OK, city: 'boom' }] }),
+        });
+        expect(batch.status).toBe(200);
+        const items = await batch.json() as Array<Record<string, unknown>>;
+        expect(items[1]).toEqual({ errorcode: 500, errormessage: expect.stringContaining('boom') });
+        expect(items[0]).toMatchObject({ addresslinestatuscode: 0 });
+        expect(await srv.billing.store.ledgerCount(a.account)).toBe(1); // only the processed record
+      } finally {
+        await srv.close();
       }
     });
 
