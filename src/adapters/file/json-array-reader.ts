@@ -8,11 +8,15 @@
  * ends it. Text outside the array is reported in a slot of its own. Equivalence with stream-json
  * on valid input is fuzz-tested (test/adapters/file/readers.test.ts).
  */
-import { BatchBuilder, type RawBatch } from './raw-batch.ts';
+import { BatchBuilder, MAX_RECORD_BYTES, tooLongMessage, type RawBatch } from './raw-batch.ts';
 
 const QUOTE = 34, BACKSLASH = 92, LBRACKET = 91, RBRACKET = 93, LBRACE = 123, RBRACE = 125, COMMA = 44;
 
-export async function* readJsonArrayBatches(chunks: AsyncIterable<Uint8Array>, batchSize: number): AsyncGenerator<RawBatch> {
+export async function* readJsonArrayBatches(
+  chunks: AsyncIterable<Uint8Array>,
+  batchSize: number,
+  maxRecordBytes = MAX_RECORD_BYTES,
+): AsyncGenerator<RawBatch> {
   const batch = new BatchBuilder(batchSize);
   let state: 'before' | 'inside' | 'after' = 'before';
   let depth = 0; // nesting depth inside the current element
@@ -20,12 +24,32 @@ export async function* readJsonArrayBatches(chunks: AsyncIterable<Uint8Array>, b
   let escaped = false;
   let element = 1;
   let pieces: Uint8Array[] = []; // bytes of the current element across chunk boundaries
+  let held = 0; // bytes in `pieces`
+  let oversized = false; // the current element passed the limit: its bytes are dropped
   let trailing = '';
+
+  /** Keeps bytes of the current element, unless it has grown past the limit. */
+  const keep = (bytes: Uint8Array): void => {
+    if (oversized) return;
+    held += bytes.length;
+    if (held > maxRecordBytes) {
+      oversized = true;
+      pieces = [];
+    } else pieces.push(bytes);
+  };
 
   /** Ends the current element: its trimmed bytes become a record (nothing for `[]`). */
   const finish = (): boolean => {
+    if (oversized) {
+      oversized = false;
+      held = 0;
+      const full = batch.pushError(tooLongMessage('Element', element, maxRecordBytes), element);
+      element++;
+      return full;
+    }
     const all = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
     pieces = [];
+    held = 0;
     let s = 0;
     let e = all.length;
     while (s < e && isSpace(all[s]!)) s++;
@@ -78,7 +102,7 @@ export async function* readJsonArrayBatches(chunks: AsyncIterable<Uint8Array>, b
       else if (c === LBRACE || c === LBRACKET) depth++;
       else if ((c === RBRACE || c === RBRACKET) && depth > 0) depth--;
       else if (depth === 0 && (c === COMMA || c === RBRACKET)) {
-        pieces.push(chunk.subarray(start, i));
+        keep(chunk.subarray(start, i));
         const full = finish();
         start = i + 1;
         if (c === RBRACKET) {
@@ -90,7 +114,7 @@ export async function* readJsonArrayBatches(chunks: AsyncIterable<Uint8Array>, b
         if (full) yield batch.take();
       }
     }
-    if (state === 'inside') pieces.push(chunk.slice(start)); // a copy: the stream may reuse chunks
+    if (state === 'inside') keep(chunk.slice(start)); // a copy: the stream may reuse chunks
   }
   if (state === 'inside') {
     // Unterminated array: the last element is handed on (if it is not a whole value the worker

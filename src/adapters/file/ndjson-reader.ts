@@ -3,14 +3,20 @@
  * are skipped (they are not records) but still counted, so positions are the file's real line
  * numbers. Memory is one chunk plus one batch.
  */
-import { BatchBuilder, type RawBatch } from './raw-batch.ts';
+import { BatchBuilder, MAX_RECORD_BYTES, tooLongMessage, type RawBatch } from './raw-batch.ts';
 
 const NL = 10, CR = 13;
 
-export async function* readNdjsonBatches(chunks: AsyncIterable<Uint8Array>, batchSize: number): AsyncGenerator<RawBatch> {
+export async function* readNdjsonBatches(
+  chunks: AsyncIterable<Uint8Array>,
+  batchSize: number,
+  maxRecordBytes = MAX_RECORD_BYTES,
+): AsyncGenerator<RawBatch> {
   const batch = new BatchBuilder(batchSize);
   let carry: Uint8Array | undefined;
+  let skipping = false; // inside a line longer than the limit: its bytes are dropped, not kept
   let line = 0;
+  const tooLong = (): boolean => batch.pushError(tooLongMessage('Line', line, maxRecordBytes), line);
   for await (const chunk of chunks) {
     const buf = carry ? concat(carry, chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     carry = undefined;
@@ -19,12 +25,22 @@ export async function* readNdjsonBatches(chunks: AsyncIterable<Uint8Array>, batc
     while ((nl = buf.indexOf(NL, start)) !== -1) {
       line++;
       const end = nl > start && buf[nl - 1] === CR ? nl - 1 : nl;
-      if (!isBlank(buf, start, end) && batch.push(buf, start, end, line)) yield batch.take();
+      let full = false;
+      if (skipping || end - start > maxRecordBytes) full = tooLong();
+      else if (!isBlank(buf, start, end)) full = batch.push(buf, start, end, line);
+      skipping = false;
+      if (full) yield batch.take();
       start = nl + 1;
     }
-    if (start < buf.length) carry = buf.subarray(start);
+    if (start < buf.length && !skipping) {
+      if (buf.length - start > maxRecordBytes) skipping = true;
+      else carry = buf.subarray(start);
+    }
   }
-  if (carry) {
+  if (skipping) {
+    line++;
+    tooLong();
+  } else if (carry) {
     line++;
     const end = carry[carry.length - 1] === CR ? carry.length - 1 : carry.length;
     if (!isBlank(carry, 0, end)) batch.push(carry, 0, end, line);

@@ -16,6 +16,17 @@ export interface RawBatch {
 
 export type InputFormat = 'ndjson' | 'array';
 
+/**
+ * The largest record a reader accepts. A valid request element is a few KiB at most (14
+ * parameters of ≤ 255 characters); anything longer is reported in its slot and skipped without
+ * being held in memory, so one runaway line cannot exhaust the process.
+ */
+export const MAX_RECORD_BYTES = 1 << 20;
+
+export function tooLongMessage(label: 'Line' | 'Element', position: number, max: number): string {
+  return `${label} ${position}: longer than ${max} bytes; not read (a request element is a few KiB at most).`;
+}
+
 export function batchLength(b: RawBatch): number {
   return b.positions.length;
 }

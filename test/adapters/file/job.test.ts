@@ -72,6 +72,17 @@ describe('addrflow run --op lines (file jobs)', () => {
     expect(out[2].id).toBe(JSON.parse(sample[2]!).id);
   });
 
+  it('skips a runaway 3 MiB line with an error record in its slot and processes the rest', async () => {
+    const path = join(dir, 'runaway.ndjson');
+    writeFileSync(path, `${sample[0]}\n{"id":2,"city":"${'x'.repeat(3 << 20)}"}\n${sample[2]}\n`);
+    const r = await runCli(['run', '--op', 'lines', '--input', path, '--progress', 'off']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(out).toHaveLength(3);
+    expect(out[1]).toEqual({ errorcode: 412, errormessage: expect.stringMatching(/^Line 2: longer than 1048576 bytes/) });
+    expect(out[2].id).toBe(JSON.parse(sample[2]!).id);
+  });
+
   it('sends rejected records to --errors with their line numbers', async () => {
     const input = writeInput('errs.ndjson', [sample[0]!, 'oops', sample[1]!]);
     const out = join(dir, 'errs.out');

@@ -55,6 +55,18 @@ describe('NDJSON reader', () => {
     expect(batches[2]!.positions.at(-1)).toBe(2500);
   });
 
+  it('reports a line over the size limit in its slot, keeps none of its bytes, and reads on', async () => {
+    const long = '{"city":"' + 'x'.repeat(200) + '"}';
+    const text = `{"a":1}\n${long}\n{"a":3}\n${long}`;
+    for (const size of [7, 64, 1000]) {
+      const r = flat(await collect(readNdjsonBatches(chunked(text, size), 10, 100)));
+      expect(r.positions).toEqual([1, 2, 3, 4]);
+      expect(r.texts[0]).toBe('{"a":1}');
+      expect(r.texts[2]).toBe('{"a":3}');
+      expect(r.errors).toEqual([[2, expect.stringMatching(/^Line 2: longer than 100 bytes/)], [4, expect.stringMatching(/^Line 4: longer than 100 bytes/)]]);
+    }
+  });
+
   it('keeps multi-byte characters whole when a chunk boundary falls inside them', async () => {
     const text = '{"city":"Zürich"}\n{"city":"Αθήνα"}\n{"city":"😀"}\n';
     for (let size = 1; size < 12; size++) {
@@ -82,6 +94,18 @@ describe('JSON array reader', () => {
     expect(r.texts.map((t) => JSON.parse(t))).toEqual([{ a: [1, 2, { b: ',' }] }, { s: 'x",]y' }, 3, 'q']);
     expect(r.positions).toEqual([1, 2, 3, 4]);
     expect(r.errors).toEqual([]);
+  });
+
+  it('reports an element over the size limit in its slot and reads on', async () => {
+    const long = { city: 'x'.repeat(200), nested: [1, { s: '],' }] };
+    const text = JSON.stringify([{ a: 1 }, long, { a: 3 }]);
+    for (const size of [5, 64, 1000]) {
+      const r = flat(await collect(readJsonArrayBatches(chunked(text, size), 10, 100)));
+      expect(r.positions).toEqual([1, 2, 3]);
+      expect(r.texts[0]).toBe('{"a":1}');
+      expect(r.texts[2]).toBe('{"a":3}');
+      expect(r.errors).toEqual([[2, expect.stringMatching(/^Element 2: longer than 100 bytes/)]]);
+    }
   });
 
   it('reads an empty array as no records', async () => {
