@@ -18,6 +18,9 @@ const FLOORS: Partial<Record<(typeof VARIANTS)[number], number>> = {
   'no postcode': 0.98,
   'one typo in street': 0.95,
   'lowercase without accents': 0.98,
+  // A wrong but valid postcode: answered at street level when the city disagrees with it
+  // (full runs: LI 97 %, Copenhagen 84 %, BANO 99.6 %); the rest answer at postcode level.
+  'wrong postcode': 0.7,
 };
 
 function check(results: VariantResult[], pooled: { rel90: number; rel90Correct: number }): void {

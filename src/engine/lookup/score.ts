@@ -173,8 +173,9 @@ function postcodeEq(a: string, key: string): boolean {
 
 /**
  * Applies the postcode constraint. A zip is "valid" when the index knows it; it "agrees with
- * the city" when a document holding it also holds one of the query's city tokens (or no city
- * was given). Then streets outside the postcode are marked as conflicting.
+ * the city" when a document holding it also holds every one of the query's city tokens as city
+ * or district (or no city was given): "København V" does not agree with a København K postcode,
+ * although the two share a word. Then streets outside the postcode are marked as conflicting.
  */
 export function applyPostcodeConstraint(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], scored: Scored[]): boolean {
   const zi = q.tokens.findIndex((t) => t.field === 'zip');
@@ -195,10 +196,13 @@ export function applyPostcodeConstraint(index: AddressIndex, q: ParsedQuery, mat
     valid = true;
     if (agrees) break;
     const ts = c.docTokStart[d]!, tc = c.docTokCount[d]!;
+    const found = new Set<number>();
     for (let j = 0; j < tc; j++) {
       const r = c.docTokRole[ts + j]!;
-      if ((r === ROLE_CITY || r === ROLE_DISTRICT) && cityToks.has(c.docTok[ts + j]!)) { agrees = true; break; }
+      const tok = c.docTok[ts + j]!;
+      if ((r === ROLE_CITY || r === ROLE_DISTRICT) && cityToks.has(tok)) found.add(tok);
     }
+    agrees = found.size === cityToks.size;
   }
   if (!valid || !agrees) return false;
   for (const s of scored) {

@@ -101,6 +101,30 @@ describe('lookup on a synthetic index', () => {
     expect(r.city).toBe('Vaduz');
     expect(r.housenumber).toBe('');
   });
+  it('a city agrees with a postcode only with all its words: "København V" does not agree with a København K code', () => {
+    const b = emptyBatch();
+    b.places.push(
+      { country: 'DK', name: 'København V', lat: 55.67, lon: 12.55, population: 50000, type: 'suburb' },
+      { country: 'DK', name: 'København K', lat: 55.68, lon: 12.58, population: 30000, type: 'suburb' },
+    );
+    b.postcodes.push(
+      { country: 'DK', code: '1620', place: 'København V', state: '', stateCode: '', county: '', lat: 55.67, lon: 12.55 },
+      { country: 'DK', code: '1050', place: 'København K', state: '', stateCode: '', county: '', lat: 55.68, lon: 12.58 },
+    );
+    b.addresses.push({ country: 'DK', street: 'Vesterbrogade', housenumber: '12', postcode: '1620', city: 'København V', district: '', lat: 55.6731, lon: 12.5568 });
+    b.addresses.push({ country: 'DK', street: 'Kongens Nytorv', housenumber: '2', postcode: '1050', city: 'København K', district: '', lat: 55.6802, lon: 12.5857 });
+    const ib = new IndexBuilder();
+    ib.add(b, 'test');
+    const dk = openIndex(ib.build().buffer);
+    // The wrong code belongs to another district: the street is answered, the disagreement costs relevance.
+    const r = lookup(dk, { street: 'Vesterbrogade', housenumber: '12', zip: '1050', city: 'København V' });
+    expect(r).toMatchObject({ matchlevel: 'housenumber', street: 'Vesterbrogade', housenumber: '12', zip: '1620' });
+    expect(Number(r.relevance)).toBeLessThan(90);
+    // The code and the whole city agree: no street outside the code is answered.
+    const k = lookup(dk, { street: 'Vesterbrogade', housenumber: '12', zip: '1050', city: 'København K' });
+    expect(k.zip).toBe('1050');
+    expect(k.housenumber).toBe('');
+  });
   it('takes floor/apartment tokens into additional_data and honours locale for names', () => {
     const r = lookup(idx, { address: 'Städtle 1 Top 3, Vaduz' });
     expect(r.additional_data).toBe('Top 3');
