@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // 2-core CI machine: keep file parallelism modest so pool/Kafka tests get CPU.
     maxWorkers: 2,
-    reporters: ['default'],
+    // The default report, then one plain closing line: `N passed, N failed, N skipped`.
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });
