@@ -73,7 +73,8 @@ function checkParam(def: ParamDef, value: unknown): { value?: string | number } 
   return { value };
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+/** A JSON object (not null, not an array): the shape every request element must have. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

@@ -6,7 +6,7 @@ import type { ErrorBody } from '../contract/errors.ts';
 import type { Op } from '../contract/params.ts';
 import type { LinesRecord, SearchRecord } from '../contract/records.ts';
 import { isChargeableLinesStatus } from '../contract/records.ts';
-import type { ElementOptions } from '../contract/requests.ts';
+import type { ElementOptions, LinesRequest, SearchRequest } from '../contract/requests.ts';
 import { validateElement } from '../contract/validate.ts';
 import { formatRecipientBlock } from './lines/index.ts';
 import { lookup } from './lookup/index.ts';
@@ -38,7 +38,7 @@ export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineCon
   const v = validateElement(op, raw);
   if (!v.ok) return v;
   if (op === 'lines') {
-    const record = formatRecipientBlock(v.request as RequestLines);
+    const record = formatRecipientBlock(v.request as LinesRequest);
     return {
       ok: true,
       record: record as RecordByOp[O],
@@ -47,9 +47,6 @@ export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineCon
     };
   }
   if (!ctx.index) throw new Error('search needs an address index in the engine context');
-  const record = lookup(ctx.index, v.request as RequestSearch);
+  const record = lookup(ctx.index, v.request as SearchRequest);
   return { ok: true, record: record as RecordByOp[O], chargeable: true, options: v.options };
 }
-
-type RequestLines = Parameters<typeof formatRecipientBlock>[0];
-type RequestSearch = Parameters<typeof lookup>[1];

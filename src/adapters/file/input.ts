@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { InputFormat } from './raw-batch.ts';
+import { isBomAt, isJsonSpace } from './bytes.ts';
 
 const CHUNK = 1 << 20;
 
@@ -20,9 +21,9 @@ export interface DetectedInput {
 function firstSignificant(b: Uint8Array): number | undefined {
   for (let i = 0; i < b.length; i++) {
     const c = b[i]!;
-    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    if (isJsonSpace(c)) continue;
     if (c === 0xef && i + 2 >= b.length) return undefined; // maybe a mark cut short: read on
-    if (c === 0xef && b[i + 1] === 0xbb && b[i + 2] === 0xbf) {
+    if (isBomAt(b, i)) {
       i += 2;
       continue;
     }

@@ -9,6 +9,7 @@
  * on valid input is fuzz-tested (test/adapters/file/readers.test.ts).
  */
 import { BatchBuilder, MAX_RECORD_BYTES, tooLongMessage, type RawBatch } from './raw-batch.ts';
+import { isBomAt, isJsonSpace } from './bytes.ts';
 
 const QUOTE = 34, BACKSLASH = 92, LBRACKET = 91, RBRACKET = 93, LBRACE = 123, RBRACE = 125, COMMA = 44;
 
@@ -52,8 +53,8 @@ export async function* readJsonArrayBatches(
     held = 0;
     let s = 0;
     let e = all.length;
-    while (s < e && isSpace(all[s]!)) s++;
-    while (e > s && isSpace(all[e - 1]!)) e--;
+    while (s < e && isJsonSpace(all[s]!)) s++;
+    while (e > s && isJsonSpace(all[e - 1]!)) e--;
     if (s === e) return false;
     const full = batch.push(all, s, e, element);
     element++;
@@ -64,7 +65,7 @@ export async function* readJsonArrayBatches(
     let i = 0;
     const n = chunk.length;
     if (state === 'before') {
-      while (i < n && (isSpace(chunk[i]!) || isBom(chunk, i))) i += isBom(chunk, i) ? 3 : 1;
+      while (i < n && (isJsonSpace(chunk[i]!) || isBomAt(chunk, i))) i += isBomAt(chunk, i) ? 3 : 1;
       if (i >= n) continue;
       if (chunk[i] !== LBRACKET) {
         batch.pushError('The input is not a JSON array: it must start with [.', 1);
@@ -147,12 +148,4 @@ function backslashRun(buf: Buffer, from: number, end: number): number {
   let k = end - 1;
   while (k >= from && buf[k] === BACKSLASH) k--;
   return end - 1 - k;
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
-function isBom(b: Uint8Array, i: number): boolean {
-  return b[i] === 0xef && b[i + 1] === 0xbb && b[i + 2] === 0xbf;
 }

@@ -4,6 +4,7 @@
  * numbers. Memory is one chunk plus one batch.
  */
 import { BatchBuilder, MAX_RECORD_BYTES, tooLongMessage, type RawBatch } from './raw-batch.ts';
+import { isBomAt, isJsonSpace } from './bytes.ts';
 
 const NL = 10, CR = 13;
 
@@ -18,7 +19,7 @@ export async function* readNdjsonBatches(
   let line = 0;
   const tooLong = (): boolean => batch.pushError(tooLongMessage('Line', line, maxRecordBytes), line);
   for await (const chunk of chunks) {
-    const buf = carry ? concat(carry, chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buf = carry ? Buffer.concat([carry, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     carry = undefined;
     let start = 0;
     let nl: number;
@@ -48,16 +49,11 @@ export async function* readNdjsonBatches(
   if (batch.length) yield batch.take();
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Buffer {
-  return Buffer.concat([a, b]);
-}
-
-/** Spaces, tabs, CR and a UTF-8 byte-order mark (EF BB BF) only. */
+/** White space and a UTF-8 byte-order mark only. */
 function isBlank(s: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
-    const c = s[i]!;
-    if (c === 32 || c === 9 || c === 13) continue;
-    if (c === 0xef && s[i + 1] === 0xbb && s[i + 2] === 0xbf) {
+    if (isJsonSpace(s[i]!)) continue;
+    if (isBomAt(s, i)) {
       i += 2;
       continue;
     }

@@ -8,7 +8,7 @@
  */
 import { ERRORS, errorBody, ServiceError, type ErrorBody } from '../../contract/errors.ts';
 import { MAX_BATCH_ELEMENTS, type Op } from '../../contract/params.ts';
-import { validateCredentials, validateElement, type Validated } from '../../contract/validate.ts';
+import { isPlainObject, validateCredentials, validateElement, type Validated } from '../../contract/validate.ts';
 import type { Billing, Charge, Reservation } from '../../billing/billing.ts';
 import { newRequestId } from '../../billing/request-id.ts';
 import type { Outcome } from '../../engine/process.ts';
@@ -117,10 +117,6 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, accountId: 
   const settled = await deps.billing.settle(reservation, charges);
   const record = orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, settled.credits));
   return { status: 200, ...renderRecord(format, record), records: 1, charged: charges.length };
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: string, topFormat: Format): Promise<Answer> {

@@ -18,6 +18,7 @@ import { loadIndexForOp } from '../load-index.ts';
 import { UsageError, type Command } from '../main.ts';
 import { credentialsFrom } from '../credentials.ts';
 import { intOption } from '../options.ts';
+import { EXIT_REFUSED } from '../exit-codes.ts';
 
 const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-topic T --results-topic T
                         --ledger-topic T [--dlq-topic T] --license L --guid G [--db URL]
@@ -52,7 +53,6 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
 
 Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the consumer failed; 2 usage error; 4 credentials refused.`;
 
-export const EXIT_REFUSED = 4;
 
 function required(values: Record<string, unknown>, name: string): string {
   const v = values[name];

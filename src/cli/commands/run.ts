@@ -22,6 +22,7 @@ import { UsageError, type Command } from '../main.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { credentialsFrom } from '../credentials.ts';
 import { intOption } from '../options.ts';
+import { EXIT_CREDITS, EXIT_REFUSED } from '../exit-codes.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
@@ -50,8 +51,6 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
 Exit codes: 0 done; 2 usage error; 3 stopped, balance ran out (top up, then --resume);
 4 credentials refused (the job did not start); 130/143 stopped by SIGINT/SIGTERM (--resume).`;
 
-export const EXIT_CREDITS = 3;
-export const EXIT_REFUSED = 4;
 
 /**
  * The file job's view of a metered session. Batches are settled in the order they were reserved
