@@ -12,6 +12,13 @@ export interface AddressPoint {
   district: string;
   lat: number;
   lon: number;
+  /** Unit / flat / door (OpenAddresses UNIT), not part of the house number. */
+  unit?: string;
+  /**
+   * Other names of the city this address is also found by: BAN's `libelle_acheminement` and
+   * `nom_ancienne_commune` (the pre-merger commune people still write).
+   */
+  altCities?: string[];
 }
 
 export interface StreetLine {
@@ -34,6 +41,12 @@ export interface Place {
   population: number;
   /** city, town, village, hamlet, suburb, locality, … */
   type: string;
+  /** First ISO 3166-2 level name (region, Land), when the source knows it. */
+  state?: string;
+  /** Full ISO 3166-2 code of that level (`DE-BE`), when known. */
+  stateCode?: string;
+  /** Second level name (département, provincia, county), when known. */
+  county?: string;
 }
 
 export interface PostcodeEntry {
