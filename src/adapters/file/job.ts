@@ -3,8 +3,12 @@
  *
  * - A fixed window of batches is in flight, so the pool stays busy while memory stays flat;
  *   results are written strictly in input order.
- * - With a meter (an account), each batch is reserved before it runs and settled after; when the
- *   balance runs out the job stops at a record boundary.
+ * - With a meter (an account), each batch is reserved before it runs and settled after (through
+ *   the one metering path, src/billing/meter.ts, keyed by the job id and each record's position);
+ *   when the balance runs out the job stops at a record boundary.
+ * - With a checkpoint path, a checkpoint naming the job (its id) and the input bytes read (their
+ *   hash) is written BEFORE the first record is reserved or charged, so a job killed at any point
+ *   can be resumed as the same job: records it had charged are never charged again.
  * - With a checkpoint path, progress is saved atomically at intervals and at every stop, and a
  *   resumed job skips what is done, cutting the outputs back to the checkpoint first, so that its
  *   final output is byte-for-byte that of an uninterrupted run.
@@ -12,7 +16,7 @@
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from '../../pool/tasks.ts';
-import { emptyTotals, writeCheckpoint, type Checkpoint, type CheckpointTotals } from './checkpoint.ts';
+import { CHECKPOINT_VERSION, emptyTotals, writeCheckpoint, type Checkpoint, type CheckpointTotals, type InputPrefix } from './checkpoint.ts';
 import { detectFormat } from './input.ts';
 import { readJsonArrayBatches } from './json-array-reader.ts';
 import { readNdjsonBatches } from './ndjson-reader.ts';
@@ -20,11 +24,14 @@ import type { ProgressReporter } from './progress.ts';
 import { batchLength, sliceBatch, type InputFormat, type RawBatch } from './raw-batch.ts';
 import type { Sink } from './sink.ts';
 
-/** Billing of a job, per batch (see src/billing/job-meter.ts). */
+/** Billing of a job, per batch (src/cli/commands/run.ts builds it on src/billing/meter.ts). */
 export interface JobMeter {
-  /** Reserves credits for up to `records` records; answers how many are covered (0 = none). */
-  reserve(records: number): Promise<number>;
-  /** Charges the records of a processed batch whose flag is set; idempotent on their positions. */
+  /**
+   * Reserves credits for the records at `positions` (in order); answers how many of them, from
+   * the first, are covered (0 = none). Batches are settled in the order they were reserved.
+   */
+  reserve(positions: readonly number[]): Promise<number>;
+  /** Charges the records of a processed batch whose flag is set; idempotent on their positions within the job. */
   settle(positions: number[], chargeable: boolean[]): Promise<number>;
   /** Gives back what is reserved and not settled. */
   release(): Promise<void>;
@@ -42,7 +49,15 @@ export interface JobOptions {
   window?: number;
   meter?: JobMeter;
   /** Where to save progress; with `resumeFrom`, the checkpoint to continue from. */
-  checkpoint?: { path: string; inputId: string; intervalMs?: number; resumeFrom?: Checkpoint };
+  checkpoint?: {
+    path: string;
+    /** The job's id (a resumed job's is the checkpoint's). */
+    jobId: string;
+    /** The input bytes read so far and their hash (src/adapters/file/checkpoint.ts InputDigest). */
+    inputPrefix: () => InputPrefix;
+    intervalMs?: number;
+    resumeFrom?: Checkpoint;
+  };
   progress?: ProgressReporter;
   /** Fraction of the input consumed so far, for the progress ETA. */
   inputFraction?: () => number | undefined;
@@ -81,7 +96,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
     await opts.errors?.sync();
     totals.elapsedMs = priorElapsed + Math.round(performance.now() - started);
     const cp: Checkpoint = {
-      version: 1, op: opts.op, inputId: opts.checkpoint.inputId, recordsDone,
+      version: CHECKPOINT_VERSION, op: opts.op, jobId: opts.checkpoint.jobId, input: opts.checkpoint.inputPrefix(), recordsDone,
       outputBytes: opts.output.bytes, errorsBytes: opts.errors?.bytes ?? 0, totals,
     };
     if (stoppedBecause) cp.stoppedBecause = stoppedBecause;
@@ -116,6 +131,8 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
     }
   };
 
+  // the job's id is durable before anything is charged (a resumed job's checkpoint already holds it)
+  if (!resume) await saveCheckpoint();
   try {
     for await (let batch of batches) {
       if (opts.signal?.aborted) {
@@ -131,7 +148,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
         toSkip = 0;
       }
       if (opts.meter) {
-        const covered = await opts.meter.reserve(batchLength(batch));
+        const covered = await opts.meter.reserve(batch.positions);
         if (covered < batchLength(batch)) {
           end = 'credits';
           if (covered === 0) break;
