@@ -16,7 +16,7 @@ import { digestsEqual, generateGuid, generateLicense, hashSecret } from './secre
 import { openStore } from './open-store.ts';
 import { belongsTo } from './ledger-id.ts';
 import {
-  UNLIMITED, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry, type SettleResult,
+  UNLIMITED, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry, type SettleOptions, type SettleResult,
 } from './store.ts';
 
 /** What callers see of an account: never the secrets or their digests. */
@@ -231,7 +231,7 @@ export class Billing {
    * Writes one ledger entry per charge (skipping ids already written), debits them and releases
    * the reservation, in one transaction. Charges beyond the reserved records are a caller bug.
    */
-  async settle(reservation: Reservation, charges: readonly Charge[]): Promise<SettleResult> {
+  async settle(reservation: Reservation, charges: readonly Charge[], opts: SettleOptions = {}): Promise<SettleResult> {
     if (charges.length > reservation.records) {
       throw new Error(`settle: ${charges.length} charges for a reservation of ${reservation.records} records`);
     }
@@ -245,7 +245,7 @@ export class Billing {
     const entries: LedgerEntry[] = charges.map((c) => ({
       id: c.id, account: reservation.accountId, function: reservation.op, credits: price, requestid: c.requestid, time,
     }));
-    return this.store.settle(reservation.id, reservation.accountId, entries);
+    return this.store.settle(reservation.id, reservation.accountId, entries, opts);
   }
 
   /** Gives a reservation back without charging (the run failed). */

@@ -54,8 +54,18 @@ export interface Settled {
   entries: LedgerEntry[];
   /** Per item of [0, covered): whether a ledger row was written now for it. */
   written: boolean[];
+  /**
+   * With `exportLater`: rows this job wrote in an earlier attempt at these items whose mirror
+   * never committed (a crash between settle and the Kafka commit). Mirror them now, with `entries`.
+   */
+  unexported: LedgerEntry[];
   /** Balance after the debit (-1 = unlimited), or undefined when nothing was settled. */
   balance: number | undefined;
+}
+
+export interface SettleOpts {
+  /** The ledger rows are mirrored (Kafka ledger topic) after settle; see BillingStore SettleOptions. */
+  exportLater?: boolean;
 }
 
 export interface HoldOptions {
@@ -123,8 +133,8 @@ export class Meter {
    * charged before), writes their ledger rows and releases the rest of the hold, atomically per
    * function.
    */
-  async settle(hold: Hold, chargeable: readonly boolean[]): Promise<Settled> {
-    const out: Settled = { credits: 0, entries: [], written: new Array<boolean>(hold.covered).fill(false), balance: undefined };
+  async settle(hold: Hold, chargeable: readonly boolean[], opts: SettleOpts = {}): Promise<Settled> {
+    const out: Settled = { credits: 0, entries: [], written: new Array<boolean>(hold.covered).fill(false), unexported: [], balance: undefined };
     const index = new Map<string, number>();
     for (const [op, res] of [...hold.reservations]) {
       const charges: Charge[] = [];
@@ -135,7 +145,7 @@ export class Meter {
       }
       hold.reservations.delete(op);
       this.open.delete(res);
-      const r = await this.billing.settle(res, charges);
+      const r = await this.billing.settle(res, charges, opts.exportLater ? { exportLater: true } : {});
       out.balance = r.credits;
       const time = this.billing.now().toISOString();
       for (const id of r.writtenIds) {
@@ -149,7 +159,21 @@ export class Meter {
     }
     out.entries.sort((a, b) => index.get(a.id)! - index.get(b.id)!);
     this.stopTimerIfIdle();
+    if (opts.exportLater) {
+      // charged items with no row written now: a replay; find the rows whose mirror never committed
+      const replayed: string[] = [];
+      for (let i = 0; i < hold.covered; i++) if (hold.ids[i] !== undefined && chargeable[i] && !out.written[i]) replayed.push(hold.ids[i]!);
+      if (replayed.length) {
+        const order = new Map(replayed.map((id, k) => [id, k]));
+        out.unexported = (await this.billing.store.unexported(this.accountId, replayed)).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      }
+    }
     return out;
+  }
+
+  /** The mirror of these rows committed (see SettleOpts.exportLater). */
+  markExported(entries: readonly LedgerEntry[]): Promise<void> {
+    return this.billing.store.markExported(this.accountId, entries.map((e) => e.id));
   }
 
   /** Gives back what a hold still holds (its run failed, or nothing in it was run). */

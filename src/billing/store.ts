@@ -88,6 +88,15 @@ export interface SettleResult {
   credits: number;
 }
 
+export interface SettleOptions {
+  /**
+   * The rows are mirrored elsewhere (the Kafka ledger topic) in a transaction that commits after
+   * settle: write them "not yet exported" until `markExported`, so that a replay after a crash in
+   * between mirrors them (once) although it writes no new row.
+   */
+  exportLater?: boolean;
+}
+
 export interface BillingStore {
   readonly kind: 'sqlite' | 'postgres';
   /** Creates the schema if needed and returns the per-install pepper (created on first call). */
@@ -108,7 +117,7 @@ export interface BillingStore {
    * reservation, atomically. Idempotent on entry ids. Throws if the reservation is unknown and
    * an entry would be newly charged (nothing is written then).
    */
-  settle(reservationId: string, accountId: string, entries: LedgerEntry[]): Promise<SettleResult>;
+  settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts?: SettleOptions): Promise<SettleResult>;
   /** Releases a reservation without charging. Unknown ids are ignored. */
   release(reservationId: string): Promise<void>;
   /** Extends the leases of these reservations to `expiresAt`; answers how many still exist. */
@@ -120,6 +129,10 @@ export interface BillingStore {
   ledgerCount(accountId: string): Promise<number>;
   /** The entry `id` of `accountId` (an id of another account is not found). */
   ledgerEntry(accountId: string, id: string): Promise<LedgerEntry | undefined>;
+  /** The rows among `ids` of the account that were settled with `exportLater` and not marked exported. */
+  unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]>;
+  /** Marks rows exported (their mirror committed). */
+  markExported(accountId: string, ids: readonly string[]): Promise<void>;
   /** Which of `ids` the account's ledger already holds. */
   ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>>;
 

@@ -15,6 +15,7 @@ import type { Op } from '../../contract/params.ts';
 import type { Credentials } from '../../contract/validate.ts';
 import type { Billing } from '../../billing/billing.ts';
 import { Meter, type Hold, type Settled } from '../../billing/meter.ts';
+import type { LedgerEntry } from '../../billing/store.ts';
 
 export interface PlanItem {
   /** The op to charge, or undefined for a record that costs nothing (DLQ, rejected, refused op). */
@@ -96,9 +97,17 @@ export class StreamMeter {
     return this.m.hold(items.map((it) => ({ op: it.op, record: `${it.partition}/${it.offset}` })), { partial: true });
   }
 
-  /** Charges the covered items whose flag is set; answers the ledger rows written now. */
+  /**
+   * Charges the covered items whose flag is set; answers the ledger rows written now, and the rows
+   * an earlier attempt at these records wrote whose ledger-topic entry never committed.
+   */
   settle(plan: BatchPlan, chargeable: readonly boolean[]): Promise<Settled> {
-    return this.m.settle(plan, chargeable);
+    return this.m.settle(plan, chargeable, { exportLater: true });
+  }
+
+  /** The ledger-topic entries of these rows committed. */
+  markExported(entries: readonly LedgerEntry[]): Promise<void> {
+    return this.m.markExported(entries);
   }
 
   /** Gives back what a plan still holds. */

@@ -418,8 +418,10 @@ export class StreamWorker {
       results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, o.meter.requestId(), balance)));
       if (settled.written[i]) charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
     }
-    // a ledger-topic entry for exactly the ledger rows settle wrote now
-    const ledger: OutMessage[] = settled.entries.map((e) => ledgerMessage(o.codec, o.valueFormat, e));
+    // a ledger-topic entry for exactly the ledger rows settle wrote: now, or in an attempt at
+    // these records whose transaction never committed (a crash between settle and commit)
+    const mirrored = [...settled.entries, ...settled.unexported];
+    const ledger: OutMessage[] = mirrored.map((e) => ledgerMessage(o.codec, o.valueFormat, e));
     // one produce request per chunk: a partition's record batch must stay under the broker's
     // message.max.bytes (1 MiB by default)
     for (const [t, list] of [[o.resultsTopic, results], [o.ledgerTopic, ledger], [o.dlqTopic, dlq]] as const) {
@@ -428,6 +430,9 @@ export class StreamWorker {
     const next = (BigInt(messages[n - 1]!.offset) + 1n).toString();
     await sendOffsetsRetrying(tx, { consumerGroupId: o.group, topics: [{ topic, partitions: [{ partition, offset: next }] }] });
     await tx.commit();
+    // best effort: a row left "not exported" is mirrored again only if its record is read again
+    // by this group, which after this commit takes an offset reset
+    if (mirrored.length) await o.meter.markExported(mirrored).catch((err) => this.log.warn({ err }, 'could not mark ledger rows exported'));
 
     const m = o.metrics;
     for (const [op, c] of processed) m.records.inc({ op }, c);

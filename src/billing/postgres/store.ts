@@ -18,7 +18,7 @@ import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import {
   SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
-  type ReservationRow, type SettleResult,
+  type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 
 const SCHEMA_SQL = `
@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS ledger (
   request_id TEXT NOT NULL,
   created_at TIMESTAMPTZ NOT NULL
 );
+ALTER TABLE ledger ADD COLUMN IF NOT EXISTS exported BOOLEAN NOT NULL DEFAULT true;
 CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, created_at);
 CREATE TABLE IF NOT EXISTS idempotency_keys (
   account_id TEXT NOT NULL REFERENCES accounts(id),
@@ -206,7 +207,7 @@ export class PostgresStore implements BillingStore {
     return r.rowCount === 1;
   }
 
-  async settle(reservationId: string, accountId: string, entries: LedgerEntry[]): Promise<SettleResult> {
+  async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
     // One statement, hence one implicit transaction and one round trip: the reservation row is
     // deleted (which also serialises two settles of the same reservation), new ledger rows are
     // inserted only while that reservation existed, and the account is debited by exactly the
@@ -215,8 +216,8 @@ export class PostgresStore implements BillingStore {
       `WITH res AS (
          DELETE FROM reservations WHERE id = $1 AND account_id = $2 RETURNING amount
        ), ins AS (
-         INSERT INTO ledger (id, account_id, function, credits, request_id, created_at)
-         SELECT t.id, $2, t.fn, t.cr, t.rq, t.tm
+         INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
+         SELECT t.id, $2, t.fn, t.cr, t.rq, t.tm, $8
          FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::timestamptz[]) AS t(id, fn, cr, rq, tm)
          WHERE EXISTS (SELECT 1 FROM res)
          ON CONFLICT (id) DO NOTHING
@@ -233,7 +234,7 @@ export class PostgresStore implements BillingStore {
        SELECT (SELECT credits FROM upd) AS credits, (SELECT charged FROM upd) AS charged,
               (SELECT written FROM tot) AS written, (SELECT ids FROM tot) AS ids, (SELECT amount FROM res) AS amount`,
       [reservationId, accountId, entries.map((e) => e.id), entries.map((e) => e.function), entries.map((e) => e.credits),
-        entries.map((e) => e.requestid), entries.map((e) => e.time)],
+        entries.map((e) => e.requestid), entries.map((e) => e.time), !opts.exportLater],
     );
     const row = r.rows[0]!;
     if (row.credits === null) throw new Error(`settle: account ${accountId} does not exist`);
@@ -289,6 +290,18 @@ export class PostgresStore implements BillingStore {
   async ledgerEntry(accountId: string, id: string): Promise<LedgerEntry | undefined> {
     const r = await this.pool.query<LedgerPgRow>(`SELECT * FROM ledger WHERE id = $1 AND account_id = $2`, [id, accountId]);
     return r.rows[0] ? toLedger(r.rows[0]) : undefined;
+  }
+
+  async unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
+    if (ids.length === 0) return [];
+    const r = await this.pool.query<LedgerPgRow>(
+      `SELECT * FROM ledger WHERE id = ANY($1::text[]) AND account_id = $2 AND NOT exported`, [ids, accountId]);
+    return r.rows.map(toLedger);
+  }
+
+  async markExported(accountId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query(`UPDATE ledger SET exported = true WHERE id = ANY($1::text[]) AND account_id = $2 AND NOT exported`, [ids, accountId]);
   }
 
   async ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>> {

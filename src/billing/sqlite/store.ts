@@ -10,7 +10,7 @@ import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import {
   SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
-  type ReservationRow, type SettleResult,
+  type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 
 const SCHEMA = `
@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS ledger (
   function TEXT NOT NULL,
   credits INTEGER NOT NULL,
   request_id TEXT NOT NULL,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  exported INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, created_at);
 CREATE TABLE IF NOT EXISTS idempotency_keys (
@@ -135,6 +136,8 @@ export class SqliteStore implements BillingStore {
       const cols = (this.db.prepare(`PRAGMA table_info(reservations)`).all() as Array<{ name: string }>).map((c) => c.name);
       // a version-1 reservation had no lease: it expires at once (stop every process before upgrading)
       if (!cols.includes('expires_at')) this.db.exec(`ALTER TABLE reservations ADD COLUMN expires_at TEXT NOT NULL DEFAULT ''; UPDATE reservations SET expires_at = created_at;`);
+      const lcols = (this.db.prepare(`PRAGMA table_info(ledger)`).all() as Array<{ name: string }>).map((c) => c.name);
+      if (!lcols.includes('exported')) this.db.exec(`ALTER TABLE ledger ADD COLUMN exported INTEGER NOT NULL DEFAULT 1`);
       this.db.exec(MIGRATE_TO_2);
     }
     this.db.exec(`CREATE INDEX IF NOT EXISTS reservations_expiry ON reservations(expires_at)`);
@@ -192,12 +195,12 @@ export class SqliteStore implements BillingStore {
     });
   }
 
-  async settle(reservationId: string, accountId: string, entries: LedgerEntry[]): Promise<SettleResult> {
+  async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
     return this.tx(() => {
       const res = this.q(`SELECT amount FROM reservations WHERE id = ? AND account_id = ?`)
         .get(reservationId, accountId) as { amount: number } | undefined;
-      const ins = this.q(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at)
-                          VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`);
+      const ins = this.q(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
+                          VALUES (?, ?, ?, ?, ?, ?, ${opts.exportLater ? 0 : 1}) ON CONFLICT(id) DO NOTHING`);
       let written = 0;
       let total = 0;
       const writtenIds: string[] = [];
@@ -275,6 +278,24 @@ export class SqliteStore implements BillingStore {
   async ledgerEntry(accountId: string, id: string): Promise<LedgerEntry | undefined> {
     const r = this.q(`SELECT * FROM ledger WHERE id = ? AND account_id = ?`).get(id, accountId) as LedgerSqlRow | undefined;
     return r ? toLedger(r) : undefined;
+  }
+
+  async unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
+    const s = this.q(`SELECT * FROM ledger WHERE id = ? AND account_id = ? AND exported = 0`);
+    const out: LedgerEntry[] = [];
+    for (const id of ids) {
+      const r = s.get(id, accountId) as LedgerSqlRow | undefined;
+      if (r) out.push(toLedger(r));
+    }
+    return out;
+  }
+
+  async markExported(accountId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    this.tx(() => {
+      const u = this.q(`UPDATE ledger SET exported = 1 WHERE id = ? AND account_id = ?`);
+      for (const id of ids) u.run(id, accountId);
+    });
   }
 
   async ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>> {

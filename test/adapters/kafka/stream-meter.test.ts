@@ -66,9 +66,16 @@ describe('StreamMeter', () => {
     const s = await meter.settle(replay, [true, true, true]);
     expect(s.credits).toBe(0);
     expect(s.entries).toEqual([]);
+    // their ledger-topic entries never committed: the replay mirrors them, once
+    expect(s.unexported.map((e) => e.id)).toEqual([0, 1, 2].map((o) => meter.ledgerId('lines', 0, String(o))));
+    await meter.markExported(s.unexported);
     await meter.release(replay);
     expect(await billing.balance(a.account)).toBe(0);
     expect(await billing.store.ledgerCount(a.account)).toBe(3);
+    // the same group reads them again (an offset reset): no charge, no ledger-topic entry
+    const reset = await meter.plan(lines(3));
+    const again = await meter.settle(reset, [true, true, true]);
+    expect([again.credits, again.entries.length, again.unexported.length]).toEqual([0, 0, 0]);
   });
 
   it('the job is the consumer group on the topic id: another group, a recreated topic or another account is charged; the same group again is not', async () => {
