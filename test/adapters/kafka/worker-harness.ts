@@ -219,10 +219,12 @@ let indexBuffer: Promise<SharedArrayBuffer> | undefined;
 export async function startWorker(opts: {
   brokers: string[]; topics: Topics; group: string; db: string; account: Account; op?: Op;
   valueFormat?: 'avro' | 'json'; threads?: number; clientId?: string;
+  /** Another engine pool (tests of engine failures). */
+  pool?: EnginePool;
 }): Promise<RunningWorker> {
   const billing = await Billing.open(opts.db);
   const meter = await StreamMeter.start(billing, { license: opts.account.license, guid: opts.account.guid }, opts.op ? [opts.op] : ['search', 'lines']);
-  const pool = await EnginePool.create({ threads: opts.threads ?? 1, ...(opts.op !== 'lines' ? { indexBuffer: await (indexBuffer ??= loadDefaultIndex()) } : {}) });
+  const pool = opts.pool ?? await EnginePool.create({ threads: opts.threads ?? 1, ...(opts.op !== 'lines' ? { indexBuffer: await (indexBuffer ??= loadDefaultIndex()) } : {}) });
   const metrics = createWorkerMetrics(false);
   const worker = new StreamWorker({
     brokers: opts.brokers, group: opts.group, inputTopic: opts.topics.input, resultsTopic: opts.topics.results,
