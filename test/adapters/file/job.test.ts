@@ -122,7 +122,8 @@ describe('resume after kill -9 and after SIGINT', () => {
     const out = join(dir, `${name}.out`);
     // Metered, so that the ledger shows whether any record was charged twice or not at all.
     const db = `sqlite:${join(dir, `${name}.sqlite`)}`;
-    const created = await runCli(['accounts', 'create', '--unlimited', '--agree', 'lines', '--db', db]);
+    const START = 20 * 1_000_000;
+    const created = await runCli(['accounts', 'create', '--credits', String(START), '--agree', 'lines', '--db', db]);
     expect(created.code, created.stderr).toBe(0);
     const acc = JSON.parse(created.stdout) as { license: string; guid: string; account: string };
     const args = ['run', '--op', 'lines', '--input', input, '--output', out, '--batch-size', '500', '--checkpoint-interval', '50', '--progress', 'off',
@@ -147,7 +148,15 @@ describe('resume after kill -9 and after SIGINT', () => {
     expect(existsSync(`${out}.checkpoint`)).toBe(false);
     const billing = await Billing.open(db);
     try {
-      expect(await billing.store.ledgerCount(acc.account)).toBe(chargeableIn(reference));
+      // every chargeable record charged exactly once, across the kill and the resume, as one job
+      const charged = chargeableIn(reference);
+      expect(await billing.store.ledgerCount(acc.account)).toBe(charged);
+      expect(await billing.balance(acc.account)).toBe(START - 20 * charged);
+      const jobs = new Set((await billing.ledger(acc.account, 1_000_000)).map((e) => e.id.split('/')[2]));
+      expect(jobs.size).toBe(1);
+      // the killed run's reservation (if any) is released once its lease ends; nothing else is held
+      await billing.store.releaseExpired(new Date(Date.now() + 3600_000).toISOString());
+      expect((await billing.findAccount({ id: acc.account }))!.reserved).toBe(0);
     } finally {
       await billing.close();
     }
