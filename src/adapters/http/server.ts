@@ -220,7 +220,7 @@ export class HttpServer {
    * Graceful: refuses new API requests (503), lets in-flight ones finish and be charged, closes
    * kept-alive connections as their answers go out. After `graceMs` the remaining connections are
    * cut (their requests' reservations are released by their own error path or, if the process
-   * dies, by `releaseStale` at the next start).
+   * dies, by `releaseExpired` once their lease ends).
    */
   close(graceMs = 30_000): Promise<void> {
     this.closed ??= this.doClose(graceMs);
