@@ -13,6 +13,7 @@
  *   resumed job skips what is done, cutting the outputs back to the checkpoint first, so that its
  *   final output is byte-for-byte that of an uninterrupted run.
  */
+import { ERRORS } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from '../../pool/tasks.ts';
@@ -63,9 +64,17 @@ export interface JobOptions {
   inputFraction?: () => number | undefined;
   /** Aborting stops reading new batches; in-flight ones finish and are checkpointed. */
   signal?: AbortSignal;
+  /**
+   * Records the engine failed on (an error record with errorcode 500 in their slot, never
+   * charged), by line/element number, once per batch: for the log.
+   */
+  onEngineFailures?: (positions: number[]) => void;
 }
 
 export type JobEnd = 'done' | 'credits' | 'signal';
+
+/** The code of an error record the engine failed on (see src/pool/run-task.ts). */
+const ENGINE_FAILURE = ERRORS.INTERNAL.status;
 
 export interface JobSummary extends CheckpointTotals {
   format: InputFormat;
@@ -113,7 +122,9 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       const chargeable = Array.from(result.flags, (f) => (f & CHARGEABLE) !== 0);
       totals.credits += await opts.meter.settle(batch.positions, chargeable);
     }
+    let failed: number[] | undefined;
     for (let i = 0; i < n; i++) {
+      if (!(result.flags[i]! & OK) && result.codes[i] === ENGINE_FAILURE) (failed ??= []).push(batch.positions[i]!);
       totals.records++;
       if (result.flags[i]! & OK) totals.processed++;
       else totals.rejected++;
@@ -122,6 +133,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       const ml = MATCHLEVELS[result.matchlevels[i]!];
       if (ml) totals.byMatchlevel[ml] = (totals.byMatchlevel[ml] ?? 0) + 1;
     }
+    if (failed) opts.onEngineFailures?.(failed);
     await opts.output.write(result.output);
     if (result.errors.length) await opts.errors!.write(result.errors);
     recordsDone += n;

@@ -185,6 +185,7 @@ const command: Command = {
     try {
       const summary = await runFileJob({
         op, input: digest.wrap(input), output, pool, batchSize, signal: abort.signal,
+        onEngineFailures: (positions) => log.error({ jobId, positions }, 'engine failure: error records (500) written in these slots, not charged'),
         ...(meter ? { meter } : {}),
         ...(errors ? { errors } : {}),
         ...(progress ? { progress } : {}),
