@@ -166,6 +166,40 @@ describe('resume after kill -9 and after SIGINT', () => {
     await interruptThenResume('SIGKILL', 'killed');
   }, 120_000);
 
+  it('kill -9 before any interval checkpoint: the job id was durable first, so --resume continues the same job and charges each record once', async () => {
+    const out = join(dir, 'early.out');
+    const db = `sqlite:${join(dir, 'early.sqlite')}`;
+    const created = await runCli(['accounts', 'create', '--credits', String(20 * 1_000_000), '--agree', 'lines', '--db', db]);
+    const acc = JSON.parse(created.stdout) as { license: string; guid: string; account: string };
+    const args = ['run', '--op', 'lines', '--input', input, '--output', out, '--batch-size', '500', '--checkpoint-interval', '600000',
+      '--progress', 'off', '--license', acc.license, '--guid', acc.guid, '--db', db];
+    const { child, done } = startCli(args);
+    // records are being written (and charged) while the only checkpoint is the one made at start
+    const started = Date.now();
+    const { statSync } = await import('node:fs');
+    while ((!existsSync(out) || statSync(out).size < 200_000) && Date.now() - started < 60_000) await sleep(10);
+    child.kill('SIGKILL');
+    await done;
+    const cp = JSON.parse(readFileSync(`${out}.checkpoint`, 'utf8'));
+    expect(cp.recordsDone).toBe(0);
+    const billing = await Billing.open(db);
+    const chargedBefore = await billing.store.ledgerCount(acc.account);
+    await billing.close();
+    expect(chargedBefore).toBeGreaterThan(0);
+    const second = await runCli([...args, '--resume']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+    const after = await Billing.open(db);
+    try {
+      const ledger = await after.ledger(acc.account, 1_000_000);
+      expect(ledger).toHaveLength(chargeableIn(reference));
+      expect(new Set(ledger.map((e) => e.id.split('/')[2]))).toEqual(new Set([`file:${cp.jobId}`]));
+      expect(await after.balance(acc.account)).toBe(20 * 1_000_000 - 20 * chargeableIn(reference));
+    } finally {
+      await after.close();
+    }
+  }, 120_000);
+
   it('SIGINT finishes in-flight batches, checkpoints, exits 130, and --resume completes identically', async () => {
     await interruptThenResume('SIGINT', 'interrupted');
   }, 120_000);
