@@ -84,7 +84,7 @@ export class Meter {
   readonly requestid: string;
   private readonly jobKey: string;
   private readonly open = new Set<Reservation>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly leases: LeaseRenewer;
 
   constructor(billing: Billing, accountId: string, job: JobIdentity, opts: { requestid?: string } = {}) {
     this.billing = billing;
@@ -92,6 +92,7 @@ export class Meter {
     this.job = job;
     this.jobKey = jobKey(job);
     this.requestid = opts.requestid ?? (job.kind === 'http' ? job.requestid : newRequestId());
+    this.leases = renewerOf(billing);
   }
 
   /** The ledger id of a record of this job. */
@@ -144,7 +145,7 @@ export class Meter {
         index.set(hold.ids[i]!, i);
       }
       hold.reservations.delete(op);
-      this.open.delete(res);
+      this.forget(res);
       const r = await this.billing.settle(res, charges, opts.exportLater ? { exportLater: true } : {});
       out.balance = r.credits;
       const time = this.billing.now().toISOString();
@@ -158,7 +159,6 @@ export class Meter {
       }
     }
     out.entries.sort((a, b) => index.get(a.id)! - index.get(b.id)!);
-    this.stopTimerIfIdle();
     if (opts.exportLater) {
       // charged items with no row written now: a replay; find the rows whose mirror never committed
       const replayed: string[] = [];
@@ -180,10 +180,9 @@ export class Meter {
   async release(hold: Hold): Promise<void> {
     for (const [op, res] of [...hold.reservations]) {
       hold.reservations.delete(op);
-      this.open.delete(res);
+      this.forget(res);
       await this.billing.release(res);
     }
-    this.stopTimerIfIdle();
   }
 
   /** Balance now (-1 = unlimited). */
@@ -203,10 +202,9 @@ export class Meter {
   /** Releases every open reservation and stops renewing (the job ended). */
   async close(): Promise<void> {
     for (const r of [...this.open]) {
-      this.open.delete(r);
+      this.forget(r);
       await this.billing.release(r).catch(() => {});
     }
-    this.stopTimerIfIdle();
   }
 
   // ---- internals ----------------------------------------------------------------------------
@@ -219,17 +217,21 @@ export class Meter {
         const r = await this.billing.reserve(this.accountId, op, n);
         held.set(op, r);
         this.open.add(r);
+        this.leases.add(r);
       }
     } catch (err) {
       for (const r of held.values()) {
-        this.open.delete(r);
+        this.forget(r);
         await this.billing.release(r).catch(() => {});
       }
-      this.stopTimerIfIdle();
       throw err;
     }
-    if (this.open.size > 0) this.startTimer();
     return held;
+  }
+
+  private forget(r: Reservation): void {
+    this.open.delete(r);
+    this.leases.delete(r);
   }
 
   /** Credits free to reserve; Infinity for unlimited accounts. */
@@ -238,24 +240,47 @@ export class Meter {
     if (!acc || acc.disabled) throw new ServiceError('UNAUTHORIZED');
     return acc.credits === UNLIMITED ? Number.POSITIVE_INFINITY : Math.max(0, acc.credits - acc.reserved);
   }
+}
 
-  private startTimer(): void {
+/**
+ * Renews the leases of every open reservation of one Billing (one timer per process and store,
+ * not per holder: an HTTP request adds and removes its reservation without a timer of its own).
+ */
+class LeaseRenewer {
+  private readonly billing: Billing;
+  private readonly open = new Set<Reservation>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(billing: Billing) {
+    this.billing = billing;
+  }
+
+  add(r: Reservation): void {
+    this.open.add(r);
     if (this.timer) return;
-    const every = Math.max(10, Math.floor(this.billing.leaseMs / 3));
     this.timer = setInterval(() => {
-      if (this.open.size === 0) return;
+      if (this.open.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+        return;
+      }
       // a failed renewal is tried again at the next tick; the lease covers two more
       void this.billing.renew([...this.open]).catch(() => {});
-    }, every);
+    }, Math.max(10, Math.floor(this.billing.leaseMs / 3)));
     this.timer.unref();
   }
 
-  private stopTimerIfIdle(): void {
-    if (this.open.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
+  delete(r: Reservation): void {
+    this.open.delete(r);
   }
+}
+
+const renewers = new WeakMap<Billing, LeaseRenewer>();
+
+function renewerOf(billing: Billing): LeaseRenewer {
+  let r = renewers.get(billing);
+  if (!r) renewers.set(billing, (r = new LeaseRenewer(billing)));
+  return r;
 }
 
 /** Charged, not prepaid items of [0, end), per function. */
