@@ -231,7 +231,7 @@ export class Billing {
    * Writes one ledger entry per charge (skipping ids already written), debits them and releases
    * the reservation, in one transaction. Charges beyond the reserved records are a caller bug.
    */
-  async settle(reservation: Reservation, charges: readonly Charge[], opts: SettleOptions = {}): Promise<SettleResult> {
+  async settle(reservation: Reservation, charges: readonly Charge[], opts: SettleOptions = {}): Promise<SettleResult & { time: string }> {
     if (charges.length > reservation.records) {
       throw new Error(`settle: ${charges.length} charges for a reservation of ${reservation.records} records`);
     }
@@ -245,7 +245,7 @@ export class Billing {
     const entries: LedgerEntry[] = charges.map((c) => ({
       id: c.id, account: reservation.accountId, function: reservation.op, credits: price, requestid: c.requestid, time,
     }));
-    return this.store.settle(reservation.id, reservation.accountId, entries, opts);
+    return { ...(await this.store.settle(reservation.id, reservation.accountId, entries, opts)), time };
   }
 
   /** Gives a reservation back without charging (the run failed). */

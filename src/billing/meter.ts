@@ -148,7 +148,7 @@ export class Meter {
       this.forget(res);
       const r = await this.billing.settle(res, charges, opts.exportLater ? { exportLater: true } : {});
       out.balance = r.credits;
-      const time = this.billing.now().toISOString();
+      const time = r.time; // as written into the rows
       for (const id of r.writtenIds) {
         out.written[index.get(id)!] = true;
         out.credits += PRICES[op];

@@ -228,7 +228,7 @@ export function storeContract(f: StoreFactory): void {
       const c = await billing.createAccount({ credits: 0 });
       const r = await billing.reserve(c.account, 'search', 0);
       expect(r.amount).toBe(0);
-      expect(await billing.settle(r, [])).toEqual({ written: 0, writtenIds: [], charged: 0, credits: 0 });
+      expect(await billing.settle(r, [])).toMatchObject({ written: 0, writtenIds: [], charged: 0, credits: 0 });
     });
 
     it('a reservation is a lease: renewed it survives a sweep, expired it is released', async () => {

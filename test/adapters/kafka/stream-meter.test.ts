@@ -36,6 +36,9 @@ describe('StreamMeter', () => {
     expect(s.credits).toBe(2 * PRICES.lines + PRICES.search);
     expect(s.entries.map((e) => e.id)).toEqual([meter.ledgerId('lines', 0, '0'), meter.ledgerId('search', 0, '2'), meter.ledgerId('lines', 0, '3')]);
     expect(s.written).toEqual([true, false, true, true]);
+    // the entries are the rows as stored
+    const stored = await billing.ledger(a.account);
+    expect(s.entries).toEqual(stored.sort((x, y) => s.entries.findIndex((e) => e.id === x.id) - s.entries.findIndex((e) => e.id === y.id)));
     expect(await billing.balance(a.account)).toBe(0);
     expect((await billing.findAccount({ id: a.account }))!.reserved).toBe(0);
     expect((await meter.plan(its.slice(4))).covered).toBe(0);
