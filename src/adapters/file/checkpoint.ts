@@ -110,10 +110,12 @@ export function writeCheckpoint(path: string, cp: Checkpoint): void {
     closeSync(fd);
   }
   renameSync(tmp, path);
-  // the rename itself is durable only once the directory is synced
+  // the rename itself is durable only once the directory is synced (where the filesystem can)
   const dir = openSync(dirname(path), 'r');
   try {
     fsyncSync(dir);
+  } catch (err) {
+    if (!['EINVAL', 'ENOTSUP', 'EPERM', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
   } finally {
     closeSync(dir);
   }
