@@ -7,12 +7,15 @@
  * When the worker's client is @platformatic/kafka, its own `metadata({ topics })` answers the
  * same and this module becomes one call on that client.
  */
-import { Admin } from '@platformatic/kafka';
+import { Admin, type ConnectionOptions } from '@platformatic/kafka';
 
 const NULL_UUID = '00000000-0000-0000-0000-000000000000';
 
-export async function fetchTopicId(brokers: readonly string[], topic: string, clientId = 'addrflow-topic-id'): Promise<string> {
-  const admin = new Admin({ clientId, bootstrapBrokers: [...brokers], retries: 3 });
+/** `connection`: TLS / SASL of a managed cluster, in @platformatic/kafka's terms. */
+export async function fetchTopicId(
+  brokers: readonly string[], topic: string, opts: { clientId?: string; connection?: ConnectionOptions } = {},
+): Promise<string> {
+  const admin = new Admin({ ...opts.connection, clientId: opts.clientId ?? 'addrflow-topic-id', bootstrapBrokers: [...brokers], retries: 3 });
   try {
     const md = await admin.metadata({ topics: [topic] });
     const id = md.topics.get(topic)?.id;
