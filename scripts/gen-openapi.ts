@@ -56,11 +56,20 @@ function operation(op: Op): Record<string, unknown> {
       summary,
       description: `${PRICES[op]} credits per ${op === 'lines' ? 'record whose addresslinestatuscode is 0 or 1' : 'processed record (also when nothing matched)'}. ` +
         'Single mode: the record parameters as form fields. Batch mode: the `batch` field.',
+      parameters: [{
+        name: 'Idempotency-Key', in: 'header', required: false,
+        description: 'Safe retries: a repeat of this key by the same account within 24 h, with the same request, gets the first 200 answer again ' +
+          '(header Idempotent-Replayed: true) and is not charged again; the same key with another request is 409. Error answers are not kept. See docs/http.md.',
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+      }],
       requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: formSchema(op), encoding: {} } } },
       responses: {
         200: {
           description: 'Single mode: one record. Batch mode: one result per element, in order; an invalid element holds an error object (errorcode 412 or 428) in its slot.',
-          headers: { 'Access-Control-Allow-Origin': { $ref: '#/components/headers/ACAO' } },
+          headers: {
+            'Access-Control-Allow-Origin': { $ref: '#/components/headers/ACAO' },
+            'Idempotent-Replayed': { description: 'Present (true) when the answer is the stored first answer of the request\'s Idempotency-Key.', schema: { type: 'string', const: 'true' } },
+          },
           content: {
             'application/json': { schema: { oneOf: [{ $ref: `#/components/schemas/${record}` }, { type: 'array', maxItems: MAX_BATCH_ELEMENTS, items: { oneOf: [{ $ref: `#/components/schemas/${record}` }, errorRef] } }] } },
             'application/xml': { schema: { type: 'string', description: 'responseformat=xml: `<response>` with one child per key in the order of the JSON record; a batch is `<responses>` with one `<response>` per element.' } },
@@ -69,12 +78,13 @@ function operation(op: Op): Record<string, unknown> {
         401: errResponse(401, ' Missing or empty credentials, or credentials matching no active account.'),
         402: errResponse(402, ' Price × number of valid records exceeds the balance; nothing was run or charged.'),
         403: errResponse(403),
+        409: errResponse(409, ' (not in the interface specification; only with an Idempotency-Key)'),
         405: { ...errResponse(405), headers: { 'Access-Control-Allow-Origin': { $ref: '#/components/headers/ACAO' }, Allow: { schema: { type: 'string', const: 'POST' } } } },
         412: errResponse(412, ' Also: a malformed, non-array or over-long batch, disagreeing element response formats, or a body that is not UTF-8.'),
         413: errResponse(413, ' (not in the interface specification; HTTP-level)'),
         415: errResponse(415, ' (not in the interface specification; HTTP-level)'),
         428: errResponse(428, ' Also: batch missing or empty.'),
-        500: { description: ERRORS.INTERNAL.message + ' No body.', headers: { 'Access-Control-Allow-Origin': { $ref: '#/components/headers/ACAO' } } },
+        500: { description: ERRORS.INTERNAL.message + ' No body. An engine failure in single mode is a 500 (in a batch: an error element); never charged.', headers: { 'Access-Control-Allow-Origin': { $ref: '#/components/headers/ACAO' } } },
         503: errResponse(503),
       },
     },

@@ -1,14 +1,10 @@
 /**
- * The one billing module of all three entrances (HTTP, bulk files, Kafka):
- * accounts, agreements, prices and the reserve → execute → settle flow.
+ * Accounts, agreements, prices and the store-level reserve / settle / release / lease steps.
+ * Entrances do not call the money steps here: they go through the one metering path,
+ * `Meter` (meter.ts), which owns reserve → execute → settle → ledger entry for all of them.
  *
- *   const account = await billing.authenticate(credentials, op);     // 401 / 403
- *   const r = await billing.reserve(account, op, records);            // 402 before anything runs
- *   try { …run the engine… } catch (e) { await billing.release(r); throw e; }
- *   await billing.settle(r, [{ id: `${requestid}/${i}`, requestid }, …]); // one ledger entry per charged record
- *
- * Ledger ids are the caller's deterministic ids (HTTP `requestid/index`, file jobs
- * `file-identity/line`, Kafka `topic/partition/offset`): settling the same id again charges nothing.
+ * Ledger ids name their account, function and job (ledger-id.ts): settling the same id again
+ * charges nothing, and settle refuses an id of another account or function.
  */
 import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../contract/errors.ts';
@@ -18,8 +14,9 @@ import { priceOf } from './prices.ts';
 import { newRequestId } from './request-id.ts';
 import { digestsEqual, generateGuid, generateLicense, hashSecret } from './secrets.ts';
 import { openStore } from './open-store.ts';
+import { belongsTo } from './ledger-id.ts';
 import {
-  UNLIMITED, type AccountRow, type BillingStore, type LedgerEntry, type SettleResult,
+  UNLIMITED, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry, type SettleOptions, type SettleResult,
 } from './store.ts';
 
 /** What callers see of an account: never the secrets or their digests. */
@@ -65,11 +62,24 @@ export interface CreatedAccount {
 }
 
 /**
- * A reservation older than this belongs to a process that died mid-request: every holder (an
- * HTTP batch of 5,000, a file-job batch, a Kafka slice) settles or releases within seconds.
- * Servers and stream workers give such reservations back at start and periodically.
+ * How long a reservation's lease lasts unless renewed. A holder (Meter) renews its open
+ * reservations every third of it, so a live job, however slow, keeps them; a process that died
+ * stops renewing, and once the lease has run out any process may release them
+ * (`releaseExpired`: servers and workers sweep at start and periodically).
+ * `ADDRFLOW_LEASE_MS` overrides it (tests use a short lease).
  */
-export const STALE_RESERVATION_MS = 2 * 60_000;
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** How long an HTTP answer is kept for its `Idempotency-Key`. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+/** A key still pending after this belongs to a server that died: another request may take it. */
+export const IDEMPOTENCY_PENDING_MS = 5 * 60_000;
+
+function leaseFromEnv(): number {
+  const v = process.env.ADDRFLOW_LEASE_MS;
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_LEASE_MS;
+}
 
 export type AccountSelector = { id: string } | { guid: string } | { license: string };
 
@@ -93,13 +103,16 @@ export function parseAgreements(list: string): Op[] {
 
 export class Billing {
   readonly store: BillingStore;
+  /** Lease of a reservation (ms); see DEFAULT_LEASE_MS. */
+  readonly leaseMs: number;
   private readonly pepper: string;
-  private readonly now: () => Date;
+  readonly now: () => Date;
 
-  private constructor(store: BillingStore, pepper: string, now: () => Date) {
+  private constructor(store: BillingStore, pepper: string, now: () => Date, leaseMs: number) {
     this.store = store;
     this.pepper = pepper;
     this.now = now;
+    this.leaseMs = leaseMs;
   }
 
   /** Opens (and initialises) a store; `url` as for `--db`. */
@@ -107,9 +120,9 @@ export class Billing {
     return Billing.fromStore(await openStore(url));
   }
 
-  static async fromStore(store: BillingStore, opts: { now?: () => Date } = {}): Promise<Billing> {
+  static async fromStore(store: BillingStore, opts: { now?: () => Date; leaseMs?: number } = {}): Promise<Billing> {
     const pepper = await store.init();
-    return new Billing(store, pepper, opts.now ?? (() => new Date()));
+    return new Billing(store, pepper, opts.now ?? (() => new Date()), opts.leaseMs ?? leaseFromEnv());
   }
 
   async close(): Promise<void> {
@@ -206,7 +219,10 @@ export class Billing {
     const accountId = typeof account === 'string' ? account : account.id;
     if (!Number.isSafeInteger(records) || records < 0) throw new Error('records must be a whole number ≥ 0');
     const r: Reservation = { id: newRequestId(), accountId, op, records, amount: priceOf(op, records) };
-    const ok = await this.store.reserve({ id: r.id, accountId, amount: r.amount, createdAt: this.now().toISOString() });
+    const now = this.now();
+    const ok = await this.store.reserve({
+      id: r.id, accountId, amount: r.amount, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
+    });
     if (!ok) throw new ServiceError('INSUFFICIENT_CREDITS');
     return r;
   }
@@ -215,16 +231,21 @@ export class Billing {
    * Writes one ledger entry per charge (skipping ids already written), debits them and releases
    * the reservation, in one transaction. Charges beyond the reserved records are a caller bug.
    */
-  async settle(reservation: Reservation, charges: readonly Charge[]): Promise<SettleResult> {
+  async settle(reservation: Reservation, charges: readonly Charge[], opts: SettleOptions = {}): Promise<SettleResult & { time: string }> {
     if (charges.length > reservation.records) {
       throw new Error(`settle: ${charges.length} charges for a reservation of ${reservation.records} records`);
+    }
+    for (const c of charges) {
+      if (!belongsTo(c.id, reservation.accountId, reservation.op)) {
+        throw new Error(`settle: ledger id '${c.id}' does not belong to account ${reservation.accountId} and function ${reservation.op}`);
+      }
     }
     const price = priceOf(reservation.op, 1);
     const time = this.now().toISOString();
     const entries: LedgerEntry[] = charges.map((c) => ({
       id: c.id, account: reservation.accountId, function: reservation.op, credits: price, requestid: c.requestid, time,
     }));
-    return this.store.settle(reservation.id, reservation.accountId, entries);
+    return { ...(await this.store.settle(reservation.id, reservation.accountId, entries, opts)), time };
   }
 
   /** Gives a reservation back without charging (the run failed). */
@@ -232,9 +253,35 @@ export class Billing {
     return this.store.release(reservation.id);
   }
 
-  /** Releases reservations older than `maxAgeMs`, left by a process that died mid-request. */
-  releaseStale(maxAgeMs: number): Promise<number> {
-    return this.store.releaseStale(new Date(this.now().getTime() - maxAgeMs).toISOString());
+  /** Extends the leases of live reservations by one lease from now. */
+  renew(reservations: readonly Reservation[]): Promise<number> {
+    return this.store.renew(reservations.map((r) => r.id), new Date(this.now().getTime() + this.leaseMs).toISOString());
+  }
+
+  /** Releases reservations whose lease ran out (their holder died); live holders renew theirs. */
+  releaseExpired(): Promise<number> {
+    return this.store.releaseExpired(this.now().toISOString());
+  }
+
+  // ---- idempotency keys (HTTP) --------------------------------------------------------------
+
+  claimIdempotencyKey(accountId: string, key: string, fingerprint: string): Promise<IdempotencyClaim> {
+    const t = this.now().getTime();
+    return this.store.claimIdempotencyKey(accountId, key, fingerprint, new Date(t).toISOString(),
+      new Date(t - IDEMPOTENCY_PENDING_MS).toISOString(), new Date(t - IDEMPOTENCY_TTL_MS).toISOString());
+  }
+
+  completeIdempotencyKey(accountId: string, key: string, answer: IdempotentAnswer): Promise<void> {
+    return this.store.completeIdempotencyKey(accountId, key, answer, this.now().toISOString());
+  }
+
+  abandonIdempotencyKey(accountId: string, key: string): Promise<void> {
+    return this.store.abandonIdempotencyKey(accountId, key);
+  }
+
+  /** Forgets answers older than 24 h. */
+  sweepIdempotencyKeys(): Promise<number> {
+    return this.store.sweepIdempotencyKeys(new Date(this.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString());
   }
 
   // ---- maintenance --------------------------------------------------------------------------

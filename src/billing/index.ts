@@ -5,3 +5,7 @@ export { newRequestId, isRequestId, requestIdTime } from './request-id.ts';
 export { priceOf, PRICES } from './prices.ts';
 export { UNLIMITED } from './store.ts';
 export type { BillingStore, LedgerEntry, SettleResult } from './store.ts';
+export { Meter } from './meter.ts';
+export type { Hold, MeterItem, Settled } from './meter.ts';
+export { jobKey, ledgerId } from './ledger-id.ts';
+export type { JobIdentity } from './ledger-id.ts';

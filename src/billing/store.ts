@@ -8,7 +8,14 @@
  *   with a reservation row, so that concurrent requests can never together overdraw;
  * - settle: ledger rows are inserted with their caller-given id (`ON CONFLICT DO NOTHING`); only
  *   rows actually inserted are debited, so a replay never charges twice; the whole reservation is
- *   released in the same transaction;
+ *   released in the same transaction. A ledger id names its account, function and job
+ *   (`<account>/<function>/<job>/<record>`, see src/billing/ledger-id.ts), so only a replay of the
+ *   SAME job by the SAME account rides on an earlier row;
+ * - a reservation is a lease: its holder renews it while it works; only an expired lease is swept
+ *   (a process that died mid-batch), never a live holder's;
+ * - schema version (meta `schema_version`): 1 = global ledger ids, reservations by age; 2 = ledger
+ *   ids scoped to account/function/job (old rows renamed `<account>/<function>/legacy:<old id>`),
+ *   leases, idempotency keys. `init()` migrates in one transaction.
  * - unlimited accounts (credits = -1) are never refused and never debited, but their ledger
  *   entries are written like everyone else's.
  */
@@ -31,8 +38,10 @@ export interface AccountRow {
   createdAt: string;
 }
 
+export const SCHEMA_VERSION = 2;
+
 export interface LedgerEntry {
-  /** Deterministic id given by the caller: `requestid/index`, `file-identity/line`, `topic/partition/offset`. */
+  /** `<account>/<function>/<job>/<record>` (src/billing/ledger-id.ts): one account, one function, one job. */
   id: string;
   account: string;
   function: Op;
@@ -47,17 +56,45 @@ export interface ReservationRow {
   accountId: string;
   amount: number;
   createdAt: string;
+  /** End of the lease (ISO 8601): the holder renews it; after it, any process may release it. */
+  expiresAt: string;
 }
+
+/** A stored answer of an HTTP request made with an `Idempotency-Key`. */
+export interface IdempotentAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export type IdempotencyClaim =
+  /** The key is ours now: run the request, then complete (or abandon) it. */
+  | { state: 'claimed' }
+  /** Another request with this key is running. */
+  | { state: 'pending'; fingerprint: string }
+  /** Answered before: give this answer again. */
+  | { state: 'done'; fingerprint: string; answer: IdempotentAnswer };
 
 export type AccountRef = { id: string } | { guidHash: string } | { licenseHash: string };
 
 export interface SettleResult {
   /** Ledger entries newly written (entries whose id already existed are skipped). */
   written: number;
+  /** Their ids. */
+  writtenIds: string[];
   /** Credits debited (0 for unlimited accounts). */
   charged: number;
   /** Balance after the debit; -1 for unlimited. */
   credits: number;
+}
+
+export interface SettleOptions {
+  /**
+   * The rows are mirrored elsewhere (the Kafka ledger topic) in a transaction that commits after
+   * settle: write them "not yet exported" until `markExported`, so that a replay after a crash in
+   * between mirrors them (once) although it writes no new row.
+   */
+  exportLater?: boolean;
 }
 
 export interface BillingStore {
@@ -80,15 +117,37 @@ export interface BillingStore {
    * reservation, atomically. Idempotent on entry ids. Throws if the reservation is unknown and
    * an entry would be newly charged (nothing is written then).
    */
-  settle(reservationId: string, accountId: string, entries: LedgerEntry[]): Promise<SettleResult>;
+  settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts?: SettleOptions): Promise<SettleResult>;
   /** Releases a reservation without charging. Unknown ids are ignored. */
   release(reservationId: string): Promise<void>;
-  /** Releases reservations older than `before` (ISO 8601), left behind by a crashed process. */
-  releaseStale(before: string): Promise<number>;
+  /** Extends the leases of these reservations to `expiresAt`; answers how many still exist. */
+  renew(reservationIds: readonly string[], expiresAt: string): Promise<number>;
+  /** Releases reservations whose lease ended before `now` (ISO 8601): their holder died. */
+  releaseExpired(now: string): Promise<number>;
 
   ledger(accountId: string, limit?: number): Promise<LedgerEntry[]>;
   ledgerCount(accountId: string): Promise<number>;
-  ledgerEntry(id: string): Promise<LedgerEntry | undefined>;
+  /** The entry `id` of `accountId` (an id of another account is not found). */
+  ledgerEntry(accountId: string, id: string): Promise<LedgerEntry | undefined>;
+  /** The rows among `ids` of the account that were settled with `exportLater` and not marked exported. */
+  unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]>;
+  /** Marks rows exported (their mirror committed). */
+  markExported(accountId: string, ids: readonly string[]): Promise<void>;
+  /** Which of `ids` the account's ledger already holds. */
+  ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>>;
+
+  /**
+   * Claims `key` of `accountId` for a request with `fingerprint`, atomically: a key unknown, or
+   * pending since before `staleBefore` (its server died), becomes ours; otherwise the current
+   * state is answered. Keys answered before `expiredBefore` count as unknown.
+   */
+  claimIdempotencyKey(accountId: string, key: string, fingerprint: string, now: string, staleBefore: string, expiredBefore: string): Promise<IdempotencyClaim>;
+  /** Stores the answer of a claimed key. */
+  completeIdempotencyKey(accountId: string, key: string, answer: IdempotentAnswer, now: string): Promise<void>;
+  /** Gives a claimed key up (the request ended without an answer worth repeating). */
+  abandonIdempotencyKey(accountId: string, key: string): Promise<void>;
+  /** Deletes keys created before `before`; answers how many. */
+  sweepIdempotencyKeys(before: string): Promise<number>;
 
   getMaintenance(): Promise<boolean>;
   setMaintenance(on: boolean): Promise<void>;

@@ -28,6 +28,9 @@ export const ERRORS = Object.freeze({
   UNSUPPORTED_MEDIA_TYPE: def('ADDR_ERR_UNSUPPORTED_MEDIA_TYPE', 415, 'The request body must be application/x-www-form-urlencoded in UTF-8.'),
   INVALID_PARAMETER: def('ADDR_ERR_INVALID_PARAMETER', 412, 'At least one given parameter is invalid (for example data type or length).'),
   MISSING_PARAMETER: def('ADDR_ERR_MISSING_PARAMETER', 428, 'At least one mandatory parameter is missing or has an empty value.'),
+  // 409 is not in the spec's table: an `Idempotency-Key` reused for another request, or whose first
+  // request is still running (see docs/http.md).
+  IDEMPOTENCY_CONFLICT: def('ADDR_ERR_IDEMPOTENCY_CONFLICT', 409, 'This Idempotency-Key belongs to another request, or its first request is still running.'),
   INTERNAL: def('ADDR_ERR_INTERNAL', 500, 'An unexpected condition ended the request.'),
   MAINTENANCE: def('ADDR_ERR_MAINTENANCE', 503, 'The service is in maintenance mode and will be available later.'),
 } as const);

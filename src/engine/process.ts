@@ -7,7 +7,7 @@ import type { Op } from '../contract/params.ts';
 import type { LinesRecord, SearchRecord } from '../contract/records.ts';
 import { isChargeableLinesStatus } from '../contract/records.ts';
 import type { ElementOptions, LinesRequest, SearchRequest } from '../contract/requests.ts';
-import { validateElement } from '../contract/validate.ts';
+import { validateElement, type ValidElement } from '../contract/validate.ts';
 import { formatRecipientBlock } from './lines/index.ts';
 import { lookup } from './lookup/index.ts';
 import type { AddressIndex } from './index/index.ts';
@@ -37,6 +37,11 @@ export type Outcome<O extends Op = Op> = Processed<O> | Rejected;
 export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineContext): Outcome<O> {
   const v = validateElement(op, raw);
   if (!v.ok) return v;
+  return processValidated(op, v, ctx);
+}
+
+/** An element the entrance has already validated (HTTP, Kafka: validated once, before credits are held). */
+export function processValidated<O extends Op>(op: O, v: ValidElement<O>, ctx: EngineContext): Processed<O> {
   if (op === 'lines') {
     const record = formatRecipientBlock(v.request as LinesRequest);
     return {

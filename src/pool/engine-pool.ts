@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Op } from '../contract/params.ts';
 import type { Outcome } from '../engine/process.ts';
+import type { ValidElement } from '../contract/validate.ts';
 import { runTask, type WorkerState } from './run-task.ts';
 import type { ElementsResult, EngineTask, RawResult, RawTask } from './tasks.ts';
 
@@ -59,6 +60,12 @@ export class EnginePool {
   /** Parsed request elements (an HTTP body, a batch array) to outcome objects, in order. */
   async runElements(op: Op, elements: unknown[]): Promise<Outcome[]> {
     const r = (await this.exec({ kind: 'elements', op, elements })) as ElementsResult;
+    return r.outcomes;
+  }
+
+  /** Elements already validated by the entrance (validated once), to outcomes, in order. */
+  async runValidated(op: Op, elements: ValidElement[]): Promise<Outcome[]> {
+    const r = (await this.exec({ kind: 'validated', op, elements })) as ElementsResult;
     return r.outcomes;
   }
 

@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { ERRORS, errorBody, type ErrorBody } from '../contract/errors.ts';
 import { renderError, renderWithId } from '../contract/render-json.ts';
-import { processElement, type EngineContext, type Outcome } from '../engine/process.ts';
+import { processElement, processValidated, type EngineContext, type Outcome } from '../engine/process.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, type ElementsResult, type EngineTask, type RawResult, type RawTask } from './tasks.ts';
 
 const UNIT_LABEL = { line: 'Line', element: 'Element' } as const;
@@ -19,6 +19,9 @@ export function runTask(state: WorkerState, task: EngineTask): ElementsResult | 
   if (task.kind === 'elements') {
     return { outcomes: task.elements.map((e) => processIsolated(state, task.op, e)) };
   }
+  if (task.kind === 'validated') {
+    return { outcomes: task.elements.map((v) => isolated(() => processValidated(task.op, v, state.ctx))) };
+  }
   return runRaw(state, task);
 }
 
@@ -27,8 +30,12 @@ export function runTask(state: WorkerState, task: EngineTask): ElementsResult | 
  * neighbours in the batch are processed (and a Kafka partition is not blocked by one record).
  */
 function processIsolated(state: WorkerState, op: EngineTask['op'], element: unknown): Outcome {
+  return isolated(() => processElement(op, element, state.ctx));
+}
+
+function isolated(fn: () => Outcome): Outcome {
   try {
-    return processElement(op, element, state.ctx);
+    return fn();
   } catch (x) {
     return { ok: false, error: errorBody('INTERNAL', `${ERRORS.INTERNAL.message} (${(x as Error).message})`) };
   }

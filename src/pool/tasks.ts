@@ -4,12 +4,20 @@
  */
 import type { Op } from '../contract/params.ts';
 import type { Outcome } from '../engine/process.ts';
+import type { ValidElement } from '../contract/validate.ts';
 
 /** Parsed elements in, outcome objects back (HTTP batches: the adapter renders JSON or XML). */
 export interface ElementsTask {
   kind: 'elements';
   op: Op;
   elements: unknown[];
+}
+
+/** Elements the entrance already validated (HTTP, Kafka): the engine only, no second validation. */
+export interface ValidatedTask {
+  kind: 'validated';
+  op: Op;
+  elements: ValidElement[];
 }
 
 /**
@@ -35,7 +43,7 @@ export interface RawTask {
   separateErrors?: boolean;
 }
 
-export type EngineTask = ElementsTask | RawTask;
+export type EngineTask = ElementsTask | ValidatedTask | RawTask;
 
 export interface ElementsResult {
   outcomes: Outcome[];

@@ -8,6 +8,12 @@ import { ServiceError } from '../../src/contract/errors.ts';
 import { Billing } from '../../src/billing/billing.ts';
 import { isRequestId, newRequestId } from '../../src/billing/request-id.ts';
 import type { BillingStore } from '../../src/billing/store.ts';
+import { ledgerId } from '../../src/billing/ledger-id.ts';
+
+/** A scoped ledger id (account/function/job/record) of an HTTP request. */
+const lid = (account: string, op: 'search' | 'lines', rid: string, rec: string | number) => ledgerId(account, op, { kind: 'http', requestid: rid }, rec);
+/** Settle results without the written ids (compared separately where they matter). */
+const sum = (r: { written: number; charged: number; credits: number }) => ({ written: r.written, charged: r.charged, credits: r.credits });
 
 export interface StoreFactory {
   open(): Promise<BillingStore>;
@@ -125,8 +131,8 @@ export function storeContract(f: StoreFactory): void {
       expect(s.amount).toBe(81);
       expect(l.amount).toBe(60);
       const rid = newRequestId();
-      await billing.settle(s, [0, 1].map((i) => ({ id: `${rid}/s${i}`, requestid: rid })));
-      await billing.settle(l, [0, 1].map((i) => ({ id: `${rid}/l${i}`, requestid: rid })));
+      await billing.settle(s, [0, 1].map((i) => ({ id: lid(c.account, 'search', rid, i), requestid: rid })));
+      await billing.settle(l, [0, 1].map((i) => ({ id: lid(c.account, 'lines', rid, i), requestid: rid })));
       expect(await billing.balance(c.account)).toBe(1000 - 54 - 40);
     });
 
@@ -134,13 +140,14 @@ export function storeContract(f: StoreFactory): void {
       const c = await billing.createAccount({ credits: 100 });
       const r = await billing.reserve(c.account, 'lines', 5);
       const rid = newRequestId();
-      const s = await billing.settle(r, [0, 2, 4].map((i) => ({ id: `${rid}/${i}`, requestid: rid })));
-      expect(s).toEqual({ written: 3, charged: 60, credits: 40 });
+      const s = await billing.settle(r, [0, 2, 4].map((i) => ({ id: lid(c.account, 'lines', rid, i), requestid: rid })));
+      expect(sum(s)).toEqual({ written: 3, charged: 60, credits: 40 });
+      expect(s.writtenIds.sort()).toEqual([0, 2, 4].map((i) => lid(c.account, 'lines', rid, i)).sort());
       const row = await billing.store.findAccount({ id: c.account });
       expect(row!.credits).toBe(40);
       expect(row!.reserved).toBe(0);
       const ledger = await billing.ledger(c.account);
-      expect(ledger.map((e) => e.id).sort()).toEqual([`${rid}/0`, `${rid}/2`, `${rid}/4`]);
+      expect(ledger.map((e) => e.id).sort()).toEqual([0, 2, 4].map((i) => lid(c.account, "lines", rid, i)).sort());
       for (const e of ledger) {
         expect(e).toMatchObject({ account: c.account, function: 'lines', credits: 20, requestid: rid });
         expect(Number.isNaN(Date.parse(e.time))).toBe(false);
@@ -151,39 +158,58 @@ export function storeContract(f: StoreFactory): void {
 
     it('is idempotent on ledger ids: a replay never charges twice', async () => {
       const c = await billing.createAccount({ credits: 100 });
-      const ids = ['topic-a/0/17', 'topic-a/0/18'];
+      const job = { kind: 'kafka' as const, topicId: '4c80675b-d222-4670-acd4-0661a08ed906', group: 'g' };
+      const id = (o: number) => ledgerId(c.account, 'lines', job, `0/${o}`);
+      const ids = [id(17), id(18)];
       const r1 = await billing.reserve(c.account, 'lines', 2);
       const s1 = await billing.settle(r1, ids.map((id) => ({ id, requestid: 'req-1' })));
       expect(s1.charged).toBe(40);
       // The same records again (a consumer restarted before committing its offsets).
       const r2 = await billing.reserve(c.account, 'lines', 2);
       const s2 = await billing.settle(r2, ids.map((id) => ({ id, requestid: 'req-2' })));
-      expect(s2).toEqual({ written: 0, charged: 0, credits: 60 });
+      expect(sum(s2)).toEqual({ written: 0, charged: 0, credits: 60 });
       // One old, one new.
       const r3 = await billing.reserve(c.account, 'lines', 2);
-      const s3 = await billing.settle(r3, [{ id: 'topic-a/0/18', requestid: 'x' }, { id: 'topic-a/0/19', requestid: 'x' }]);
-      expect(s3).toEqual({ written: 1, charged: 20, credits: 40 });
+      const s3 = await billing.settle(r3, [{ id: id(18), requestid: 'x' }, { id: id(19), requestid: 'x' }]);
+      expect(sum(s3)).toEqual({ written: 1, charged: 20, credits: 40 });
+      expect(s3.writtenIds).toEqual([id(19)]);
       // Settling the same reservation again (a retried call) is a no-op.
-      const s4 = await billing.settle(r3, [{ id: 'topic-a/0/18', requestid: 'x' }, { id: 'topic-a/0/19', requestid: 'x' }]);
-      expect(s4).toEqual({ written: 0, charged: 0, credits: 40 });
+      const s4 = await billing.settle(r3, [{ id: id(18), requestid: 'x' }, { id: id(19), requestid: 'x' }]);
+      expect(sum(s4)).toEqual({ written: 0, charged: 0, credits: 40 });
       expect(await billing.store.ledgerCount(c.account)).toBe(3);
       expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(0);
-      expect((await billing.store.ledgerEntry('topic-a/0/17'))!.requestid).toBe('req-1');
+      expect((await billing.store.ledgerEntry(c.account, id(17)))!.requestid).toBe('req-1');
+    });
+
+    it('a ledger id belongs to one account and one function: settle refuses another, lookups need the account', async () => {
+      const a = await billing.createAccount({ credits: 100 });
+      const b = await billing.createAccount({ credits: 100 });
+      const rid = newRequestId();
+      const r = await billing.reserve(a.account, 'lines', 1);
+      await expect(billing.settle(r, [{ id: lid(b.account, 'lines', rid, 0), requestid: rid }])).rejects.toThrow(/does not belong/);
+      await expect(billing.settle(r, [{ id: lid(a.account, 'search', rid, 0), requestid: rid }])).rejects.toThrow(/does not belong/);
+      await billing.settle(r, [{ id: lid(a.account, 'lines', rid, 0), requestid: rid }]);
+      expect(await billing.store.ledgerEntry(a.account, lid(a.account, 'lines', rid, 0))).toBeDefined();
+      expect(await billing.store.ledgerEntry(b.account, lid(a.account, 'lines', rid, 0))).toBeUndefined();
+      expect(await billing.store.ledgerIdsPresent(b.account, [lid(a.account, 'lines', rid, 0)])).toEqual(new Set());
+      expect(await billing.store.ledgerIdsPresent(a.account, [lid(a.account, 'lines', rid, 0), lid(a.account, 'lines', rid, 1)]))
+        .toEqual(new Set([lid(a.account, 'lines', rid, 0)]));
     });
 
     it('refuses to settle new charges against an unknown reservation, writing nothing', async () => {
       const c = await billing.createAccount({ credits: 100 });
       const r = await billing.reserve(c.account, 'lines', 1);
       await billing.release(r);
-      await expect(billing.settle(r, [{ id: 'orphan/1', requestid: 'x' }])).rejects.toThrow(/unknown or already settled/);
-      expect(await billing.store.ledgerEntry('orphan/1')).toBeUndefined();
+      const orphan = lid(c.account, 'lines', newRequestId(), 1);
+      await expect(billing.settle(r, [{ id: orphan, requestid: 'x' }])).rejects.toThrow(/unknown or already settled/);
+      expect(await billing.store.ledgerEntry(c.account, orphan)).toBeUndefined();
       expect(await billing.balance(c.account)).toBe(100);
     });
 
     it('refuses more charges than reserved records', async () => {
       const c = await billing.createAccount({ credits: 100 });
       const r = await billing.reserve(c.account, 'lines', 1);
-      await expect(billing.settle(r, [{ id: 'a', requestid: 'x' }, { id: 'b', requestid: 'x' }])).rejects.toThrow(/2 charges/);
+      await expect(billing.settle(r, [{ id: lid(c.account, 'lines', 'r', 'a'), requestid: 'x' }, { id: lid(c.account, 'lines', 'r', 'b'), requestid: 'x' }])).rejects.toThrow(/2 charges/);
       await billing.release(r);
     });
 
@@ -191,8 +217,8 @@ export function storeContract(f: StoreFactory): void {
       const c = await billing.createAccount({ unlimited: true, agreements: ['search'] });
       const r = await billing.reserve(c.account, 'search', 5000);
       const rid = newRequestId();
-      const s = await billing.settle(r, Array.from({ length: 5000 }, (_, i) => ({ id: `${rid}/${i}`, requestid: rid })));
-      expect(s).toEqual({ written: 5000, charged: 0, credits: -1 });
+      const s = await billing.settle(r, Array.from({ length: 5000 }, (_, i) => ({ id: lid(c.account, 'search', rid, i), requestid: rid })));
+      expect(sum(s)).toEqual({ written: 5000, charged: 0, credits: -1 });
       expect(await billing.balance(c.account)).toBe(-1);
       expect(await billing.store.ledgerCount(c.account)).toBe(5000);
       expect((await billing.ledger(c.account, 1))[0]!.credits).toBe(27);
@@ -202,16 +228,50 @@ export function storeContract(f: StoreFactory): void {
       const c = await billing.createAccount({ credits: 0 });
       const r = await billing.reserve(c.account, 'search', 0);
       expect(r.amount).toBe(0);
-      expect(await billing.settle(r, [])).toEqual({ written: 0, charged: 0, credits: 0 });
+      expect(await billing.settle(r, [])).toMatchObject({ written: 0, writtenIds: [], charged: 0, credits: 0 });
     });
 
-    it('releases stale reservations left by a crashed process', async () => {
-      const c = await billing.createAccount({ credits: 20 });
-      await billing.reserve(c.account, 'lines', 1);
+    it('a reservation is a lease: renewed it survives a sweep, expired it is released', async () => {
+      const c = await billing.createAccount({ credits: 40 });
+      const live = await billing.reserve(c.account, 'lines', 1);
+      const dead = await billing.reserve(c.account, 'lines', 1);
       expect(await status(billing.reserve(c.account, 'lines', 1))).toBe(402);
-      expect(await billing.releaseStale(-1000)).toBeGreaterThanOrEqual(1); // "older than 1 s in the future" = all
+      // an hour later, seen by another process: the live holder renewed, the dead one did not
+      const later = new Date(Date.now() + 3600_000).toISOString();
+      expect(await billing.store.renew([live.id], new Date(Date.now() + 7200_000).toISOString())).toBe(1);
+      expect(await second.store.releaseExpired(later)).toBe(1);
+      expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(20);
+      const rid = newRequestId();
+      expect((await billing.settle(live, [{ id: lid(c.account, 'lines', rid, 0), requestid: rid }])).charged).toBe(20);
+      await expect(billing.settle(dead, [{ id: lid(c.account, 'lines', rid, 1), requestid: rid }])).rejects.toThrow(/unknown or already settled/);
       expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(0);
-      expect(await status(billing.reserve(c.account, 'lines', 1))).toBe('ok');
+      expect(await billing.balance(c.account)).toBe(20);
+    });
+  });
+
+  describe('idempotency keys', () => {
+    const answer = { status: 200, contentType: 'application/json; charset=UTF-8', body: '{"a":1}' };
+    it('claim → complete → the answer again; another account\'s key is its own; expired keys are swept', async () => {
+      const a = await billing.createAccount({ credits: 1 });
+      const b = await billing.createAccount({ credits: 1 });
+      expect(await billing.claimIdempotencyKey(a.account, 'k1', 'fp')).toEqual({ state: 'claimed' });
+      expect(await second.claimIdempotencyKey(a.account, 'k1', 'fp')).toEqual({ state: 'pending', fingerprint: 'fp' });
+      expect(await second.claimIdempotencyKey(b.account, 'k1', 'fp')).toEqual({ state: 'claimed' });
+      await billing.completeIdempotencyKey(a.account, 'k1', answer);
+      expect(await second.claimIdempotencyKey(a.account, 'k1', 'fp2')).toEqual({ state: 'done', fingerprint: 'fp', answer });
+      await second.abandonIdempotencyKey(b.account, 'k1');
+      expect(await billing.claimIdempotencyKey(b.account, 'k1', 'fp')).toEqual({ state: 'claimed' });
+      // 25 h later the answer is gone
+      const t = Date.now() + 25 * 3600_000;
+      const swept = await billing.store.sweepIdempotencyKeys(new Date(t - 24 * 3600_000).toISOString());
+      expect(swept).toBeGreaterThanOrEqual(2);
+      expect(await billing.claimIdempotencyKey(a.account, 'k1', 'fp')).toEqual({ state: 'claimed' });
+    });
+
+    it('of concurrent claims of one key exactly one wins', async () => {
+      const a = await billing.createAccount({ credits: 1 });
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? billing : second).claimIdempotencyKey(a.account, 'same', 'fp')));
+      expect(claims.filter((c) => c.state === 'claimed')).toHaveLength(1);
     });
   });
 
@@ -230,7 +290,7 @@ export function storeContract(f: StoreFactory): void {
         }
         await new Promise((res) => setTimeout(res, Math.random() * 5));
         const rid = newRequestId();
-        await b.settle(r, [{ id: `${rid}/0`, requestid: rid }]);
+        await b.settle(r, [{ id: lid(c.account, 'lines', rid, 0), requestid: rid }]);
         return 200;
       }));
       expect(results.filter((s) => s === 200)).toHaveLength(100);

@@ -23,7 +23,8 @@ describe('docs/openapi.yaml', () => {
         else expect([s.minLength, s.maxLength]).toEqual([d.min, d.max]);
       }
       expect(props.license).toMatchObject({ minLength: 29, maxLength: 29 });
-      expect(Object.keys(post.responses).sort()).toEqual(['200', '401', '402', '403', '405', '412', '413', '415', '428', '500', '503']);
+      expect(Object.keys(post.responses).sort()).toEqual(['200', '401', '402', '403', '405', '409', '412', '413', '415', '428', '500', '503']);
+      expect(post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key')).toMatchObject({ in: 'header', required: false });
     }
   });
 });

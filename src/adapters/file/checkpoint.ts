@@ -2,17 +2,30 @@
  * Job checkpoints: how far a file job got, written atomically (temp file, fsync, rename), so that
  * `--resume` after a crash, kill -9, a signal or exhausted credits continues exactly there.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Op } from '../../contract/params.ts';
 
-export const CHECKPOINT_VERSION = 1;
+export const CHECKPOINT_VERSION = 2;
+
+/** How much of the input a job had read, and the SHA-256 of exactly those bytes. */
+export interface InputPrefix {
+  /** Bytes of the input file (as stored: the compressed bytes of a compressed input). */
+  bytes: number;
+  sha256: string;
+}
 
 export interface Checkpoint {
   version: number;
   op: Op;
-  /** Identity of the input file; a resume against another file is refused. */
-  inputId: string;
+  /**
+   * The job: one run of a file, a UUIDv7 written here before the first record is charged. Its
+   * ledger entries are `<account>/<op>/file:<jobId>/<line or element>`; `--resume` continues it.
+   */
+  jobId: string;
+  /** The input bytes read so far, hashed: a resume against another file is refused. */
+  input: InputPrefix;
   /** Records fully written to the output (and charged, when metered). */
   recordsDone: number;
   /** Bytes of the output and errors files that hold exactly those records. */
@@ -38,26 +51,53 @@ export function emptyTotals(): CheckpointTotals {
   return { records: 0, processed: 0, rejected: 0, credits: 0, byCode: {}, byMatchlevel: {}, elapsedMs: 0 };
 }
 
-const SAMPLE = 1 << 20;
+/**
+ * Hashes the input bytes as the job reads them (wrap the raw file stream, before any
+ * decompression), so that a checkpoint can say which bytes it was made from.
+ */
+export class InputDigest {
+  private readonly hash: Hash = createHash('sha256');
+  private bytes = 0;
+
+  /** The same chunks, hashed on the way through. */
+  async *wrap(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    for await (const chunk of source) {
+      this.hash.update(chunk);
+      this.bytes += chunk.length;
+      yield chunk;
+    }
+  }
+
+  /** The bytes read so far and their hash. */
+  prefix(): InputPrefix {
+    return { bytes: this.bytes, sha256: this.hash.copy().digest('hex') };
+  }
+}
+
+const READ = 1 << 20;
 
 /**
- * A file's identity: its size plus SHA-256 of its first and last MiB. Stable across renames and
- * copies, cheap for multi-GB inputs, and different for any edit that changes size or either end.
- * It also names the ledger entries of a metered job (`file:<id>/<position>`).
+ * Whether the file at `path` starts with exactly the bytes a checkpoint was made from: an
+ * explanation when it does not, undefined when it does.
  */
-export function fileIdentity(path: string): string {
+export function checkInputPrefix(path: string, prefix: InputPrefix): string | undefined {
   const size = statSync(path).size;
+  if (size < prefix.bytes) return `it has ${size} bytes, fewer than the ${prefix.bytes} the job had already read`;
   const h = createHash('sha256');
-  h.update(String(size));
   const fd = openSync(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(SAMPLE);
-    h.update(buf.subarray(0, readSync(fd, buf, 0, SAMPLE, 0)));
-    if (size > SAMPLE) h.update(buf.subarray(0, readSync(fd, buf, 0, SAMPLE, Math.max(SAMPLE, size - SAMPLE))));
+    const buf = Buffer.allocUnsafe(READ);
+    let pos = 0;
+    while (pos < prefix.bytes) {
+      const n = readSync(fd, buf, 0, Math.min(READ, prefix.bytes - pos), pos);
+      if (n === 0) break;
+      h.update(buf.subarray(0, n));
+      pos += n;
+    }
   } finally {
     closeSync(fd);
   }
-  return h.digest('hex').slice(0, 32);
+  return h.digest('hex') === prefix.sha256 ? undefined : `its first ${prefix.bytes} bytes differ from those the job had read`;
 }
 
 export function writeCheckpoint(path: string, cp: Checkpoint): void {
@@ -70,13 +110,23 @@ export function writeCheckpoint(path: string, cp: Checkpoint): void {
     closeSync(fd);
   }
   renameSync(tmp, path);
+  // the rename itself is durable only once the directory is synced (where the filesystem can)
+  const dir = openSync(dirname(path), 'r');
+  try {
+    fsyncSync(dir);
+  } catch (err) {
+    if (!['EINVAL', 'ENOTSUP', 'EPERM', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  } finally {
+    closeSync(dir);
+  }
 }
 
 export function readCheckpoint(path: string): Checkpoint | undefined {
   if (!existsSync(path)) return undefined;
   const cp = JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
   if (cp.version !== CHECKPOINT_VERSION) {
-    throw new Error(`checkpoint ${path} has version ${cp.version}; this addrflow writes version ${CHECKPOINT_VERSION}`);
+    throw new Error(`checkpoint ${path} has version ${cp.version}; this addrflow writes version ${CHECKPOINT_VERSION}` +
+      (cp.version === 1 ? ' (a version-1 checkpoint has no job id and no input hash: run without --resume to start a new job)' : ''));
   }
   return cp;
 }

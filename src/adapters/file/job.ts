@@ -3,16 +3,21 @@
  *
  * - A fixed window of batches is in flight, so the pool stays busy while memory stays flat;
  *   results are written strictly in input order.
- * - With a meter (an account), each batch is reserved before it runs and settled after; when the
- *   balance runs out the job stops at a record boundary.
+ * - With a meter (an account), each batch is reserved before it runs and settled after (through
+ *   the one metering path, src/billing/meter.ts, keyed by the job id and each record's position);
+ *   when the balance runs out the job stops at a record boundary.
+ * - With a checkpoint path, a checkpoint naming the job (its id) and the input bytes read (their
+ *   hash) is written BEFORE the first record is reserved or charged, so a job killed at any point
+ *   can be resumed as the same job: records it had charged are never charged again.
  * - With a checkpoint path, progress is saved atomically at intervals and at every stop, and a
  *   resumed job skips what is done, cutting the outputs back to the checkpoint first, so that its
  *   final output is byte-for-byte that of an uninterrupted run.
  */
+import { ERRORS } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from '../../pool/tasks.ts';
-import { emptyTotals, writeCheckpoint, type Checkpoint, type CheckpointTotals } from './checkpoint.ts';
+import { CHECKPOINT_VERSION, emptyTotals, writeCheckpoint, type Checkpoint, type CheckpointTotals, type InputPrefix } from './checkpoint.ts';
 import { detectFormat } from './input.ts';
 import { readJsonArrayBatches } from './json-array-reader.ts';
 import { readNdjsonBatches } from './ndjson-reader.ts';
@@ -20,11 +25,14 @@ import type { ProgressReporter } from './progress.ts';
 import { batchLength, sliceBatch, type InputFormat, type RawBatch } from './raw-batch.ts';
 import type { Sink } from './sink.ts';
 
-/** Billing of a job, per batch (see src/billing/job-meter.ts). */
+/** Billing of a job, per batch (src/cli/commands/run.ts builds it on src/billing/meter.ts). */
 export interface JobMeter {
-  /** Reserves credits for up to `records` records; answers how many are covered (0 = none). */
-  reserve(records: number): Promise<number>;
-  /** Charges the records of a processed batch whose flag is set; idempotent on their positions. */
+  /**
+   * Reserves credits for the records at `positions` (in order); answers how many of them, from
+   * the first, are covered (0 = none). Batches are settled in the order they were reserved.
+   */
+  reserve(positions: readonly number[]): Promise<number>;
+  /** Charges the records of a processed batch whose flag is set; idempotent on their positions within the job. */
   settle(positions: number[], chargeable: boolean[]): Promise<number>;
   /** Gives back what is reserved and not settled. */
   release(): Promise<void>;
@@ -42,15 +50,31 @@ export interface JobOptions {
   window?: number;
   meter?: JobMeter;
   /** Where to save progress; with `resumeFrom`, the checkpoint to continue from. */
-  checkpoint?: { path: string; inputId: string; intervalMs?: number; resumeFrom?: Checkpoint };
+  checkpoint?: {
+    path: string;
+    /** The job's id (a resumed job's is the checkpoint's). */
+    jobId: string;
+    /** The input bytes read so far and their hash (src/adapters/file/checkpoint.ts InputDigest). */
+    inputPrefix: () => InputPrefix;
+    intervalMs?: number;
+    resumeFrom?: Checkpoint;
+  };
   progress?: ProgressReporter;
   /** Fraction of the input consumed so far, for the progress ETA. */
   inputFraction?: () => number | undefined;
   /** Aborting stops reading new batches; in-flight ones finish and are checkpointed. */
   signal?: AbortSignal;
+  /**
+   * Records the engine failed on (an error record with errorcode 500 in their slot, never
+   * charged), by line/element number, once per batch: for the log.
+   */
+  onEngineFailures?: (positions: number[]) => void;
 }
 
 export type JobEnd = 'done' | 'credits' | 'signal';
+
+/** The code of an error record the engine failed on (see src/pool/run-task.ts). */
+const ENGINE_FAILURE = ERRORS.INTERNAL.status;
 
 export interface JobSummary extends CheckpointTotals {
   format: InputFormat;
@@ -81,7 +105,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
     await opts.errors?.sync();
     totals.elapsedMs = priorElapsed + Math.round(performance.now() - started);
     const cp: Checkpoint = {
-      version: 1, op: opts.op, inputId: opts.checkpoint.inputId, recordsDone,
+      version: CHECKPOINT_VERSION, op: opts.op, jobId: opts.checkpoint.jobId, input: opts.checkpoint.inputPrefix(), recordsDone,
       outputBytes: opts.output.bytes, errorsBytes: opts.errors?.bytes ?? 0, totals,
     };
     if (stoppedBecause) cp.stoppedBecause = stoppedBecause;
@@ -98,7 +122,9 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       const chargeable = Array.from(result.flags, (f) => (f & CHARGEABLE) !== 0);
       totals.credits += await opts.meter.settle(batch.positions, chargeable);
     }
+    let failed: number[] | undefined;
     for (let i = 0; i < n; i++) {
+      if (!(result.flags[i]! & OK) && result.codes[i] === ENGINE_FAILURE) (failed ??= []).push(batch.positions[i]!);
       totals.records++;
       if (result.flags[i]! & OK) totals.processed++;
       else totals.rejected++;
@@ -107,6 +133,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       const ml = MATCHLEVELS[result.matchlevels[i]!];
       if (ml) totals.byMatchlevel[ml] = (totals.byMatchlevel[ml] ?? 0) + 1;
     }
+    if (failed) opts.onEngineFailures?.(failed);
     await opts.output.write(result.output);
     if (result.errors.length) await opts.errors!.write(result.errors);
     recordsDone += n;
@@ -116,6 +143,8 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
     }
   };
 
+  // the job's id is durable before anything is charged (a resumed job's checkpoint already holds it)
+  if (!resume) await saveCheckpoint();
   try {
     for await (let batch of batches) {
       if (opts.signal?.aborted) {
@@ -131,7 +160,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
         toSkip = 0;
       }
       if (opts.meter) {
-        const covered = await opts.meter.reserve(batchLength(batch));
+        const covered = await opts.meter.reserve(batch.positions);
         if (covered < batchLength(batch)) {
           end = 'credits';
           if (covered === 0) break;

@@ -1,17 +1,23 @@
 /**
  * The two operations over HTTP, without HTTP: a parsed form body in, a status and a rendered body
  * out. The path every entrance shares:
- *   credentials (401/412) → billing.authenticate (401/403) → validate (412/428)
- *   → billing.reserve (402) → pool → billing.settle (ledger) → render.
- * Anything unexpected is thrown; the server turns it into a 500 without a body, after the
- * reservation has been released.
+ *   credentials (401/412) → billing.authenticate (401/403) → [Idempotency-Key] → validate (412/428)
+ *   → meter.hold (402) → pool → meter.settle (ledger) → render.
+ * Money goes through the one metering path (src/billing/meter.ts); the job of a request is the
+ * request (ledger ids `<account>/<op>/http:<requestid>/<index>`).
+ * An engine failure is an error result, never charged: a 500 without body in single mode (the
+ * server logs it with the request id), an error element in a batch (logged here).
  */
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS, errorBody, ServiceError, type ErrorBody } from '../../contract/errors.ts';
 import { MAX_BATCH_ELEMENTS, type Op } from '../../contract/params.ts';
-import { isPlainObject, validateCredentials, validateElement, type Validated } from '../../contract/validate.ts';
-import type { Billing, Charge, Reservation } from '../../billing/billing.ts';
+import { isPlainObject, validateCredentials, validateElement, type Validated, type ValidElement } from '../../contract/validate.ts';
+import type { Billing } from '../../billing/billing.ts';
+import { Meter, type Hold } from '../../billing/meter.ts';
 import { newRequestId } from '../../billing/request-id.ts';
 import type { Outcome } from '../../engine/process.ts';
+import type { Logger } from '../../log.ts';
 import type { FormFields } from './form-body.ts';
 import { orderedRecord, renderBatch, renderErrorBody, renderRecord, type Extras, type Format, type Rendered } from './render.ts';
 
@@ -19,11 +25,22 @@ import { orderedRecord, renderBatch, renderErrorBody, renderRecord, type Extras,
 export interface ElementRunner {
   readonly threads?: number;
   runElements(op: Op, elements: unknown[]): Promise<Outcome[]>;
+  /** Elements this adapter already validated (the pool skips a second validation). */
+  runValidated?(op: Op, elements: ValidElement[]): Promise<Outcome[]>;
 }
 
 export interface ApiDeps {
   billing: Billing;
   runner: ElementRunner;
+  /** Where engine failures of batch elements are logged (with the request id). */
+  log?: Logger;
+  /** How long a duplicate waits for the first request of its Idempotency-Key (default 30 s). */
+  idempotencyWaitMs?: number;
+}
+
+export interface ApiOptions {
+  /** The `Idempotency-Key` header, if given. */
+  idempotencyKey?: string | undefined;
 }
 
 export interface Answer extends Rendered {
@@ -31,7 +48,22 @@ export interface Answer extends Rendered {
   /** For metrics: records processed and charged. */
   records: number;
   charged: number;
+  /** The answer is a stored one, repeated for its Idempotency-Key (nothing ran). */
+  replayed?: boolean;
 }
+
+/** An engine failure in single mode: the server answers 500 (no body) and logs it with the request id. */
+export class EngineFailure extends Error {
+  readonly requestid: string;
+  constructor(requestid: string, message: string) {
+    super(message);
+    this.name = 'EngineFailure';
+    this.requestid = requestid;
+  }
+}
+
+/** An Idempotency-Key: 1 to 255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 const CREDENTIAL_KEYS = new Set(['license', 'guid']);
 const OPTION_KEYS = ['requestproof', 'returnavailablecredits', 'responseformat'] as const;
@@ -62,37 +94,92 @@ function extrasFor(opts: { requestproof: boolean; returnavailablecredits: boolea
   return e;
 }
 
-/** Splits work so that every pool thread gets a share of a large batch. */
-async function runChunked(runner: ElementRunner, op: Op, elements: unknown[]): Promise<Outcome[]> {
+/** Runs validated elements (each validated once, here), split so that every pool thread gets a share of a large batch. */
+async function runChunked(runner: ElementRunner, op: Op, raw: unknown[], valid: ValidElement[]): Promise<Outcome[]> {
+  const run = (from: number, to: number): Promise<Outcome[]> => runner.runValidated
+    ? runner.runValidated(op, valid.slice(from, to))
+    : runner.runElements(op, raw.slice(from, to));
   const threads = Math.max(1, runner.threads ?? 1);
-  if (elements.length < 64 || threads === 1) return runner.runElements(op, elements);
-  const size = Math.ceil(elements.length / threads);
+  if (raw.length < 64 || threads === 1) return run(0, raw.length);
+  const size = Math.ceil(raw.length / threads);
   const parts: Promise<Outcome[]>[] = [];
-  for (let i = 0; i < elements.length; i += size) parts.push(runner.runElements(op, elements.slice(i, i + size)));
+  for (let i = 0; i < raw.length; i += size) parts.push(run(i, Math.min(raw.length, i + size)));
   return (await Promise.all(parts)).flat();
 }
 
-async function execute<T>(deps: ApiDeps, reservation: Reservation, fn: () => Promise<T>): Promise<T> {
+/** Runs `fn` under `hold`; a failure gives the hold back before it propagates. */
+async function execute<T>(meter: Meter, hold: Hold, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    await deps.billing.release(reservation).catch(() => {});
+    await meter.release(hold).catch(() => {});
     throw err;
   }
 }
 
-export async function handleApi(deps: ApiDeps, op: Op, body: FormFields): Promise<Answer> {
+export async function handleApi(deps: ApiDeps, op: Op, body: FormFields, opts: ApiOptions = {}): Promise<Answer> {
   const topFormat = requestedFormat(body) ?? 'json';
   try {
     const cred = validateCredentials(body as Record<string, unknown>);
     if (!cred.ok) return fail(topFormat, cred.error);
     const account = await deps.billing.authenticate(cred.credentials, op);
-    if (body.batch !== undefined) return await handleBatch(deps, op, body, account.id, topFormat);
-    return await handleSingle(deps, op, body, account.id, topFormat);
+    const run = (): Promise<Answer> => body.batch !== undefined
+      ? handleBatch(deps, op, body, account.id, topFormat)
+      : handleSingle(deps, op, body, account.id, topFormat);
+    if (opts.idempotencyKey === undefined) return await run();
+    return await idempotent(deps, op, body, account.id, opts.idempotencyKey, run);
   } catch (err) {
     if (err instanceof ServiceError) return fail(topFormat, err.toBody());
     throw err;
   }
+}
+
+/** What a key is bound to: the operation and every form field but the credentials. */
+function fingerprint(op: Op, body: FormFields): string {
+  const h = createHash('sha256').update(op);
+  for (const k of Object.keys(body).filter((k) => !CREDENTIAL_KEYS.has(k)).sort()) {
+    h.update('\0').update(k).update('\0').update(JSON.stringify(body[k]));
+  }
+  return h.digest('hex');
+}
+
+/**
+ * Safe retries (docs/http.md): the first request of a key (per account) runs; its answer, when it
+ * is a 200, is kept 24 h and given again to every repeat, which runs and costs nothing. Error
+ * answers are not kept (nothing was charged; a repeat is evaluated afresh, e.g. after a top-up).
+ * A repeat that arrives while the first still runs waits for its answer.
+ */
+async function idempotent(deps: ApiDeps, op: Op, body: FormFields, accountId: string, key: string, run: () => Promise<Answer>): Promise<Answer> {
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw new ServiceError('INVALID_PARAMETER', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
+  }
+  const fp = fingerprint(op, body);
+  const deadline = Date.now() + (deps.idempotencyWaitMs ?? 30_000);
+  for (let wait = 20; ; wait = Math.min(500, wait * 2)) {
+    const claim = await deps.billing.claimIdempotencyKey(accountId, key, fp);
+    if (claim.state === 'claimed') break;
+    if (claim.fingerprint !== fp) {
+      throw new ServiceError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request; use a new key for a new request.');
+    }
+    if (claim.state === 'done') return { ...claim.answer, records: 0, charged: 0, replayed: true };
+    if (Date.now() >= deadline) {
+      throw new ServiceError('IDEMPOTENCY_CONFLICT', 'The first request with this Idempotency-Key is still running; retry later.');
+    }
+    await sleep(wait);
+  }
+  let ans: Answer;
+  try {
+    ans = await run();
+  } catch (err) {
+    await deps.billing.abandonIdempotencyKey(accountId, key).catch(() => {});
+    throw err;
+  }
+  if (ans.status === 200) {
+    await deps.billing.completeIdempotencyKey(accountId, key, { status: ans.status, contentType: ans.contentType, body: ans.body });
+  } else {
+    await deps.billing.abandonIdempotencyKey(accountId, key);
+  }
+  return ans;
 }
 
 async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, accountId: string, topFormat: Format): Promise<Answer> {
@@ -100,23 +187,24 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, accountId: 
   const v = validateElement(op, element);
   if (!v.ok) return fail(topFormat, v.error);
   const format: Format = v.options.responseformat ?? 'json';
-  const reservation = await deps.billing.reserve(accountId, op, 1);
   const requestid = newRequestId();
-  const [outcome] = await execute(deps, reservation, () => deps.runner.runElements(op, [element]));
+  const meter = new Meter(deps.billing, accountId, { kind: 'http', requestid });
+  const hold = await meter.hold([{ op, record: 0 }], { partial: false });
+  const [outcome] = await execute(meter, hold, () => runChunked(deps.runner, op, [element], [v]));
   if (!outcome) {
-    await deps.billing.release(reservation);
-    throw new Error('engine returned no outcome');
+    await meter.release(hold);
+    throw new EngineFailure(requestid, 'engine returned no outcome');
   }
   if (!outcome.ok) {
-    await deps.billing.release(reservation);
-    // An engine defect is the spec's 500, which has no body: let the server answer it.
-    if (outcome.error.errorcode === ERRORS.INTERNAL.status) throw new Error(outcome.error.errormessage);
+    await meter.release(hold);
+    // An engine defect is the spec's 500, which has no body: let the server answer (and log) it.
+    if (outcome.error.errorcode === ERRORS.INTERNAL.status) throw new EngineFailure(requestid, outcome.error.errormessage);
     return fail(format, outcome.error);
   }
-  const charges: Charge[] = outcome.chargeable ? [{ id: `${requestid}/0`, requestid }] : [];
-  const settled = await deps.billing.settle(reservation, charges);
-  const record = orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, settled.credits));
-  return { status: 200, ...renderRecord(format, record), records: 1, charged: charges.length };
+  const settled = await meter.settle(hold, [outcome.chargeable]);
+  const balance = settled.balance ?? (outcome.options.returnavailablecredits ? await meter.balance() : 0);
+  const record = orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, balance));
+  return { status: 200, ...renderRecord(format, record), records: 1, charged: settled.entries.length };
 }
 
 async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: string, topFormat: Format): Promise<Answer> {
@@ -164,24 +252,28 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: s
   const runIdx: number[] = [];
   for (let i = 0; i < validated.length; i++) if (validated[i]!.ok) runIdx.push(i);
 
-  const reservation = await deps.billing.reserve(accountId, op, runIdx.length);
+  // only the elements validation accepted hold credits; each keeps its index as its record key
   const requestid = newRequestId();
+  const meter = new Meter(deps.billing, accountId, { kind: 'http', requestid });
+  const hold = await meter.hold(runIdx.map((i) => ({ op, record: i })), { partial: false });
   const outcomes = runIdx.length === 0
     ? []
-    : await execute(deps, reservation, () => runChunked(deps.runner, op, runIdx.map((i) => elements[i])));
+    : await execute(meter, hold, () => runChunked(deps.runner, op, runIdx.map((i) => elements[i]), runIdx.map((i) => validated[i] as ValidElement)));
   if (outcomes.length !== runIdx.length) {
-    await deps.billing.release(reservation);
-    throw new Error(`engine returned ${outcomes.length} outcomes for ${runIdx.length} elements`);
+    await meter.release(hold);
+    throw new EngineFailure(requestid, `engine returned ${outcomes.length} outcomes for ${runIdx.length} elements`);
   }
-  const charges: Charge[] = [];
   const slotOutcome = new Array<Outcome | undefined>(elements.length);
   for (let j = 0; j < runIdx.length; j++) {
     const i = runIdx[j]!;
     const o = outcomes[j]!;
     slotOutcome[i] = o;
-    if (o.ok && o.chargeable) charges.push({ id: `${requestid}/${i}`, requestid });
+    if (!o.ok && o.error.errorcode === ERRORS.INTERNAL.status) {
+      deps.log?.error({ requestid, element: i, error: o.error.errormessage }, 'engine failure: the element gets a 500 error in its slot and is not charged');
+    }
   }
-  const settled = await deps.billing.settle(reservation, charges);
+  const settled = await meter.settle(hold, outcomes.map((o) => o.ok && o.chargeable));
+  let balance = settled.balance;
 
   const items: object[] = new Array(elements.length);
   for (let i = 0; i < elements.length; i++) {
@@ -198,8 +290,9 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: s
         requestproof: el.requestproof !== undefined ? o.options.requestproof : topV.options.requestproof,
         returnavailablecredits: el.returnavailablecredits !== undefined ? o.options.returnavailablecredits : topV.options.returnavailablecredits,
       };
-      items[i] = orderedRecord(op, o.record, extrasFor(opts, requestid, settled.credits));
+      if (opts.returnavailablecredits) balance ??= await meter.balance();
+      items[i] = orderedRecord(op, o.record, extrasFor(opts, requestid, balance ?? 0));
     }
   }
-  return { status: 200, ...renderBatch(format, items), records: runIdx.length, charged: charges.length };
+  return { status: 200, ...renderBatch(format, items), records: runIdx.length, charged: settled.entries.length };
 }

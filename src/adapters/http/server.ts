@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { ERRORS, errorBody, ServiceError, type ErrorBody } from '../../contract/errors.ts';
 import { OP_PATHS, OPS, type Op } from '../../contract/params.ts';
 import type { Billing } from '../../billing/billing.ts';
-import { handleApi, type ElementRunner } from './api.ts';
+import { EngineFailure, handleApi, type ElementRunner } from './api.ts';
 import { FormError, parseForm, type FormFields } from './form-body.ts';
 import { createMetrics, type HttpMetrics } from './metrics.ts';
 import { renderErrorBody } from './render.ts';
@@ -37,6 +37,8 @@ export interface HttpServerOptions {
   maintenancePollMs?: number;
   /** Collect default process metrics (default true). */
   defaultMetrics?: boolean;
+  /** How long a repeat of an Idempotency-Key waits for the first request's answer (default 30 s). */
+  idempotencyWaitMs?: number;
 }
 
 const API_PATHS = new Map<string, Op>(OPS.map((op) => [OP_PATHS[op], op]));
@@ -113,7 +115,11 @@ export class HttpServer {
 
   private routes(bodyLimit: number): void {
     const app = this.app;
-    const deps = { billing: this.opts.billing, runner: this.opts.runner };
+    const deps = {
+      billing: this.opts.billing, runner: this.opts.runner,
+      ...(this.opts.logger ? { log: this.opts.logger } : {}),
+      ...(this.opts.idempotencyWaitMs !== undefined ? { idempotencyWaitMs: this.opts.idempotencyWaitMs } : {}),
+    };
 
     // Collect any body as bytes; the POST handlers decide what they accept. Parsing here would let
     // a bad body turn a 404/405 into a 415.
@@ -148,7 +154,10 @@ export class HttpServer {
     for (const op of OPS) {
       app.post(OP_PATHS[op], async (req, reply) => {
         const fields = this.readForm(req);
-        const ans = await handleApi(deps, op, fields);
+        const key = req.headers['idempotency-key'];
+        if (Array.isArray(key)) throw new ServiceError('INVALID_PARAMETER', 'The Idempotency-Key header is given more than once.');
+        const ans = await handleApi(deps, op, fields, { idempotencyKey: key });
+        if (ans.replayed) reply.header('idempotent-replayed', 'true');
         if (ans.records) this.metrics.records.inc({ op }, ans.records);
         if (ans.charged) this.metrics.charged.inc({ op }, ans.charged);
         return reply.code(ans.status).header('content-type', ans.contentType).send(ans.body);
@@ -175,7 +184,11 @@ export class HttpServer {
       if (sc !== undefined && sc >= 400 && sc < 500) {
         return this.sendError(reply, { errorcode: sc, errormessage: 'The request could not be read.' });
       }
-      req.log.error({ err, url: req.url, method: req.method }, 'request failed');
+      if (err instanceof EngineFailure) {
+        req.log.error({ requestid: err.requestid, url: req.url, err }, 'engine failure: answered 500, nothing charged');
+      } else {
+        req.log.error({ err, url: req.url, method: req.method }, 'request failed');
+      }
       return reply.code(ERRORS.INTERNAL.status).removeHeader('content-type').send();
     });
   }
@@ -207,7 +220,7 @@ export class HttpServer {
    * Graceful: refuses new API requests (503), lets in-flight ones finish and be charged, closes
    * kept-alive connections as their answers go out. After `graceMs` the remaining connections are
    * cut (their requests' reservations are released by their own error path or, if the process
-   * dies, by `releaseStale` at the next start).
+   * dies, by `releaseExpired` once their lease ends).
    */
   close(graceMs = 30_000): Promise<void> {
     this.closed ??= this.doClose(graceMs);

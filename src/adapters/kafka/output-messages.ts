@@ -2,7 +2,8 @@
  * The three kinds of record the stream worker writes, in one transaction per batch:
  * - result (results topic): the spec's result object for one decodable input record; key and
  *   `correlation-id` header carried over, `addrflow-op` header names the op;
- * - ledger entry (ledger topic): one per charged record, key = ledger id `topic/partition/offset`;
+ * - ledger entry (ledger topic): one per ledger row the billing store wrote for the batch, key =
+ *   its ledger id `<account>/<op>/kafka:<topic id>:<group>/<partition>/<offset>`;
  * - DLQ record: the undecodable input unchanged (key, value, headers) plus the reason headers.
  * Values are Avro single-object (Confluent framing with registry ids) or JSON (`--value-format`).
  */
@@ -20,11 +21,6 @@ export interface OutMessage {
   key: Buffer | string | null;
   value: Buffer | null;
   headers?: Headers;
-}
-
-/** The ledger id of an input record: `topic/partition/offset` (spec README item 11). */
-export function ledgerId(topic: string, partition: number, offset: string): string {
-  return `${topic}/${partition}/${offset}`;
 }
 
 export function resultMessage(

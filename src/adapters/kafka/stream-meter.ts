@@ -1,45 +1,43 @@
 /**
- * Billing of the stream worker: one MeteredSession per op (same account), reserve before a batch
- * runs, settle (ledger + debit, idempotent on `topic/partition/offset`) before its Kafka
- * transaction commits.
+ * The stream worker's side of the one metering path (src/billing/meter.ts): it authenticates the
+ * account once per op when the worker starts, and binds the job once the worker knows it — the
+ * consumer group on the input topic, named by the topic's id (a UUID from the cluster metadata,
+ * so a recreated topic is a new job). Ledger ids are then
+ * `<account>/<op>/kafka:<topic id>:<group>/<partition>/<offset>`: the same group reading the same
+ * offset again (a crash, an offset reset) is never charged twice; another group, another account
+ * or a recreated topic is.
  *
- * `plan` answers how long a PREFIX of the batch (in offset order) the balance covers: the worker
- * processes that prefix and pauses the partition at the first record it could not pay for, so no
- * record is ever skipped. Records a crashed run already charged (their ledger id is in the store)
- * need no new credits: when the balance falls short they are looked up and counted as paid, so a
- * replay after a crash never stalls on credits it has already spent.
+ * Pricing, reservation, the prefix the balance covers, records already charged by this job, and
+ * the ledger rows: all in Meter. This file only maps records to meter items.
  */
 import { ServiceError, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import type { Credentials } from '../../contract/validate.ts';
-import type { Billing, Reservation } from '../../billing/billing.ts';
-import { MeteredSession } from '../../billing/metered-session.ts';
-import { STALE_RESERVATION_MS } from '../../billing/billing.ts';
-import { PRICES } from '../../billing/prices.ts';
-import { UNLIMITED } from '../../billing/store.ts';
+import type { Billing } from '../../billing/billing.ts';
+import { Meter, type Hold, type Settled } from '../../billing/meter.ts';
+import type { LedgerEntry } from '../../billing/store.ts';
 
 export interface PlanItem {
-  /** The op to charge, or undefined for a record that costs nothing (DLQ, refused op). */
+  /** The op to charge, or undefined for a record that costs nothing (DLQ, rejected, refused op). */
   op: Op | undefined;
-  /** Ledger id. */
-  id: string;
+  partition: number;
+  offset: string;
 }
 
-export interface BatchPlan {
-  /** Items [0, covered) may run; the rest wait for credits. */
-  covered: number;
-  reservations: Map<Op, Reservation>;
-  /** Ledger ids already in the store (a replay): never charged again. */
-  prepaid: Set<string>;
-}
+export type BatchPlan = Hold;
 
 export class StreamMeter {
   readonly billing: Billing;
-  private readonly sessions = new Map<Op, MeteredSession>();
+  readonly accountId: string;
+  private readonly ops: Op[];
   private readonly refused = new Map<Op, ErrorBody>();
+  private meter: Meter | undefined;
 
-  private constructor(billing: Billing) {
+  private constructor(billing: Billing, accountId: string, ops: Op[], refused: Map<Op, ErrorBody>) {
     this.billing = billing;
+    this.accountId = accountId;
+    this.ops = ops;
+    this.refused = refused;
   }
 
   /**
@@ -47,24 +45,36 @@ export class StreamMeter {
    * An op whose agreement is missing (403) is remembered: its records get the 403 error result.
    */
   static async start(billing: Billing, credentials: Credentials, ops: readonly Op[]): Promise<StreamMeter> {
-    const m = new StreamMeter(billing);
     let first: ServiceError | undefined;
+    let accountId: string | undefined;
+    const allowed: Op[] = [];
+    const refused = new Map<Op, ErrorBody>();
     for (const op of ops) {
       try {
-        m.sessions.set(op, await MeteredSession.start(billing, credentials, op));
+        accountId = (await billing.authenticate(credentials, op)).id;
+        allowed.push(op);
       } catch (e) {
         if (!(e instanceof ServiceError)) throw e;
         if (e.status === 401) throw e;
         first ??= e;
-        m.refused.set(op, e.toBody());
+        refused.set(op, e.toBody());
       }
     }
-    if (m.sessions.size === 0) throw first!;
-    return m;
+    if (!accountId) throw first!;
+    await billing.releaseExpired(); // reservations a killed worker left behind
+    return new StreamMeter(billing, accountId, allowed, refused);
   }
 
-  get accountId(): string {
-    return [...this.sessions.values()][0]!.account.id;
+  /** Names the job: the consumer group on the input topic, by the topic's id. Called by the worker at start. */
+  bindJob(topicId: string, group: string): void {
+    if (this.meter && this.meter.job.kind === 'kafka' && this.meter.job.topicId === topicId && this.meter.job.group === group) return;
+    if (this.meter) throw new Error('the stream meter is already bound to another job');
+    this.meter = new Meter(this.billing, this.accountId, { kind: 'kafka', topicId, group });
+  }
+
+  private get m(): Meter {
+    if (!this.meter) throw new Error('the stream meter has no job yet (bindJob)');
+    return this.meter;
   }
 
   /** The error result of an op the account may not use, or undefined. */
@@ -72,101 +82,50 @@ export class StreamMeter {
     return this.refused.get(op);
   }
 
-  /** The request id written into this session's ledger entries (and answered for requestproof). */
-  requestId(op: Op): string {
-    return this.sessions.get(op)!.requestid;
+  /** The request id written into this worker's ledger entries (and answered for requestproof). */
+  requestId(): string {
+    return this.m.requestid;
   }
 
-  async plan(items: readonly PlanItem[]): Promise<BatchPlan> {
-    const charged = (it: PlanItem): it is PlanItem & { op: Op } => it.op !== undefined && this.sessions.has(it.op);
-    // What the balance pays for, walking in offset order (each op at its own price).
-    const available = await this.available();
-    const prepaid = new Set<string>();
-    let want = walk(items, charged, prepaid, available);
-    if (want.covered < items.length) {
-      // short: records a crashed run already charged need no credits again
-      for (const it of items) if (charged(it) && (await this.billing.store.ledgerEntry(it.id))) prepaid.add(it.id);
-      if (prepaid.size) want = walk(items, charged, prepaid, available);
-    }
-    const reservations = new Map<Op, Reservation>();
-    const coveredBy = new Map<Op, number>();
-    for (const [op, n] of want.counts) {
-      const r = await this.sessions.get(op)!.reserve(n);
-      coveredBy.set(op, r?.covered ?? 0);
-      if (r) reservations.set(op, r.handle);
-    }
-    // another holder may have taken credits in between: cut at what was really reserved
-    const used = new Map<Op, number>();
-    let covered = 0;
-    for (; covered < want.covered; covered++) {
-      const it = items[covered]!;
-      if (!charged(it) || prepaid.has(it.id)) continue;
-      const u = (used.get(it.op) ?? 0) + 1;
-      if (u > (coveredBy.get(it.op) ?? 0)) break;
-      used.set(it.op, u);
-    }
-    return { covered, reservations, prepaid };
+  /** The ledger id of a record (for tests and logs). */
+  ledgerId(op: Op, partition: number, offset: string): string {
+    return this.m.ledgerId(op, `${partition}/${offset}`);
   }
 
-  /** Credits free to reserve (beyond open reservations); Infinity for unlimited accounts. */
-  private async available(): Promise<number> {
-    const acc = await this.billing.findAccount({ id: this.accountId });
-    if (!acc || acc.disabled) throw new ServiceError('UNAUTHORIZED');
-    return acc.credits === UNLIMITED ? Number.POSITIVE_INFINITY : Math.max(0, acc.credits - acc.reserved);
+  /** Holds credits for the longest prefix of `items` the balance pays for (free items cost nothing). */
+  plan(items: readonly PlanItem[]): Promise<BatchPlan> {
+    return this.m.hold(items.map((it) => ({ op: it.op, record: `${it.partition}/${it.offset}` })), { partial: true });
   }
 
   /**
-   * Writes the ledger entries of the charged records of `op` and debits them, releasing the
-   * reservation; ids already in the ledger are skipped by the store. Answers the credits charged now.
+   * Charges the covered items whose flag is set; answers the ledger rows written now, and the rows
+   * an earlier attempt at these records wrote whose ledger-topic entry never committed.
    */
-  async settle(plan: BatchPlan, op: Op, ids: readonly string[], chargeable: readonly boolean[]): Promise<number> {
-    const handle = plan.reservations.get(op);
-    if (!handle) return 0;
-    plan.reservations.delete(op);
-    const flags = ids.map((id, i) => chargeable[i]! && !plan.prepaid.has(id));
-    return this.sessions.get(op)!.settle(handle, ids, flags);
+  settle(plan: BatchPlan, chargeable: readonly boolean[]): Promise<Settled> {
+    return this.m.settle(plan, chargeable, { exportLater: true });
   }
 
-  /** Gives back what a plan still holds (its batch failed, or the ops it reserved for did not run). */
+  /** The ledger-topic entries of these rows committed. */
+  markExported(entries: readonly LedgerEntry[]): Promise<void> {
+    return this.m.markExported(entries);
+  }
+
+  /** Gives back what a plan still holds. */
   async release(plan: BatchPlan): Promise<void> {
-    for (const [op, handle] of plan.reservations) await this.sessions.get(op)!.releaseOne(handle);
-    plan.reservations.clear();
+    await this.m.release(plan);
   }
 
-  /** Balance after the latest settle (for `returnavailablecredits`); -1 = unlimited. */
-  async balance(): Promise<number> {
+  /** Balance now (for `returnavailablecredits`); -1 = unlimited. */
+  balance(): Promise<number> {
     return this.billing.balance(this.accountId);
   }
 
-  /** Whether the balance (beyond what is reserved) pays for at least one record of the cheapest op. */
-  async canAffordOne(): Promise<boolean> {
-    // a worker killed mid-batch left its reservation behind: give it back once it is stale
-    await this.billing.releaseStale(STALE_RESERVATION_MS);
-    const acc = await this.billing.findAccount({ id: this.accountId });
-    if (!acc || acc.disabled) return false;
-    if (acc.credits === UNLIMITED) return true;
-    const cheapest = Math.min(...[...this.sessions.keys()].map((op) => PRICES[op]));
-    return acc.credits - acc.reserved >= cheapest;
+  /** Whether the balance (beyond what is held) pays for one record of the cheapest op. */
+  canAffordOne(): Promise<boolean> {
+    return this.m.canAffordOne(this.ops);
   }
 
   async close(): Promise<void> {
-    for (const s of this.sessions.values()) await s.release();
+    await this.meter?.close();
   }
-}
-
-/** The longest prefix whose charged, not prepaid records cost at most `credits`; records per op in it. */
-function walk(
-  items: readonly PlanItem[], charged: (it: PlanItem) => it is PlanItem & { op: Op }, prepaid: ReadonlySet<string>, credits: number,
-): { covered: number; counts: Map<Op, number> } {
-  const counts = new Map<Op, number>();
-  let left = credits;
-  let covered = 0;
-  for (; covered < items.length; covered++) {
-    const it = items[covered]!;
-    if (!charged(it) || prepaid.has(it.id)) continue;
-    if (left < PRICES[it.op]) break;
-    left -= PRICES[it.op];
-    counts.set(it.op, (counts.get(it.op) ?? 0) + 1);
-  }
-  return { covered, counts };
 }

@@ -6,6 +6,8 @@
  * JSON `op` field. A worker started with `--op` accepts only that op: Avro of the other subject is
  * UNEXPECTED_SCHEMA, JSON without `op` takes the flag's, JSON naming another op is UNKNOWN_OP.
  */
+import { isUtf8 } from 'node:buffer';
+import { errorBody, type ErrorBody } from '../../contract/errors.ts';
 import { OPS, type Op } from '../../contract/params.ts';
 import { DECODE_ERRORS, ValueDecodeError, isValueDecodeError } from './avro/errors.ts';
 import type { ValueCodec } from './avro/codec.ts';
@@ -25,6 +27,11 @@ export interface ElementRecord {
   /** The request element as validateElement reads it (the JSON `op` field removed). */
   element: Record<string, unknown>;
   correlationId: string | undefined;
+  /**
+   * Set when the record is an element of a known op that cannot be processed as given: a JSON
+   * value that is not valid UTF-8 answers 412, as over HTTP and in file jobs (not charged).
+   */
+  rejected?: ErrorBody;
 }
 
 export interface UndecodableRecord {
@@ -58,7 +65,11 @@ export function decodeStreamRecord(codec: ValueCodec, msg: InputMessage, fixedOp
       op = opOfRequestSubject(d.subject)!; // accept[] admits request subjects only
       element = d.value;
     }
-    return { kind: 'element', op, element, correlationId: correlationIdOf(msg.headers, element) };
+    const rec: ElementRecord = { kind: 'element', op, element, correlationId: correlationIdOf(msg.headers, element) };
+    if (d.format === 'json' && msg.value && !isUtf8(msg.value)) {
+      rec.rejected = errorBody('INVALID_PARAMETER', 'The value is not valid UTF-8.');
+    }
+    return rec;
   } catch (e) {
     if (isValueDecodeError(e)) return { kind: 'undecodable', code: e.code, reason: e.reason };
     throw e;

@@ -7,30 +7,37 @@
  *     on the first batch after a (re)assignment its InitProducerId fences the previous owner and
  *     finishes its pending transaction, and only THEN the group's committed offset is read: records
  *     below it were committed by the previous owner and are dropped from the batch;
- *  2. decode each message (stream-record.ts); undecodable → DLQ record with the reason;
- *  3. reserve credits (stream-meter.ts); only the prefix the balance covers runs; the partition
- *     is paused at the first record it cannot pay for and resumes by itself after a top-up;
- *  4. run the elements through the pool, one task per op (split across the threads);
- *  5. settle: ledger entries + debit in the billing store, idempotent on `topic/partition/offset`
- *     — BEFORE the Kafka commit, so a crash in between replays without charging twice;
- *  6. one transaction: results (key, correlation id), ledger entries, DLQ records, then
- *     sendOffsets (retried, send-offsets.ts), commit. Any error aborts it; the batch is redelivered.
+ *  2. decode each message (stream-record.ts); undecodable → DLQ record with the reason; then
+ *     validate each element once (412/428 error results, free, like HTTP and file jobs);
+ *  3. hold credits through the one metering path (stream-meter.ts → src/billing/meter.ts) for the
+ *     records that would be charged; only the prefix the balance covers runs; the partition is
+ *     paused at the first record it cannot pay for (never for a free one) and resumes by itself
+ *     after a top-up;
+ *  4. run the validated elements through the pool, one task per op (split across the threads);
+ *     an engine failure is a DLQ record (ADDR_ERR_INTERNAL), logged, never charged;
+ *  5. settle: ledger rows + debit in the billing store, idempotent on the ledger id
+ *     `<account>/<op>/kafka:<topic id>:<group>/<partition>/<offset>` — BEFORE the Kafka commit,
+ *     so a crash in between replays without charging twice;
+ *  6. one transaction: results (key, correlation id), a ledger-topic entry for each ledger row
+ *     settle wrote, DLQ records, then sendOffsets (retried, send-offsets.ts), commit. Any error
+ *     aborts it; the batch is redelivered.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type LogEntry, type Transaction } from 'kafkajs';
 import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contract/records.ts';
-import { errorBody } from '../../contract/errors.ts';
+import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
-import { PRICES } from '../../billing/prices.ts';
+import { validateElement, type ValidElement } from '../../contract/validate.ts';
 import type { Outcome } from '../../engine/process.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
-import { dlqMessage, ledgerId, ledgerMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
+import { dlqMessage, ledgerMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
 import { PartitionProducers } from './partition-producers.ts';
 import { sendOffsetsRetrying } from './send-offsets.ts';
 import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
 import type { BatchPlan, StreamMeter } from './stream-meter.ts';
+import { fetchTopicId } from './topic-id.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
 export interface StreamWorkerOptions {
@@ -59,6 +66,8 @@ export interface StreamWorkerOptions {
   transactionTimeoutMs?: number;
   /** Records per transaction (default DEFAULT_MAX_BATCH_RECORDS). */
   maxBatchRecords?: number;
+  /** Looks up the input topic's id (default: the cluster metadata, topic-id.ts). */
+  topicId?: (topic: string) => Promise<string>;
 }
 
 /** Records per transaction (a kafkajs batch can hold a whole fetch: thousands). */
@@ -97,15 +106,17 @@ function kafkaLogCreator(log: Logger) {
   };
 }
 
-/** Splits one op's elements into one task per pool thread (a batch of thousands must use every thread). */
-async function runOnPool(pool: EnginePool, op: Op, elements: unknown[]): Promise<Outcome[]> {
+/** Splits one op's validated elements into one task per pool thread (a batch of thousands must use every thread). */
+async function runOnPool(pool: EnginePool, op: Op, elements: ValidElement[]): Promise<Outcome[]> {
   const threads = Math.max(1, pool.threads);
-  if (threads === 1 || elements.length < 256) return pool.runElements(op, elements);
+  if (threads === 1 || elements.length < 256) return pool.runValidated(op, elements);
   const size = Math.ceil(elements.length / threads);
   const parts: Promise<Outcome[]>[] = [];
-  for (let i = 0; i < elements.length; i += size) parts.push(pool.runElements(op, elements.slice(i, i + size)));
+  for (let i = 0; i < elements.length; i += size) parts.push(pool.runValidated(op, elements.slice(i, i + size)));
   return (await Promise.all(parts)).flat();
 }
+
+const INTERNAL_STATUS = ERRORS.INTERNAL.status;
 
 /** The spec's result object of one outcome: record keys in spec order plus the asked-for extras, or the error body. */
 function resultObject(op: Op, o: Outcome, requestid: string, balance: number | undefined): Record<string, unknown> {
@@ -177,6 +188,10 @@ export class StreamWorker {
       await this.admin.disconnect();
       throw new Error(`topic(s) not found on ${o.brokers.join(',')}: ${missing.join(', ')} (create them first)`);
     }
+    // the metering job: this consumer group on this topic, by the topic's id (a recreated topic is new)
+    const topicId = await (o.topicId ?? ((t: string) => fetchTopicId(o.brokers, t)))(o.inputTopic);
+    o.meter.bindJob(topicId, o.group);
+    this.log.info({ topic: o.inputTopic, topicId, group: o.group }, 'metering job: consumer group on topic id');
     const { GROUP_JOIN, CRASH } = this.consumer.events;
     this.consumer.on(GROUP_JOIN, (e) => {
       const assigned = new Set<number>(e.payload.memberAssignment[o.inputTopic] ?? []);
@@ -322,9 +337,27 @@ export class StreamWorker {
     const o = this.o;
     const topic = o.inputTopic;
     const records: StreamRecord[] = messages.map((m) => decodeStreamRecord(o.codec, m, o.op));
-    const ids = messages.map((m) => ledgerId(topic, partition, m.offset));
+    // each element validated once, here: a rejected one gets its error result and holds no credits
+    const valid = new Array<ValidElement | undefined>(records.length);
+    const rejected = new Array<ErrorBody | undefined>(records.length);
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      if (r.kind !== 'element') continue;
+      const refused = o.meter.refusal(r.op);
+      if (refused) {
+        rejected[i] = refused;
+        continue;
+      }
+      if (r.rejected) {
+        rejected[i] = r.rejected;
+        continue;
+      }
+      const v = validateElement(r.op, r.element);
+      if (v.ok) valid[i] = v;
+      else rejected[i] = v.error;
+    }
     const plan = await o.meter.plan(records.map((r, i) => ({
-      op: r.kind === 'element' && !o.meter.refusal(r.op) ? r.op : undefined, id: ids[i]!,
+      op: valid[i] && r.kind === 'element' ? r.op : undefined, partition, offset: messages[i]!.offset,
     })));
     onPlan(plan);
     const n = plan.covered;
@@ -338,7 +371,7 @@ export class StreamWorker {
     const byOp = new Map<Op, number[]>();
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
-      if (r.kind === 'element' && !o.meter.refusal(r.op)) {
+      if (r.kind === 'element' && valid[i]) {
         const list = byOp.get(r.op) ?? [];
         list.push(i);
         byOp.set(r.op, list);
@@ -346,26 +379,25 @@ export class StreamWorker {
     }
     const outcomes = new Array<Outcome | undefined>(n);
     await Promise.all([...byOp].map(async ([op, idx]) => {
-      const outs = await runOnPool(o.pool, op, idx.map((i) => (records[i] as { element: unknown }).element));
+      const outs = await runOnPool(o.pool, op, idx.map((i) => valid[i]!));
       idx.forEach((i, j) => (outcomes[i] = outs[j]));
     }));
 
     // billing first: a crash after this point replays the batch without charging twice
     let wantsBalance = false;
-    for (const [op, idx] of byOp) {
-      await o.meter.settle(plan, op, idx.map((i) => ids[i]!), idx.map((i) => {
-        const out = outcomes[i]!;
-        if (out.ok && out.options.returnavailablecredits) wantsBalance = true;
-        return out.ok && out.chargeable;
-      }));
+    const chargeable = new Array<boolean>(n).fill(false);
+    for (let i = 0; i < n; i++) {
+      const out = outcomes[i];
+      if (!out?.ok) continue;
+      chargeable[i] = out.chargeable;
+      if (out.options.returnavailablecredits) wantsBalance = true;
     }
+    const settled = await o.meter.settle(plan, chargeable);
     await o.meter.release(plan);
-    const balance = wantsBalance ? await o.meter.balance() : undefined;
+    const balance = wantsBalance ? settled.balance ?? await o.meter.balance() : undefined;
 
     const results: OutMessage[] = [];
-    const ledger: OutMessage[] = [];
     const dlq: OutMessage[] = [];
-    const time = new Date().toISOString();
     const processed = new Map<Op, number>();
     const charged = new Map<Op, number>();
     for (let i = 0; i < n; i++) {
@@ -376,16 +408,20 @@ export class StreamWorker {
         continue;
       }
       processed.set(r.op, (processed.get(r.op) ?? 0) + 1);
-      const refused = o.meter.refusal(r.op);
-      const out: Outcome = refused ? { ok: false, error: refused } : outcomes[i] ?? { ok: false, error: errorBody('INTERNAL') };
-      results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, refused ? '' : o.meter.requestId(r.op), balance)));
-      if (out.ok && out.chargeable) {
-        charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
-        ledger.push(ledgerMessage(o.codec, o.valueFormat, {
-          id: ids[i]!, account: o.meter.accountId, function: r.op, credits: PRICES[r.op], requestid: o.meter.requestId(r.op), time,
-        }));
+      const out: Outcome = rejected[i] ? { ok: false, error: rejected[i]! } : outcomes[i] ?? { ok: false, error: { errorcode: INTERNAL_STATUS, errormessage: 'no outcome from the engine' } };
+      if (!out.ok && out.error.errorcode === INTERNAL_STATUS) {
+        // an engine failure: a DLQ record, logged with the request id, never charged
+        this.log.error({ requestid: o.meter.requestId(), partition, offset: m.offset, error: out.error.errormessage }, 'engine failure: record sent to the DLQ, not charged');
+        dlq.push(dlqMessage(m, { topic, partition }, ERRORS.INTERNAL.code, out.error.errormessage));
+        continue;
       }
+      results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, o.meter.requestId(), balance)));
+      if (settled.written[i]) charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
     }
+    // a ledger-topic entry for exactly the ledger rows settle wrote: now, or in an attempt at
+    // these records whose transaction never committed (a crash between settle and commit)
+    const mirrored = [...settled.entries, ...settled.unexported];
+    const ledger: OutMessage[] = mirrored.map((e) => ledgerMessage(o.codec, o.valueFormat, e));
     // one produce request per chunk: a partition's record batch must stay under the broker's
     // message.max.bytes (1 MiB by default)
     for (const [t, list] of [[o.resultsTopic, results], [o.ledgerTopic, ledger], [o.dlqTopic, dlq]] as const) {
@@ -394,6 +430,9 @@ export class StreamWorker {
     const next = (BigInt(messages[n - 1]!.offset) + 1n).toString();
     await sendOffsetsRetrying(tx, { consumerGroupId: o.group, topics: [{ topic, partitions: [{ partition, offset: next }] }] });
     await tx.commit();
+    // best effort: a row left "not exported" is mirrored again only if its record is read again
+    // by this group, which after this commit takes an offset reset
+    if (mirrored.length) await o.meter.markExported(mirrored).catch((err) => this.log.warn({ err }, 'could not mark ledger rows exported'));
 
     const m = o.metrics;
     for (const [op, c] of processed) m.records.inc({ op }, c);

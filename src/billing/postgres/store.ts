@@ -17,8 +17,8 @@ import pg from 'pg';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import {
-  UNLIMITED, type AccountRef, type AccountRow, type BillingStore, type LedgerEntry,
-  type ReservationRow, type SettleResult,
+  SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
+  type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 
 const SCHEMA_SQL = `
@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS reservations (
   amount BIGINT NOT NULL CHECK (amount >= 0),
   created_at TIMESTAMPTZ NOT NULL
 );
+ALTER TABLE reservations ADD COLUMN IF NOT EXISTS expires_at TIMESTAMPTZ;
 CREATE TABLE IF NOT EXISTS ledger (
   id TEXT PRIMARY KEY,
   account_id TEXT NOT NULL REFERENCES accounts(id),
@@ -47,7 +48,26 @@ CREATE TABLE IF NOT EXISTS ledger (
   request_id TEXT NOT NULL,
   created_at TIMESTAMPTZ NOT NULL
 );
+ALTER TABLE ledger ADD COLUMN IF NOT EXISTS exported BOOLEAN NOT NULL DEFAULT true;
 CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, created_at);
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+  status INTEGER,
+  content_type TEXT,
+  body TEXT,
+  created_at TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY (account_id, key)
+);
+CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency_keys(created_at);
+`;
+
+/** Schema 1 → 2 (see store.ts): leases on reservations, ledger ids scoped to account/function/job. */
+const MIGRATE_TO_2 = `
+UPDATE reservations SET expires_at = created_at WHERE expires_at IS NULL;
+UPDATE ledger SET id = account_id || '/' || function || '/legacy:' || id WHERE left(id, length(account_id) + 1) <> account_id || '/';
 `;
 
 interface AccountPgRow {
@@ -120,6 +140,12 @@ export class PostgresStore implements BillingStore {
       await c.query(`SELECT pg_advisory_xact_lock(7428117)`);
       if (this.schema) await c.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
       await c.query(SCHEMA_SQL);
+      const v = await c.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`);
+      const version = v.rows[0] ? Number(v.rows[0].value) : 1;
+      if (version > SCHEMA_VERSION) throw new Error(`billing store has schema version ${version}; this addrflow knows ${SCHEMA_VERSION}`);
+      if (version < 2) await c.query(MIGRATE_TO_2);
+      await c.query(`CREATE INDEX IF NOT EXISTS reservations_expiry ON reservations(expires_at)`);
+      await c.query(`INSERT INTO meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [String(SCHEMA_VERSION)]);
       await c.query(`INSERT INTO meta (key, value) VALUES ('pepper', $1), ('maintenance', '0') ON CONFLICT (key) DO NOTHING`, [generatePepper()]);
       const r = await c.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'pepper'`);
       return r.rows[0]!.value;
@@ -174,30 +200,30 @@ export class PostgresStore implements BillingStore {
          UPDATE accounts SET reserved = reserved + $3
          WHERE id = $2 AND (credits = -1 OR credits - reserved >= $3)
          RETURNING id)
-       INSERT INTO reservations (id, account_id, amount, created_at)
-       SELECT $1, id, $3, $4 FROM held RETURNING id`,
-      [res.id, res.accountId, res.amount, res.createdAt],
+       INSERT INTO reservations (id, account_id, amount, created_at, expires_at)
+       SELECT $1, id, $3, $4, $5 FROM held RETURNING id`,
+      [res.id, res.accountId, res.amount, res.createdAt, res.expiresAt],
     );
     return r.rowCount === 1;
   }
 
-  async settle(reservationId: string, accountId: string, entries: LedgerEntry[]): Promise<SettleResult> {
+  async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
     // One statement, hence one implicit transaction and one round trip: the reservation row is
     // deleted (which also serialises two settles of the same reservation), new ledger rows are
     // inserted only while that reservation existed, and the account is debited by exactly the
     // credits of the rows inserted and relieved of the whole reservation.
-    const r = await this.pool.query<{ credits: string | null; charged: string | null; written: string; amount: string | null }>(
+    const r = await this.pool.query<{ credits: string | null; charged: string | null; written: string; ids: string[] | null; amount: string | null }>(
       `WITH res AS (
          DELETE FROM reservations WHERE id = $1 AND account_id = $2 RETURNING amount
        ), ins AS (
-         INSERT INTO ledger (id, account_id, function, credits, request_id, created_at)
-         SELECT t.id, $2, t.fn, t.cr, t.rq, t.tm
+         INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
+         SELECT t.id, $2, t.fn, t.cr, t.rq, t.tm, $8
          FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::timestamptz[]) AS t(id, fn, cr, rq, tm)
          WHERE EXISTS (SELECT 1 FROM res)
          ON CONFLICT (id) DO NOTHING
-         RETURNING credits
+         RETURNING id, credits
        ), tot AS (
-         SELECT count(*) AS written, coalesce(sum(credits), 0) AS total FROM ins
+         SELECT count(*) AS written, coalesce(sum(credits), 0) AS total, array_agg(id) AS ids FROM ins
        ), upd AS (
          UPDATE accounts a SET
            credits = CASE WHEN a.credits = -1 THEN -1 ELSE a.credits - tot.total END,
@@ -206,21 +232,21 @@ export class PostgresStore implements BillingStore {
          RETURNING a.credits, CASE WHEN a.credits = -1 THEN 0 ELSE tot.total END AS charged
        )
        SELECT (SELECT credits FROM upd) AS credits, (SELECT charged FROM upd) AS charged,
-              (SELECT written FROM tot) AS written, (SELECT amount FROM res) AS amount`,
+              (SELECT written FROM tot) AS written, (SELECT ids FROM tot) AS ids, (SELECT amount FROM res) AS amount`,
       [reservationId, accountId, entries.map((e) => e.id), entries.map((e) => e.function), entries.map((e) => e.credits),
-        entries.map((e) => e.requestid), entries.map((e) => e.time)],
+        entries.map((e) => e.requestid), entries.map((e) => e.time), !opts.exportLater],
     );
     const row = r.rows[0]!;
     if (row.credits === null) throw new Error(`settle: account ${accountId} does not exist`);
     if (row.amount === null && entries.length > 0) {
       // No reservation: nothing was written. Fine for a replay (every id already charged);
       // refused for any entry not yet in the ledger.
-      const known = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ledger WHERE id = ANY($1::text[])`, [entries.map((e) => e.id)]);
+      const known = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ledger WHERE id = ANY($1::text[]) AND account_id = $2`, [entries.map((e) => e.id), accountId]);
       if (Number(known.rows[0]!.n) < new Set(entries.map((e) => e.id)).size) {
         throw new Error(`settle: reservation ${reservationId} is unknown or already settled`);
       }
     }
-    return { written: Number(row.written), charged: Number(row.charged), credits: Number(row.credits) };
+    return { written: Number(row.written), writtenIds: row.ids ?? [], charged: Number(row.charged), credits: Number(row.credits) };
   }
 
   async release(reservationId: string): Promise<void> {
@@ -231,10 +257,18 @@ export class PostgresStore implements BillingStore {
     );
   }
 
-  async releaseStale(before: string): Promise<number> {
+  async renew(reservationIds: readonly string[], expiresAt: string): Promise<number> {
+    if (reservationIds.length === 0) return 0;
+    const r = await this.pool.query(
+      `UPDATE reservations SET expires_at = greatest(expires_at, $2::timestamptz) WHERE id = ANY($1::text[])`,
+      [reservationIds, expiresAt]);
+    return r.rowCount ?? 0;
+  }
+
+  async releaseExpired(now: string): Promise<number> {
     return this.tx(async (c) => {
       const gone = await c.query<{ account_id: string; amount: string }>(
-        `DELETE FROM reservations WHERE created_at < $1 RETURNING account_id, amount`, [before]);
+        `DELETE FROM reservations WHERE expires_at < $1 RETURNING account_id, amount`, [now]);
       for (const r of gone.rows) {
         await c.query(`UPDATE accounts SET reserved = reserved - $2 WHERE id = $1`, [r.account_id, r.amount]);
       }
@@ -253,9 +287,63 @@ export class PostgresStore implements BillingStore {
     return Number(r.rows[0]!.n);
   }
 
-  async ledgerEntry(id: string): Promise<LedgerEntry | undefined> {
-    const r = await this.pool.query<LedgerPgRow>(`SELECT * FROM ledger WHERE id = $1`, [id]);
+  async ledgerEntry(accountId: string, id: string): Promise<LedgerEntry | undefined> {
+    const r = await this.pool.query<LedgerPgRow>(`SELECT * FROM ledger WHERE id = $1 AND account_id = $2`, [id, accountId]);
     return r.rows[0] ? toLedger(r.rows[0]) : undefined;
+  }
+
+  async unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
+    if (ids.length === 0) return [];
+    const r = await this.pool.query<LedgerPgRow>(
+      `SELECT * FROM ledger WHERE id = ANY($1::text[]) AND account_id = $2 AND NOT exported`, [ids, accountId]);
+    return r.rows.map(toLedger);
+  }
+
+  async markExported(accountId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query(`UPDATE ledger SET exported = true WHERE id = ANY($1::text[]) AND account_id = $2 AND NOT exported`, [ids, accountId]);
+  }
+
+  async ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const r = await this.pool.query<{ id: string }>(
+      `SELECT id FROM ledger WHERE id = ANY($1::text[]) AND account_id = $2`, [ids, accountId]);
+    return new Set(r.rows.map((x) => x.id));
+  }
+
+  async claimIdempotencyKey(accountId: string, key: string, fingerprint: string, now: string, staleBefore: string, expiredBefore: string): Promise<IdempotencyClaim> {
+    // One statement: insert, or take over a pending key of a dead server or an expired key; the
+    // row lock makes two concurrent claims of one key queue, and only one of them wins.
+    const r = await this.pool.query<{ claimed: boolean }>(
+      `INSERT INTO idempotency_keys AS k (account_id, key, fingerprint, state, created_at)
+       VALUES ($1, $2, $3, 'pending', $4)
+       ON CONFLICT (account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'pending',
+         status = NULL, content_type = NULL, body = NULL, created_at = excluded.created_at
+       WHERE k.created_at < $6 OR (k.state = 'pending' AND k.created_at < $5)
+       RETURNING true AS claimed`,
+      [accountId, key, fingerprint, now, staleBefore, expiredBefore]);
+    if (r.rowCount === 1) return { state: 'claimed' };
+    const cur = await this.pool.query<{ fingerprint: string; state: string; status: number; content_type: string; body: string }>(
+      `SELECT fingerprint, state, status, content_type, body FROM idempotency_keys WHERE account_id = $1 AND key = $2`, [accountId, key]);
+    const row = cur.rows[0];
+    if (!row) return this.claimIdempotencyKey(accountId, key, fingerprint, now, staleBefore, expiredBefore); // abandoned meanwhile
+    if (row.state === 'pending') return { state: 'pending', fingerprint: row.fingerprint };
+    return { state: 'done', fingerprint: row.fingerprint, answer: { status: Number(row.status), contentType: row.content_type, body: row.body } };
+  }
+
+  async completeIdempotencyKey(accountId: string, key: string, answer: IdempotentAnswer, _now: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, body = $5 WHERE account_id = $1 AND key = $2`,
+      [accountId, key, answer.status, answer.contentType, answer.body]);
+  }
+
+  async abandonIdempotencyKey(accountId: string, key: string): Promise<void> {
+    await this.pool.query(`DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND state = 'pending'`, [accountId, key]);
+  }
+
+  async sweepIdempotencyKeys(before: string): Promise<number> {
+    const r = await this.pool.query(`DELETE FROM idempotency_keys WHERE created_at < $1`, [before]);
+    return r.rowCount ?? 0;
   }
 
   async getMaintenance(): Promise<boolean> {

@@ -9,8 +9,8 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import {
-  UNLIMITED, type AccountRef, type AccountRow, type BillingStore, type LedgerEntry,
-  type ReservationRow, type SettleResult,
+  SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
+  type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 
 const SCHEMA = `
@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS reservations (
   id TEXT PRIMARY KEY,
   account_id TEXT NOT NULL REFERENCES accounts(id),
   amount INTEGER NOT NULL CHECK (amount >= 0),
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS ledger (
   id TEXT PRIMARY KEY,
@@ -37,9 +38,27 @@ CREATE TABLE IF NOT EXISTS ledger (
   function TEXT NOT NULL,
   credits INTEGER NOT NULL,
   request_id TEXT NOT NULL,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  exported INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, created_at);
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+  status INTEGER,
+  content_type TEXT,
+  body TEXT,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (account_id, key)
+);
+CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency_keys(created_at);
+`;
+
+/** Schema 1 → 2 (see store.ts): leases on reservations, ledger ids scoped to account/function/job. */
+const MIGRATE_TO_2 = `
+UPDATE ledger SET id = account_id || '/' || function || '/legacy:' || id WHERE substr(id, 1, length(account_id) + 1) <> account_id || '/';
 `;
 
 interface AccountSqlRow {
@@ -101,10 +120,28 @@ export class SqliteStore implements BillingStore {
   async init(): Promise<string> {
     return this.tx(() => {
       this.db.exec(SCHEMA);
+      this.migrate();
       this.q(`INSERT INTO meta (key, value) VALUES ('pepper', ?) ON CONFLICT(key) DO NOTHING`).run(generatePepper());
       this.q(`INSERT INTO meta (key, value) VALUES ('maintenance', '0') ON CONFLICT(key) DO NOTHING`).run();
       return (this.q(`SELECT value FROM meta WHERE key = 'pepper'`).get() as { value: string }).value;
     });
+  }
+
+  /** Brings a store written by an older addrflow to SCHEMA_VERSION (inside init's transaction). */
+  private migrate(): void {
+    const row = this.q(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string } | undefined;
+    const version = row ? Number(row.value) : 1;
+    if (version > SCHEMA_VERSION) throw new Error(`billing store ${this.path} has schema version ${version}; this addrflow knows ${SCHEMA_VERSION}`);
+    if (version < 2) {
+      const cols = (this.db.prepare(`PRAGMA table_info(reservations)`).all() as Array<{ name: string }>).map((c) => c.name);
+      // a version-1 reservation had no lease: it expires at once (stop every process before upgrading)
+      if (!cols.includes('expires_at')) this.db.exec(`ALTER TABLE reservations ADD COLUMN expires_at TEXT NOT NULL DEFAULT ''; UPDATE reservations SET expires_at = created_at;`);
+      const lcols = (this.db.prepare(`PRAGMA table_info(ledger)`).all() as Array<{ name: string }>).map((c) => c.name);
+      if (!lcols.includes('exported')) this.db.exec(`ALTER TABLE ledger ADD COLUMN exported INTEGER NOT NULL DEFAULT 1`);
+      this.db.exec(MIGRATE_TO_2);
+    }
+    this.db.exec(`CREATE INDEX IF NOT EXISTS reservations_expiry ON reservations(expires_at)`);
+    this.q(`INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(SCHEMA_VERSION));
   }
 
   async close(): Promise<void> {
@@ -152,24 +189,26 @@ export class SqliteStore implements BillingStore {
                         WHERE id = ? AND (credits = -1 OR credits - reserved >= ?)`)
         .run(res.amount, res.accountId, res.amount);
       if (Number(u.changes) !== 1) return false;
-      this.q(`INSERT INTO reservations (id, account_id, amount, created_at) VALUES (?, ?, ?, ?)`)
-        .run(res.id, res.accountId, res.amount, res.createdAt);
+      this.q(`INSERT INTO reservations (id, account_id, amount, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`)
+        .run(res.id, res.accountId, res.amount, res.createdAt, res.expiresAt);
       return true;
     });
   }
 
-  async settle(reservationId: string, accountId: string, entries: LedgerEntry[]): Promise<SettleResult> {
+  async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
     return this.tx(() => {
       const res = this.q(`SELECT amount FROM reservations WHERE id = ? AND account_id = ?`)
         .get(reservationId, accountId) as { amount: number } | undefined;
-      const ins = this.q(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at)
-                          VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`);
+      const ins = this.q(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
+                          VALUES (?, ?, ?, ?, ?, ?, ${opts.exportLater ? 0 : 1}) ON CONFLICT(id) DO NOTHING`);
       let written = 0;
       let total = 0;
+      const writtenIds: string[] = [];
       for (const e of entries) {
         const r = ins.run(e.id, accountId, e.function, e.credits, e.requestid, e.time);
         if (Number(r.changes) === 1) {
           written++;
+          writtenIds.push(e.id);
           total += e.credits;
         }
       }
@@ -189,7 +228,7 @@ export class SqliteStore implements BillingStore {
       }
       if (res) this.q(`DELETE FROM reservations WHERE id = ?`).run(reservationId);
       const after = this.q(`SELECT credits FROM accounts WHERE id = ?`).get(accountId) as { credits: number };
-      return { written, charged, credits: Number(after.credits) };
+      return { written, writtenIds, charged, credits: Number(after.credits) };
     });
   }
 
@@ -203,9 +242,22 @@ export class SqliteStore implements BillingStore {
     });
   }
 
-  async releaseStale(before: string): Promise<number> {
+  async renew(reservationIds: readonly string[], expiresAt: string): Promise<number> {
+    if (reservationIds.length === 0) return 0;
     return this.tx(() => {
-      const rows = this.q(`SELECT id, account_id, amount FROM reservations WHERE created_at < ?`).all(before) as
+      let n = 0;
+      const u = this.q(`UPDATE reservations SET expires_at = ? WHERE id = ? AND expires_at < ?`);
+      const has = this.q(`SELECT 1 FROM reservations WHERE id = ?`);
+      for (const id of reservationIds) {
+        if (Number(u.run(expiresAt, id, expiresAt).changes) === 1 || has.get(id)) n++;
+      }
+      return n;
+    });
+  }
+
+  async releaseExpired(now: string): Promise<number> {
+    return this.tx(() => {
+      const rows = this.q(`SELECT id, account_id, amount FROM reservations WHERE expires_at < ?`).all(now) as
         Array<{ id: string; account_id: string; amount: number }>;
       for (const r of rows) {
         this.q(`UPDATE accounts SET reserved = reserved - ? WHERE id = ?`).run(r.amount, r.account_id);
@@ -223,9 +275,63 @@ export class SqliteStore implements BillingStore {
     return Number((this.q(`SELECT count(*) AS n FROM ledger WHERE account_id = ?`).get(accountId) as { n: number }).n);
   }
 
-  async ledgerEntry(id: string): Promise<LedgerEntry | undefined> {
-    const r = this.q(`SELECT * FROM ledger WHERE id = ?`).get(id) as LedgerSqlRow | undefined;
+  async ledgerEntry(accountId: string, id: string): Promise<LedgerEntry | undefined> {
+    const r = this.q(`SELECT * FROM ledger WHERE id = ? AND account_id = ?`).get(id, accountId) as LedgerSqlRow | undefined;
     return r ? toLedger(r) : undefined;
+  }
+
+  async unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
+    const s = this.q(`SELECT * FROM ledger WHERE id = ? AND account_id = ? AND exported = 0`);
+    const out: LedgerEntry[] = [];
+    for (const id of ids) {
+      const r = s.get(id, accountId) as LedgerSqlRow | undefined;
+      if (r) out.push(toLedger(r));
+    }
+    return out;
+  }
+
+  async markExported(accountId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    this.tx(() => {
+      const u = this.q(`UPDATE ledger SET exported = 1 WHERE id = ? AND account_id = ?`);
+      for (const id of ids) u.run(id, accountId);
+    });
+  }
+
+  async ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    const s = this.q(`SELECT 1 FROM ledger WHERE id = ? AND account_id = ?`);
+    for (const id of ids) if (s.get(id, accountId)) found.add(id);
+    return found;
+  }
+
+  async claimIdempotencyKey(accountId: string, key: string, fingerprint: string, now: string, staleBefore: string, expiredBefore: string): Promise<IdempotencyClaim> {
+    return this.tx(() => {
+      const r = this.q(`SELECT fingerprint, state, status, content_type, body, created_at FROM idempotency_keys WHERE account_id = ? AND key = ?`)
+        .get(accountId, key) as { fingerprint: string; state: string; status: number; content_type: string; body: string; created_at: string } | undefined;
+      const takeable = !r || r.created_at < expiredBefore || (r.state === 'pending' && r.created_at < staleBefore);
+      if (takeable) {
+        this.q(`INSERT INTO idempotency_keys (account_id, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'pending', ?)
+                ON CONFLICT(account_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = 'pending',
+                  status = NULL, content_type = NULL, body = NULL, created_at = excluded.created_at`).run(accountId, key, fingerprint, now);
+        return { state: 'claimed' };
+      }
+      if (r.state === 'pending') return { state: 'pending', fingerprint: r.fingerprint };
+      return { state: 'done', fingerprint: r.fingerprint, answer: { status: Number(r.status), contentType: r.content_type, body: r.body } };
+    });
+  }
+
+  async completeIdempotencyKey(accountId: string, key: string, answer: IdempotentAnswer, _now: string): Promise<void> {
+    this.q(`UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, body = ? WHERE account_id = ? AND key = ?`)
+      .run(answer.status, answer.contentType, answer.body, accountId, key);
+  }
+
+  async abandonIdempotencyKey(accountId: string, key: string): Promise<void> {
+    this.q(`DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND state = 'pending'`).run(accountId, key);
+  }
+
+  async sweepIdempotencyKeys(before: string): Promise<number> {
+    return Number(this.q(`DELETE FROM idempotency_keys WHERE created_at < ?`).run(before).changes);
   }
 
   async getMaintenance(): Promise<boolean> {

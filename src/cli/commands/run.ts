@@ -8,12 +8,13 @@ import { parseArgs } from 'node:util';
 import { OPS, type Op } from '../../contract/params.ts';
 import { openInput } from '../../adapters/file/input.ts';
 import { runFileJob, type JobSummary } from '../../adapters/file/job.ts';
-import { fileIdentity, readCheckpoint, removeCheckpoint, type Checkpoint } from '../../adapters/file/checkpoint.ts';
+import { checkInputPrefix, InputDigest, readCheckpoint, removeCheckpoint, type Checkpoint } from '../../adapters/file/checkpoint.ts';
 import { Sink } from '../../adapters/file/sink.ts';
 import { createProgress } from '../../adapters/file/progress.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
-import { Billing, type Reservation } from '../../billing/billing.ts';
-import { MeteredSession } from '../../billing/metered-session.ts';
+import { Billing } from '../../billing/billing.ts';
+import { Meter, type Hold } from '../../billing/meter.ts';
+import { newRequestId } from '../../billing/request-id.ts';
 import { ServiceError } from '../../contract/errors.ts';
 import { validateCredentials } from '../../contract/validate.ts';
 import type { JobMeter } from '../../adapters/file/job.ts';
@@ -26,7 +27,7 @@ import { EXIT_CREDITS, EXIT_REFUSED } from '../exit-codes.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
-                    [--progress auto|bar|log|off] [--license L --guid G [--db URL] [--job-id ID]]
+                    [--progress auto|bar|log|off] [--license L --guid G [--db URL]]
 
   --op          lines (recipient block) or search (address lookup)
   --input       NDJSON or a JSON array of request elements (detected); '-' = stdin (default)
@@ -38,35 +39,46 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
   --batch-size  records per pool task (default 1000)
   --checkpoint  checkpoint file (default: OUTPUT.checkpoint when --output is a file)
   --checkpoint-interval  milliseconds between checkpoints (default 2000)
-  --resume      continue from the checkpoint after a crash, a signal or exhausted credits
+  --resume      continue the job of the checkpoint after a crash, a signal or exhausted credits;
+                refused unless --input is the same file (a hash of the bytes read is checked);
+                stdin cannot be resumed
   --progress    progress display: bar on a terminal, log lines otherwise (default auto)
   --license, --guid
                 run under this account: same validation, prices, agreements and ledger as the
                 HTTP adapter; without them the run is unmetered (operators' own data); env
                 ADDRFLOW_LICENSE / ADDRFLOW_GUID keep them out of the process list
   --db          billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
-  --job-id      names the ledger entries of a metered job reading stdin (a file input is named by
-                its content identity)
+
+Every run without --resume is a new job and is charged for every record it processes; --resume
+continues the job named in the checkpoint and never charges a record of it twice.
 
 Exit codes: 0 done; 2 usage error; 3 stopped, balance ran out (top up, then --resume);
 4 credentials refused (the job did not start); 130/143 stopped by SIGINT/SIGTERM (--resume).`;
 
 
 /**
- * The file job's view of a metered session. Batches are settled in the order they were reserved
- * (the job drains in order), and ledger ids are `<input identity>/<line or element>`.
+ * The file job's view of the metering path: one Meter for the job (ledger ids
+ * `<account>/<op>/file:<job id>/<line or element>`). Batches are settled in the order they were
+ * reserved (the job drains in order). Records are validated in the workers, after their batch is
+ * reserved: a rejected record's credits are released at settle.
  */
-function sessionMeter(session: MeteredSession, prefix: string): JobMeter {
-  const handles: Reservation[] = [];
+function jobMeter(meter: Meter, op: Op): JobMeter {
+  const holds: Hold[] = [];
   return {
-    async reserve(n) {
-      const r = await session.reserve(n);
-      if (!r) return 0;
-      handles.push(r.handle);
-      return r.covered;
+    async reserve(positions) {
+      const hold = await meter.hold(positions.map((p) => ({ op, record: p })), { partial: true });
+      if (hold.covered === 0) {
+        await meter.release(hold);
+        return 0;
+      }
+      holds.push(hold);
+      return hold.covered;
     },
-    settle: (positions, chargeable) => session.settle(handles.shift()!, positions.map((p) => `${prefix}/${p}`), chargeable),
-    release: () => session.release(),
+    async settle(_positions, chargeable) {
+      const s = await meter.settle(holds.shift()!, chargeable);
+      return s.credits;
+    },
+    release: () => meter.close(),
   };
 }
 
@@ -91,7 +103,6 @@ const command: Command = {
         license: { type: 'string' },
         guid: { type: 'string' },
         db: { type: 'string' },
-        'job-id': { type: 'string' },
       },
       strict: true,
     });
@@ -104,25 +115,33 @@ const command: Command = {
     const inputPath = values.input!;
     const outputPath = values.output!;
     const checkpointPath = values.checkpoint ?? (outputPath !== '-' ? `${outputPath}.checkpoint` : undefined);
-    if (values.resume && (outputPath === '-' || inputPath === '-')) {
-      throw new UsageError('--resume needs --input FILE and --output FILE (stdin and stdout cannot be rewound)');
+    if (values.resume && inputPath === '-') {
+      throw new UsageError('--resume: stdin cannot be resumed (its bytes can be neither re-read nor checked against the checkpoint); run without --resume to start a new job, or give --input FILE');
+    }
+    if (values.resume && outputPath === '-') {
+      throw new UsageError('--resume needs --output FILE (stdout cannot be rewound)');
     }
     const log = createLogger();
 
-    const inputId = inputPath !== '-' ? fileIdentity(inputPath) : undefined;
     let resumeFrom: Checkpoint | undefined;
     if (values.resume) {
-      resumeFrom = readCheckpoint(checkpointPath!);
+      try {
+        resumeFrom = readCheckpoint(checkpointPath!);
+      } catch (err) {
+        throw new UsageError(`--resume: ${(err as Error).message}`);
+      }
       if (!resumeFrom) throw new UsageError(`--resume: no checkpoint at ${checkpointPath}; run without --resume to start over`);
-      if (resumeFrom.inputId !== inputId || resumeFrom.op !== op) {
-        throw new UsageError(`--resume: ${checkpointPath} belongs to another input file or operation`);
+      if (resumeFrom.op !== op) throw new UsageError(`--resume: ${checkpointPath} is a job of --op ${resumeFrom.op}, not ${op}`);
+      const differs = checkInputPrefix(inputPath, resumeFrom.input);
+      if (differs) {
+        throw new UsageError(`--resume refused: ${inputPath} is not the input of the job in ${checkpointPath} (${differs}); run without --resume to start a new job (charged again)`);
       }
     }
+    // One run of a file is one job: a new id, unless this run continues the checkpoint's job.
+    const jobId = resumeFrom?.jobId ?? newRequestId();
 
     const given = credentialsFrom(values);
     const metered = given.license !== undefined || given.guid !== undefined;
-    const ledgerPrefix = inputId ? `file:${inputId}` : values['job-id'] ? `job:${values['job-id']}` : undefined;
-    if (metered && !ledgerPrefix) throw new UsageError('a metered job reading stdin needs --job-id (it names the ledger entries)');
     let billing: Billing | undefined;
     let meter: JobMeter | undefined;
     if (metered) {
@@ -130,7 +149,9 @@ const command: Command = {
       billing = await Billing.open(values.db);
       try {
         if (!creds.ok) throw new ServiceError(creds.error.errorcode === 401 ? 'UNAUTHORIZED' : 'INVALID_PARAMETER', creds.error.errormessage);
-        meter = sessionMeter(await MeteredSession.start(billing, creds.credentials, op), ledgerPrefix!);
+        const account = await billing.authenticate(creds.credentials, op);
+        await billing.releaseExpired(); // reservations a killed process left behind
+        meter = jobMeter(new Meter(billing, account.id, { kind: 'file', jobId }), op);
       } catch (err) {
         await billing.close();
         if (!(err instanceof ServiceError)) throw err;
@@ -145,6 +166,7 @@ const command: Command = {
       ...(indexBuffer ? { indexBuffer } : {}),
     });
     const input = openInput(inputPath);
+    const digest = new InputDigest();
     const output = outputPath === '-' ? Sink.stdout() : Sink.file(outputPath, resumeFrom?.outputBytes);
     const errors = values.errors ? Sink.file(values.errors, resumeFrom ? resumeFrom.errorsBytes : undefined) : undefined;
     const inputSize = inputPath !== '-' ? statSync(inputPath).size : 0;
@@ -162,11 +184,12 @@ const command: Command = {
     process.once('SIGTERM', onSignal);
     try {
       const summary = await runFileJob({
-        op, input, output, pool, batchSize, signal: abort.signal,
+        op, input: digest.wrap(input), output, pool, batchSize, signal: abort.signal,
+        onEngineFailures: (positions) => log.error({ jobId, positions }, 'engine failure: error records (500) written in these slots, not charged'),
         ...(meter ? { meter } : {}),
         ...(errors ? { errors } : {}),
         ...(progress ? { progress } : {}),
-        ...(checkpointPath && inputId ? { checkpoint: { path: checkpointPath, inputId, intervalMs, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
+        ...(checkpointPath && inputPath !== '-' ? { checkpoint: { path: checkpointPath, jobId, inputPrefix: () => digest.prefix(), intervalMs, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
         ...(inputSize > 0 ? { inputFraction: () => Math.min(1, (input as ReadStream).bytesRead / inputSize) } : {}),
       });
       await output.close();

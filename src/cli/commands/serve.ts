@@ -4,7 +4,7 @@
  * and the store close).
  */
 import { parseArgs } from 'node:util';
-import { Billing, STALE_RESERVATION_MS } from '../../billing/billing.ts';
+import { Billing } from '../../billing/billing.ts';
 import { describeDb } from '../../billing/open-store.ts';
 import { HttpServer, DEFAULT_BODY_LIMIT } from '../../adapters/http/server.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
@@ -47,12 +47,15 @@ const command: Command = {
 
     const billing = await Billing.open(values.db);
     const sweepStale = async () => {
-      const released = await billing.releaseStale(STALE_RESERVATION_MS);
-      if (released) log.warn({ released }, 'released reservations left by a stopped process');
+      const released = await billing.releaseExpired();
+      if (released) log.warn({ released }, 'released reservations whose lease expired (left by a stopped process)');
+      const forgotten = await billing.sweepIdempotencyKeys();
+      if (forgotten) log.info({ forgotten }, 'forgot Idempotency-Key answers older than 24 h');
     };
     await sweepStale();
-    // Another instance sharing the store may die mid-request: sweep while running, too.
-    const sweeper = setInterval(() => void sweepStale().catch((err) => log.error({ err }, 'stale reservation sweep failed')), STALE_RESERVATION_MS / 2);
+    // Another instance sharing the store may die mid-request: sweep while running, too. Live
+    // holders renew their leases, so only a dead process's reservations are released.
+    const sweeper = setInterval(() => void sweepStale().catch((err) => log.error({ err }, 'stale reservation sweep failed')), billing.leaseMs);
     sweeper.unref();
     const indexBuffer = await loadIndexForOp('search', values.index);
     const pool = await EnginePool.create({ ...(workers ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });

@@ -1,10 +1,11 @@
 /**
  * The address lookup: a pure function over the index. normalise → parse → candidates → score →
- * record (one module per stage). Never throws: bad input gives a valid record with empty keys
- * and a low relevance.
+ * record (one module per stage). Bad input gives a valid record with empty keys and a low
+ * relevance; a defect throws, and the entrance turns it into an error result that is not charged
+ * (a record with relevance 0 would be charged as a lookup that found nothing).
  */
 import type { SearchRequest } from '../../contract/requests.ts';
-import { emptySearchRecord, type SearchRecord } from '../../contract/records.ts';
+import type { SearchRecord } from '../../contract/records.ts';
 import { DOC_STREET } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import { candidateDocs, exactMatches, intersectDocs, typoMatches, type TokenMatch } from './candidates.ts';
@@ -18,16 +19,6 @@ export type { AddressIndex };
 const HN_DOCS = 12;
 
 export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
-  try {
-    return lookupUnsafe(index, req);
-  } catch {
-    const r = emptySearchRecord();
-    r.relevance = '0';
-    return r;
-  }
-}
-
-export function lookupUnsafe(index: AddressIndex, req: SearchRequest): SearchRecord {
   const q = parseRequest(req);
   if (q.tokens.length === 0) return buildRecord(index, q, { best: undefined, ambiguous: false });
   const matches = exactMatches(index, q);

@@ -122,7 +122,8 @@ describe('resume after kill -9 and after SIGINT', () => {
     const out = join(dir, `${name}.out`);
     // Metered, so that the ledger shows whether any record was charged twice or not at all.
     const db = `sqlite:${join(dir, `${name}.sqlite`)}`;
-    const created = await runCli(['accounts', 'create', '--unlimited', '--agree', 'lines', '--db', db]);
+    const START = 20 * 1_000_000;
+    const created = await runCli(['accounts', 'create', '--credits', String(START), '--agree', 'lines', '--db', db]);
     expect(created.code, created.stderr).toBe(0);
     const acc = JSON.parse(created.stdout) as { license: string; guid: string; account: string };
     const args = ['run', '--op', 'lines', '--input', input, '--output', out, '--batch-size', '500', '--checkpoint-interval', '50', '--progress', 'off',
@@ -147,7 +148,15 @@ describe('resume after kill -9 and after SIGINT', () => {
     expect(existsSync(`${out}.checkpoint`)).toBe(false);
     const billing = await Billing.open(db);
     try {
-      expect(await billing.store.ledgerCount(acc.account)).toBe(chargeableIn(reference));
+      // every chargeable record charged exactly once, across the kill and the resume, as one job
+      const charged = chargeableIn(reference);
+      expect(await billing.store.ledgerCount(acc.account)).toBe(charged);
+      expect(await billing.balance(acc.account)).toBe(START - 20 * charged);
+      const jobs = new Set((await billing.ledger(acc.account, 1_000_000)).map((e) => e.id.split('/')[2]));
+      expect(jobs.size).toBe(1);
+      // the killed run's reservation (if any) is released once its lease ends; nothing else is held
+      await billing.store.releaseExpired(new Date(Date.now() + 3600_000).toISOString());
+      expect((await billing.findAccount({ id: acc.account }))!.reserved).toBe(0);
     } finally {
       await billing.close();
     }
@@ -155,6 +164,40 @@ describe('resume after kill -9 and after SIGINT', () => {
 
   it('kill -9 at a random point, then --resume: output identical to an uninterrupted run', async () => {
     await interruptThenResume('SIGKILL', 'killed');
+  }, 120_000);
+
+  it('kill -9 before any interval checkpoint: the job id was durable first, so --resume continues the same job and charges each record once', async () => {
+    const out = join(dir, 'early.out');
+    const db = `sqlite:${join(dir, 'early.sqlite')}`;
+    const created = await runCli(['accounts', 'create', '--credits', String(20 * 1_000_000), '--agree', 'lines', '--db', db]);
+    const acc = JSON.parse(created.stdout) as { license: string; guid: string; account: string };
+    const args = ['run', '--op', 'lines', '--input', input, '--output', out, '--batch-size', '500', '--checkpoint-interval', '600000',
+      '--progress', 'off', '--license', acc.license, '--guid', acc.guid, '--db', db];
+    const { child, done } = startCli(args);
+    // records are being written (and charged) while the only checkpoint is the one made at start
+    const started = Date.now();
+    const { statSync } = await import('node:fs');
+    while ((!existsSync(out) || statSync(out).size < 200_000) && Date.now() - started < 60_000) await sleep(10);
+    child.kill('SIGKILL');
+    await done;
+    const cp = JSON.parse(readFileSync(`${out}.checkpoint`, 'utf8'));
+    expect(cp.recordsDone).toBe(0);
+    const billing = await Billing.open(db);
+    const chargedBefore = await billing.store.ledgerCount(acc.account);
+    await billing.close();
+    expect(chargedBefore).toBeGreaterThan(0);
+    const second = await runCli([...args, '--resume']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+    const after = await Billing.open(db);
+    try {
+      const ledger = await after.ledger(acc.account, 1_000_000);
+      expect(ledger).toHaveLength(chargeableIn(reference));
+      expect(new Set(ledger.map((e) => e.id.split('/')[2]))).toEqual(new Set([`file:${cp.jobId}`]));
+      expect(await after.balance(acc.account)).toBe(20 * 1_000_000 - 20 * chargeableIn(reference));
+    } finally {
+      await after.close();
+    }
   }, 120_000);
 
   it('SIGINT finishes in-flight batches, checkpoints, exits 130, and --resume completes identically', async () => {
@@ -209,10 +252,73 @@ describe('metered jobs (--license/--guid)', () => {
     expect(readFileSync(out, 'utf8')).toBe(reference);
     const end = await show(acc.account);
     expect(end.credits).toBe(20 * 1200 + 20 * 3000 - 20 * chargeable);
-    // Running the whole job again from scratch charges nothing: the ledger ids already exist.
+    // Running the file again without --resume is a new job: charged again, in full.
+    expect((await runCli(['accounts', 'topup', '--account', acc.account, '--credits', String(20 * 3000), '--db', db])).code).toBe(0);
     const again = await runCli(args);
     expect(again.code, again.stderr).toBe(0);
-    expect((await show(acc.account)).credits).toBe(end.credits);
+    expect((await show(acc.account)).credits).toBe(end.credits + 20 * 3000 - 20 * chargeable);
+  }, 120_000);
+
+  it('a ledger entry belongs to one account, one function and one job (issue 12 examples)', async () => {
+    // a 500-record file, metered --op lines
+    const small = writeInput('five-hundred.ndjson', records.slice(0, 500));
+    const ref = await runCli(['run', '--op', 'lines', '--input', small, '--progress', 'off']);
+    const perRun = 20 * chargeableIn(ref.stdout);
+    expect(perRun).toBeGreaterThan(0);
+    const a = await account(1_000_000, 'lines,search');
+    const b = await account(1_000_000, 'lines');
+    const run = (acc: { license: string; guid: string }, op: string, out: string) => runCli(['run', '--op', op, '--input', small, '--output', join(dir, out),
+      '--progress', 'off', '--license', acc.license, '--guid', acc.guid, '--db', db]);
+    // A runs it: charged
+    expect((await run(a, 'lines', 'a1.out')).code).toBe(0);
+    expect((await show(a.account)).credits).toBe(1_000_000 - perRun);
+    // A runs the same file again as a new job: charged again
+    expect((await run(a, 'lines', 'a2.out')).code).toBe(0);
+    expect((await show(a.account)).credits).toBe(1_000_000 - 2 * perRun);
+    // B runs the same file: charged
+    expect((await run(b, 'lines', 'b1.out')).code).toBe(0);
+    expect((await show(b.account)).credits).toBe(1_000_000 - perRun);
+    // A runs the other op on the same file: charged (27 per processed record)
+    const s = await run(a, 'search', 'a3.out');
+    expect(s.code, s.stderr).toBe(0);
+    const searched = readFileSync(join(dir, 'a3.out'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).filter((r) => r.errorcode === undefined).length;
+    expect((await show(a.account)).credits).toBe(1_000_000 - 2 * perRun - 27 * searched);
+    // every ledger id names its account, function and job
+    const billing = await Billing.open(db);
+    try {
+      const ledger = await billing.ledger(a.account, 10_000);
+      const jobs = new Set(ledger.map((e) => e.id.split('/').slice(0, 3).join('/')));
+      expect(jobs.size).toBe(3);
+      for (const e of ledger) expect(e.id).toMatch(new RegExp(`^${a.account}/${e.function}/file:[0-9a-f-]{36}/\\d+$`));
+    } finally {
+      await billing.close();
+    }
+  }, 120_000);
+
+  it('--resume is refused for another file, even one that differs only in the middle, and for stdin', async () => {
+    const acc = await account(20 * 200);
+    const original = records.slice(0, 1000);
+    const path = writeInput('resume-a.ndjson', original);
+    const out = join(dir, 'resume-a.out');
+    const args = ['run', '--op', 'lines', '--input', path, '--output', out, '--batch-size', '50', '--progress', 'off', '--license', acc.license, '--guid', acc.guid, '--db', db];
+    const first = await runCli(args);
+    expect(first.code, first.stderr).toBe(3); // the balance ran out part-way
+    // same size, same first and last bytes, one record in the middle changed
+    const tampered = [...original];
+    const line = tampered[500]!;
+    const at = line.search(/[a-y]/);
+    tampered[500] = line.slice(0, at) + String.fromCharCode(line.charCodeAt(at) + 1) + line.slice(at + 1);
+    writeInput('resume-a.ndjson', tampered);
+    const refused = await runCli([...args, '--resume']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--resume refused: .* is not the input of the job/);
+    writeInput('resume-a.ndjson', original);
+    const stdin = await runCli(['run', '--op', 'lines', '--input', '-', '--output', out, '--resume', '--progress', 'off']);
+    expect(stdin.code).toBe(2);
+    expect(stdin.stderr).toMatch(/stdin cannot be resumed/);
+    await runCli(['accounts', 'topup', '--account', acc.account, '--credits', String(20 * 1000), '--db', db]);
+    const resumed = await runCli([...args, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
   }, 120_000);
 
   it('does not start with refused credentials or without the agreement', async () => {

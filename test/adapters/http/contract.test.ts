@@ -243,7 +243,8 @@ describe(`HTTP contract ${ENGINE_NOTE}`, () => {
       const ledger = await ts.billing.ledger(a.account);
       expect(ledger).toHaveLength(1);
       expect(ledger[0]).toMatchObject({ account: a.account, function: 'lines', credits: 20 });
-      expect(ledger[0]!.id).toBe(`${ledger[0]!.requestid}/0`);
+      // one account, one function, one job (the request), one record
+      expect(ledger[0]!.id).toBe(`${a.account}/lines/http:${ledger[0]!.requestid}/0`);
     });
 
     it.skipIf(!searchRuns)('search: all keys in spec order, all strings; 27 credits even for no match', async () => {
@@ -335,7 +336,7 @@ describe(`HTTP contract ${ENGINE_NOTE}`, () => {
       expect([0, 1]).toContain(b[4].addresslinestatuscode);
       // Charged: elements 0 and 4 (3 was processed but has a non-chargeable status).
       expect(await ts.billing.balance(a.account)).toBe(1000 - 40);
-      const ids = (await ts.billing.ledger(a.account)).map((e) => e.id.split('/')[1]).sort();
+      const ids = (await ts.billing.ledger(a.account)).map((e) => e.id.split('/')[3]).sort();
       expect(ids).toEqual(['0', '4']);
     });
 

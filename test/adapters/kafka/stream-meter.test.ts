@@ -1,9 +1,12 @@
-/** The stream worker's billing: prefix coverage, replays after a crash, refused ops. */
+/** The stream worker's billing: prefix coverage, replays after a crash, refused ops, job identity. */
 import { afterEach, beforeEach, expect, it, describe } from 'vitest';
 import { Billing } from '../../../src/billing/billing.ts';
 import { PRICES } from '../../../src/billing/prices.ts';
 import { ServiceError } from '../../../src/contract/errors.ts';
+import type { Op } from '../../../src/contract/params.ts';
 import { StreamMeter } from '../../../src/adapters/kafka/stream-meter.ts';
+
+const TOPIC_ID = '4c80675b-d222-4670-acd4-0661a08ed906';
 
 describe('StreamMeter', () => {
   let billing: Billing;
@@ -14,53 +17,94 @@ describe('StreamMeter', () => {
     await billing.close();
   });
 
-  const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `in/0/${from + i}`);
+  const items = (ops: Array<Op | undefined>, from = 0) => ops.map((op, i) => ({ op, partition: 0, offset: String(from + i) }));
+  const lines = (n: number) => items(Array.from({ length: n }, () => 'lines' as const));
 
-  it('covers the prefix the balance pays for, in offset order; free records (DLQ) do not count', async () => {
+  async function started(a: { license: string; guid: string }, ops: Op[], group = 'g', topicId = TOPIC_ID): Promise<StreamMeter> {
+    const m = await StreamMeter.start(billing, a, ops);
+    m.bindJob(topicId, group);
+    return m;
+  }
+
+  it('covers the prefix the balance pays for, in offset order; free records (DLQ, rejected) do not count', async () => {
     const a = await billing.createAccount({ credits: 2 * PRICES.lines + PRICES.search, agreements: ['search', 'lines'] });
-    const meter = await StreamMeter.start(billing, a, ['search', 'lines']);
-    const items = [
-      { op: 'lines' as const, id: 'in/0/0' }, { op: undefined, id: 'in/0/1' }, { op: 'search' as const, id: 'in/0/2' },
-      { op: 'lines' as const, id: 'in/0/3' }, { op: 'lines' as const, id: 'in/0/4' }, { op: 'search' as const, id: 'in/0/5' },
-    ];
-    const plan = await meter.plan(items);
-    expect(plan.covered).toBe(4); // lines, dlq, search, lines — the third lines record is not paid for
-    await meter.settle(plan, 'lines', ['in/0/0', 'in/0/3'], [true, true]);
-    await meter.settle(plan, 'search', ['in/0/2'], [true]);
-    await meter.release(plan);
+    const meter = await started(a, ['search', 'lines']);
+    const its = items(['lines', undefined, 'search', 'lines', 'lines', 'search']);
+    const plan = await meter.plan(its);
+    expect(plan.covered).toBe(4); // lines, free, search, lines — the third lines record is not paid for
+    const s = await meter.settle(plan, [true, false, true, true]);
+    expect(s.credits).toBe(2 * PRICES.lines + PRICES.search);
+    expect(s.entries.map((e) => e.id)).toEqual([meter.ledgerId('lines', 0, '0'), meter.ledgerId('search', 0, '2'), meter.ledgerId('lines', 0, '3')]);
+    expect(s.written).toEqual([true, false, true, true]);
+    // the entries are the rows as stored
+    const stored = await billing.ledger(a.account);
+    expect(s.entries).toEqual(stored.sort((x, y) => s.entries.findIndex((e) => e.id === x.id) - s.entries.findIndex((e) => e.id === y.id)));
     expect(await billing.balance(a.account)).toBe(0);
     expect((await billing.findAccount({ id: a.account }))!.reserved).toBe(0);
-    expect((await meter.plan(items.slice(4))).covered).toBe(0);
+    expect((await meter.plan(its.slice(4))).covered).toBe(0);
     expect(await meter.canAffordOne()).toBe(false);
     await billing.topup({ id: a.account }, PRICES.lines);
     expect(await meter.canAffordOne()).toBe(true);
   });
 
-  it('a replay after a crash (settled, Kafka transaction lost) neither charges twice nor stalls on spent credits', async () => {
+  it('free records never pause a partition: an empty balance still covers rejected ones up to the first charged one', async () => {
+    const a = await billing.createAccount({ credits: 0, agreements: ['lines'] });
+    const meter = await started(a, ['lines']);
+    const plan = await meter.plan(items([undefined, undefined, 'lines', undefined]));
+    expect(plan.covered).toBe(2);
+    await meter.release(plan);
+  });
+
+  it('a replay after a crash (settled, Kafka transaction lost) neither charges twice nor stalls on spent credits, and writes no ledger entry again', async () => {
     const a = await billing.createAccount({ credits: 3 * PRICES.lines, agreements: ['lines'] });
-    const meter = await StreamMeter.start(billing, a, ['lines']);
-    const first = await meter.plan(ids(3).map((id) => ({ op: 'lines' as const, id })));
+    const meter = await started(a, ['lines']);
+    const first = await meter.plan(lines(3));
     expect(first.covered).toBe(3);
-    await meter.settle(first, 'lines', ids(3), [true, true, true]);
+    expect((await meter.settle(first, [true, true, true])).entries).toHaveLength(3);
     expect(await billing.balance(a.account)).toBe(0);
     // the process died before its Kafka commit: the same three records come again, plus one more
-    const replay = await meter.plan(ids(4).map((id) => ({ op: 'lines' as const, id })));
+    const replay = await meter.plan(lines(4));
     expect(replay.covered).toBe(3); // the three paid ones run, the fourth waits for credits
-    expect([...replay.prepaid].sort()).toEqual(ids(3));
-    expect(await meter.settle(replay, 'lines', ids(3), [true, true, true])).toBe(0);
+    expect([...replay.prepaid].sort()).toEqual([0, 1, 2]);
+    const s = await meter.settle(replay, [true, true, true]);
+    expect(s.credits).toBe(0);
+    expect(s.entries).toEqual([]);
+    // their ledger-topic entries never committed: the replay mirrors them, once
+    expect(s.unexported.map((e) => e.id)).toEqual([0, 1, 2].map((o) => meter.ledgerId('lines', 0, String(o))));
+    await meter.markExported(s.unexported);
     await meter.release(replay);
     expect(await billing.balance(a.account)).toBe(0);
     expect(await billing.store.ledgerCount(a.account)).toBe(3);
+    // the same group reads them again (an offset reset): no charge, no ledger-topic entry
+    const reset = await meter.plan(lines(3));
+    const again = await meter.settle(reset, [true, true, true]);
+    expect([again.credits, again.entries.length, again.unexported.length]).toEqual([0, 0, 0]);
+  });
+
+  it('the job is the consumer group on the topic id: another group, a recreated topic or another account is charged; the same group again is not', async () => {
+    const a = await billing.createAccount({ credits: 10_000, agreements: ['lines'] });
+    const b = await billing.createAccount({ credits: 10_000, agreements: ['lines'] });
+    const charge = async (m: StreamMeter) => {
+      const p = await m.plan(lines(5));
+      return (await m.settle(p, [true, true, true, true, true])).credits;
+    };
+    expect(await charge(await started(a, ['lines'], 'g1'))).toBe(5 * PRICES.lines);
+    expect(await charge(await started(a, ['lines'], 'g1'))).toBe(0); // same group, same offsets (offset reset, restart)
+    expect(await charge(await started(a, ['lines'], 'g2'))).toBe(5 * PRICES.lines); // second group
+    expect(await charge(await started(a, ['lines'], 'g1', '0b7e5d3a-1111-4222-8333-444455556666'))).toBe(5 * PRICES.lines); // recreated topic
+    expect(await charge(await started(b, ['lines'], 'g1'))).toBe(5 * PRICES.lines); // another account
+    expect(await billing.store.ledgerCount(a.account)).toBe(15);
+    expect(await billing.store.ledgerCount(b.account)).toBe(5);
   });
 
   it('401 stops the worker; an op without agreement answers 403 results while the other op runs', async () => {
     const a = await billing.createAccount({ credits: 1000, agreements: ['lines'] });
     await expect(StreamMeter.start(billing, { license: a.license, guid: 'x'.repeat(a.guid.length) }, ['lines'])).rejects.toBeInstanceOf(ServiceError);
     await expect(StreamMeter.start(billing, a, ['search'])).rejects.toMatchObject({ status: 403 });
-    const meter = await StreamMeter.start(billing, a, ['search', 'lines']);
+    const meter = await started(a, ['search', 'lines']);
     expect(meter.refusal('search')).toMatchObject({ errorcode: 403 });
     expect(meter.refusal('lines')).toBeUndefined();
-    const plan = await meter.plan([{ op: undefined, id: 'in/0/0' }, { op: 'lines', id: 'in/0/1' }]);
+    const plan = await meter.plan(items([undefined, 'lines']));
     expect(plan.covered).toBe(2);
     await meter.release(plan);
   });

@@ -15,6 +15,7 @@ import { singleObjectHeader } from '../../../src/adapters/kafka/avro/framing.ts'
 import { HEADERS, headerString } from '../../../src/adapters/kafka/headers.ts';
 import { StreamMeter } from '../../../src/adapters/kafka/stream-meter.ts';
 import { StreamWorker } from '../../../src/adapters/kafka/worker.ts';
+import { fetchTopicId } from '../../../src/adapters/kafka/topic-id.ts';
 import { createWorkerMetrics, type WorkerMetrics } from '../../../src/adapters/kafka/worker-metrics.ts';
 import { EnginePool } from '../../../src/pool/engine-pool.ts';
 import { loadDefaultIndex } from '../../../src/data/index-file.ts';
@@ -30,6 +31,7 @@ export interface Topics {
 }
 
 export interface Harness {
+  brokers: string[];
   kafka: Kafka;
   admin: Admin;
   producer: Producer;
@@ -45,7 +47,7 @@ export async function openHarness(brokers: string[]): Promise<Harness> {
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   return {
-    kafka, admin, producer, run,
+    brokers, kafka, admin, producer, run,
     async close() {
       await producer.disconnect();
       await admin.disconnect();
@@ -217,10 +219,12 @@ let indexBuffer: Promise<SharedArrayBuffer> | undefined;
 export async function startWorker(opts: {
   brokers: string[]; topics: Topics; group: string; db: string; account: Account; op?: Op;
   valueFormat?: 'avro' | 'json'; threads?: number; clientId?: string;
+  /** Another engine pool (tests of engine failures). */
+  pool?: EnginePool;
 }): Promise<RunningWorker> {
   const billing = await Billing.open(opts.db);
   const meter = await StreamMeter.start(billing, { license: opts.account.license, guid: opts.account.guid }, opts.op ? [opts.op] : ['search', 'lines']);
-  const pool = await EnginePool.create({ threads: opts.threads ?? 1, ...(opts.op !== 'lines' ? { indexBuffer: await (indexBuffer ??= loadDefaultIndex()) } : {}) });
+  const pool = opts.pool ?? await EnginePool.create({ threads: opts.threads ?? 1, ...(opts.op !== 'lines' ? { indexBuffer: await (indexBuffer ??= loadDefaultIndex()) } : {}) });
   const metrics = createWorkerMetrics(false);
   const worker = new StreamWorker({
     brokers: opts.brokers, group: opts.group, inputTopic: opts.topics.input, resultsTopic: opts.topics.results,
@@ -302,7 +306,15 @@ export async function checkInvariants(
 
   const chargedResults = results.filter((r) => r.charged);
   const expectedIds = chargedResults.map((r) => sourceOf.get(r.key)!).sort();
-  const ledgerIds = ledgerMsgs.map((m) => m.key).sort();
+  // ledger ids: <account>/<op>/kafka:<topic id>:<group>/<partition>/<offset> (compared here by topic/partition/offset)
+  const topicId = await fetchTopicId(h.brokers, topics.input);
+  const idShape = new RegExp(`^${account.account}/(search|lines)/kafka:${topicId}:[^/]+/(\\d+)/(\\d+)$`);
+  const source = (id: string): string => {
+    const m = idShape.exec(id);
+    expect(m, id).not.toBeNull();
+    return `${topics.input}/${m![2]}/${m![3]}`;
+  };
+  const ledgerIds = ledgerMsgs.map((m) => source(m.key)).sort();
   expect(ledgerIds).toEqual(expectedIds); // one ledger entry per charged record, none twice
   for (const m of ledgerMsgs) {
     const d = codec.decode(m.value);
@@ -313,14 +325,14 @@ export async function checkInvariants(
   const billing = await Billing.open(db);
   try {
     const store = await billing.ledger(account.account, 1_000_000);
-    expect(store.map((e) => e.id).sort()).toEqual(expectedIds);
+    expect(store.map((e) => source(e.id)).sort()).toEqual(expectedIds);
     const charged = {
       search: chargedResults.filter((r) => r.op === 'search').length,
       lines: chargedResults.filter((r) => r.op === 'lines').length,
     };
     const balance = await billing.balance(account.account);
     expect(balance).toBe(account.start - PRICES.search * charged.search - PRICES.lines * charged.lines);
-    // a killed worker leaves its batch's reservation until it is stale (billing's STALE_RESERVATION_MS)
+    // a killed worker leaves its batch's reservation until its lease ends (billing's DEFAULT_LEASE_MS)
     if (!opts.killed) expect((await billing.findAccount({ id: account.account }))?.reserved).toBe(0);
     return { results, dlq, charged, ledgerIds };
   } finally {

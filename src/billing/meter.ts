@@ -1,0 +1,307 @@
+/**
+ * The one metering path of every entrance (HTTP request, file job, Kafka consumer group):
+ * reserve → execute → settle → ledger entry.
+ *
+ *   const meter = new Meter(billing, accountId, job);          // job identity: ledger-id.ts
+ *   const hold = await meter.hold(items, { partial });         // items already validated
+ *   …run hold.covered items…                                   // (the adapter runs the engine)
+ *   const s = await meter.settle(hold, chargeable);            // ledger rows + debit, once
+ *   // s.entries: the ledger rows written NOW (a replayed record has none); s.credits charged
+ *
+ * An adapter hands in validated elements (`op` set) and free ones (`op` undefined: rejected by
+ * validation, refused op, undecodable): free items hold no credits and are never charged. It gets
+ * back how many items it may run (`covered`: a prefix, with `partial`; all or 402 without) and,
+ * after settle, exactly what was charged. It never prices, reserves or writes ledger rows itself.
+ *
+ * - Ledger ids are made here from the account, the function, the job and the item's record key.
+ * - A record the same job already charged (a crash replay, a resume, an offset reset) is
+ *   "prepaid": it needs no new credits, so a replay never stalls on an empty balance, and it is
+ *   never charged again (the store's insert is idempotent on the id in any case).
+ * - Reservations are leases, renewed by a timer while they are open, so a slow live job keeps
+ *   them; a dead process's are released once their lease ends (`Billing.releaseExpired`).
+ */
+import { ServiceError } from '../contract/errors.ts';
+import type { Op } from '../contract/params.ts';
+import type { Billing, Charge, Reservation } from './billing.ts';
+import { jobKey, ledgerId, type JobIdentity } from './ledger-id.ts';
+import { PRICES } from './prices.ts';
+import { newRequestId } from './request-id.ts';
+import { UNLIMITED, type LedgerEntry } from './store.ts';
+
+export interface MeterItem {
+  /** The function to charge; undefined for an item that costs nothing (rejected, refused, undecodable). */
+  op: Op | undefined;
+  /** The record within the job: HTTP element index, file line/element number, Kafka `partition/offset`. */
+  record: string | number;
+}
+
+export interface Hold {
+  /** Items [0, covered) may run; the rest wait for credits. */
+  readonly covered: number;
+  readonly items: readonly MeterItem[];
+  /** Ledger id of each charged item (undefined for free ones). */
+  readonly ids: ReadonlyArray<string | undefined>;
+  /** Indices of items this job already charged: run, never charged again. */
+  readonly prepaid: ReadonlySet<number>;
+  /** @internal open reservations, per function */
+  readonly reservations: Map<Op, Reservation>;
+}
+
+export interface Settled {
+  /** Credits charged now (unlimited accounts: the entries' price too, as for the ledger). */
+  credits: number;
+  /** Ledger rows written now, in item order. */
+  entries: LedgerEntry[];
+  /** Per item of [0, covered): whether a ledger row was written now for it. */
+  written: boolean[];
+  /**
+   * With `exportLater`: rows this job wrote in an earlier attempt at these items whose mirror
+   * never committed (a crash between settle and the Kafka commit). Mirror them now, with `entries`.
+   */
+  unexported: LedgerEntry[];
+  /** Balance after the debit (-1 = unlimited), or undefined when nothing was settled. */
+  balance: number | undefined;
+}
+
+export interface SettleOpts {
+  /** The ledger rows are mirrored (Kafka ledger topic) after settle; see BillingStore SettleOptions. */
+  exportLater?: boolean;
+}
+
+export interface HoldOptions {
+  /**
+   * true (file jobs, Kafka): cover the longest prefix the balance pays for (maybe none);
+   * false (HTTP): cover every item or throw 402 with nothing held.
+   */
+  partial: boolean;
+}
+
+export class Meter {
+  readonly billing: Billing;
+  readonly accountId: string;
+  readonly job: JobIdentity;
+  /** Written into every ledger entry of this meter (HTTP: the request's id). */
+  readonly requestid: string;
+  private readonly jobKey: string;
+  private readonly open = new Set<Reservation>();
+  private readonly leases: LeaseRenewer;
+
+  constructor(billing: Billing, accountId: string, job: JobIdentity, opts: { requestid?: string } = {}) {
+    this.billing = billing;
+    this.accountId = accountId;
+    this.job = job;
+    this.jobKey = jobKey(job);
+    this.requestid = opts.requestid ?? (job.kind === 'http' ? job.requestid : newRequestId());
+    this.leases = renewerOf(billing);
+  }
+
+  /** The ledger id of a record of this job. */
+  ledgerId(op: Op, record: string | number): string {
+    return ledgerId(this.accountId, op, this.jobKey, record);
+  }
+
+  async hold(items: readonly MeterItem[], opts: HoldOptions): Promise<Hold> {
+    const ids = items.map((it) => (it.op ? this.ledgerId(it.op, it.record) : undefined));
+    const prepaid = new Set<number>();
+    if (!opts.partial) {
+      const reservations = await this.reserveAll(countByOp(items, prepaid, items.length));
+      return { covered: items.length, items, ids, prepaid, reservations };
+    }
+    for (let attempt = 0; ; attempt++) {
+      const available = await this.available();
+      let covered = walk(items, prepaid, available);
+      if (covered < items.length && prepaid.size === 0) {
+        // short: records this job already charged (a replay) need no credits again
+        const charged = ids.filter((id): id is string => id !== undefined);
+        const present = await this.billing.store.ledgerIdsPresent(this.accountId, charged);
+        if (present.size > 0) {
+          ids.forEach((id, i) => { if (id !== undefined && present.has(id)) prepaid.add(i); });
+          covered = walk(items, prepaid, available);
+        }
+      }
+      try {
+        const reservations = await this.reserveAll(countByOp(items, prepaid, covered));
+        return { covered, items, ids, prepaid, reservations };
+      } catch (err) {
+        // another holder took credits between the look and the reservation: look again
+        if (!(err instanceof ServiceError && err.status === 402) || attempt >= 4) throw err;
+      }
+    }
+  }
+
+  /**
+   * Charges the items of [0, hold.covered) whose `chargeable[i]` is set (and that this job has not
+   * charged before), writes their ledger rows and releases the rest of the hold, atomically per
+   * function.
+   */
+  async settle(hold: Hold, chargeable: readonly boolean[], opts: SettleOpts = {}): Promise<Settled> {
+    const out: Settled = { credits: 0, entries: [], written: new Array<boolean>(hold.covered).fill(false), unexported: [], balance: undefined };
+    const index = new Map<string, number>();
+    for (const [op, res] of [...hold.reservations]) {
+      const charges: Charge[] = [];
+      for (let i = 0; i < hold.covered; i++) {
+        if (hold.items[i]!.op !== op || !chargeable[i] || hold.prepaid.has(i)) continue;
+        charges.push({ id: hold.ids[i]!, requestid: this.requestid });
+        index.set(hold.ids[i]!, i);
+      }
+      hold.reservations.delete(op);
+      this.forget(res);
+      const r = await this.billing.settle(res, charges, opts.exportLater ? { exportLater: true } : {});
+      out.balance = r.credits;
+      const time = r.time; // as written into the rows
+      for (const id of r.writtenIds) {
+        out.written[index.get(id)!] = true;
+        out.credits += PRICES[op];
+      }
+      // entries in item order, as the store wrote them
+      for (const id of r.writtenIds) {
+        out.entries.push({ id, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time });
+      }
+    }
+    out.entries.sort((a, b) => index.get(a.id)! - index.get(b.id)!);
+    if (opts.exportLater) {
+      // charged items with no row written now: a replay; find the rows whose mirror never committed
+      const replayed: string[] = [];
+      for (let i = 0; i < hold.covered; i++) if (hold.ids[i] !== undefined && chargeable[i] && !out.written[i]) replayed.push(hold.ids[i]!);
+      if (replayed.length) {
+        const order = new Map(replayed.map((id, k) => [id, k]));
+        out.unexported = (await this.billing.store.unexported(this.accountId, replayed)).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      }
+    }
+    return out;
+  }
+
+  /** The mirror of these rows committed (see SettleOpts.exportLater). */
+  markExported(entries: readonly LedgerEntry[]): Promise<void> {
+    return this.billing.store.markExported(this.accountId, entries.map((e) => e.id));
+  }
+
+  /** Gives back what a hold still holds (its run failed, or nothing in it was run). */
+  async release(hold: Hold): Promise<void> {
+    for (const [op, res] of [...hold.reservations]) {
+      hold.reservations.delete(op);
+      this.forget(res);
+      await this.billing.release(res);
+    }
+  }
+
+  /** Balance now (-1 = unlimited). */
+  balance(): Promise<number> {
+    return this.billing.balance(this.accountId);
+  }
+
+  /** Whether the balance beyond what is held pays for one record of the cheapest of `ops`. */
+  async canAffordOne(ops: readonly Op[]): Promise<boolean> {
+    await this.billing.releaseExpired();
+    const acc = await this.billing.findAccount({ id: this.accountId });
+    if (!acc || acc.disabled) return false;
+    if (acc.credits === UNLIMITED) return true;
+    return acc.credits - acc.reserved >= Math.min(...ops.map((op) => PRICES[op]));
+  }
+
+  /** Releases every open reservation and stops renewing (the job ended). */
+  async close(): Promise<void> {
+    for (const r of [...this.open]) {
+      this.forget(r);
+      await this.billing.release(r).catch(() => {});
+    }
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private async reserveAll(counts: Map<Op, number>): Promise<Map<Op, Reservation>> {
+    const held = new Map<Op, Reservation>();
+    try {
+      for (const [op, n] of counts) {
+        if (n === 0) continue;
+        const r = await this.billing.reserve(this.accountId, op, n);
+        held.set(op, r);
+        this.open.add(r);
+        this.leases.add(r);
+      }
+    } catch (err) {
+      for (const r of held.values()) {
+        this.forget(r);
+        await this.billing.release(r).catch(() => {});
+      }
+      throw err;
+    }
+    return held;
+  }
+
+  private forget(r: Reservation): void {
+    this.open.delete(r);
+    this.leases.delete(r);
+  }
+
+  /** Credits free to reserve; Infinity for unlimited accounts. */
+  private async available(): Promise<number> {
+    const acc = await this.billing.findAccount({ id: this.accountId });
+    if (!acc || acc.disabled) throw new ServiceError('UNAUTHORIZED');
+    return acc.credits === UNLIMITED ? Number.POSITIVE_INFINITY : Math.max(0, acc.credits - acc.reserved);
+  }
+}
+
+/**
+ * Renews the leases of every open reservation of one Billing (one timer per process and store,
+ * not per holder: an HTTP request adds and removes its reservation without a timer of its own).
+ */
+class LeaseRenewer {
+  private readonly billing: Billing;
+  private readonly open = new Set<Reservation>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(billing: Billing) {
+    this.billing = billing;
+  }
+
+  add(r: Reservation): void {
+    this.open.add(r);
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.open.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+        return;
+      }
+      // a failed renewal is tried again at the next tick; the lease covers two more
+      void this.billing.renew([...this.open]).catch(() => {});
+    }, Math.max(10, Math.floor(this.billing.leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  delete(r: Reservation): void {
+    this.open.delete(r);
+  }
+}
+
+const renewers = new WeakMap<Billing, LeaseRenewer>();
+
+function renewerOf(billing: Billing): LeaseRenewer {
+  let r = renewers.get(billing);
+  if (!r) renewers.set(billing, (r = new LeaseRenewer(billing)));
+  return r;
+}
+
+/** Charged, not prepaid items of [0, end), per function. */
+function countByOp(items: readonly MeterItem[], prepaid: ReadonlySet<number>, end: number): Map<Op, number> {
+  const counts = new Map<Op, number>();
+  for (let i = 0; i < end; i++) {
+    const op = items[i]!.op;
+    if (op && !prepaid.has(i)) counts.set(op, (counts.get(op) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The longest prefix whose charged, not prepaid items cost at most `credits`. */
+function walk(items: readonly MeterItem[], prepaid: ReadonlySet<number>, credits: number): number {
+  let left = credits;
+  let i = 0;
+  for (; i < items.length; i++) {
+    const op = items[i]!.op;
+    if (!op || prepaid.has(i)) continue;
+    if (left < PRICES[op]) break;
+    left -= PRICES[op];
+  }
+  return i;
+}
