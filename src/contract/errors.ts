@@ -30,6 +30,9 @@ export const ERRORS = Object.freeze({
   MISSING_PARAMETER: def('ADDR_ERR_MISSING_PARAMETER', 428, 'At least one mandatory parameter is missing or has an empty value.'),
   INTERNAL: def('ADDR_ERR_INTERNAL', 500, 'An unexpected condition ended the request.'),
   MAINTENANCE: def('ADDR_ERR_MAINTENANCE', 503, 'The service is in maintenance mode and will be available later.'),
+  // Not in the spec's table: the billing store (PostgreSQL) cannot be reached. Same status and body
+  // shape as maintenance, so clients retry it the same way (docs/http.md, "Outages").
+  STORE_UNAVAILABLE: def('ADDR_ERR_STORE_UNAVAILABLE', 503, 'The service is temporarily unavailable and will be available later.'),
 } as const);
 
 export type ErrorName = keyof typeof ERRORS;
