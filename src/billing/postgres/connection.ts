@@ -155,7 +155,7 @@ export function classify(err: unknown): unknown {
  */
 export function guardPool(pool: pg.Pool): pg.Pool {
   const query = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
-  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  const connect = pool.connect.bind(pool) as (cb?: unknown) => Promise<pg.PoolClient> | undefined;
   (pool as { query: unknown }).query = async (...args: unknown[]) => {
     try {
       return await query(...args);
@@ -163,14 +163,17 @@ export function guardPool(pool: pg.Pool): pg.Pool {
       throw classify(err);
     }
   };
-  (pool as { connect: unknown }).connect = async () => {
-    try {
-      return await connect();
-    } catch (err) {
+  // pg-pool's own query() calls connect(callback): that form passes through untouched
+  (pool as { connect: unknown }).connect = (cb?: unknown) => {
+    if (typeof cb === 'function') return connect(cb);
+    return connect()!.catch((err: unknown) => {
       throw classify(err);
-    }
+    });
   };
-  // An idle client losing its server connection must not crash the process; the pool drops it.
+  // A client losing its server connection must not crash the process: the pool drops an idle one
+  // (its 'error' event), and a checked-out one (a transaction in store.ts) has no listener of the
+  // pool's, so every client gets one of its own. The error also reaches the query in flight.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
