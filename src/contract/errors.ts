@@ -67,3 +67,29 @@ export function isErrorBody(v: unknown): v is ErrorBody {
   return typeof v === 'object' && v !== null && typeof (v as ErrorBody).errorcode === 'number'
     && typeof (v as ErrorBody).errormessage === 'string';
 }
+
+/**
+ * Errors that stop a command before it starts work: no HTTP status, one line on stderr
+ * (`addrflow CMD: CODE: message`) and the exit code of their kind (src/cli/exit-codes.ts:
+ * EXIT_INDEX, EXIT_STORE). Listed in docs/errors.md.
+ */
+export const START_ERRORS = Object.freeze({
+  INDEX_MISSING: { code: 'ADDR_ERR_INDEX_MISSING', kind: 'index' },
+  INDEX_TRUNCATED: { code: 'ADDR_ERR_INDEX_TRUNCATED', kind: 'index' },
+  INDEX_VERSION: { code: 'ADDR_ERR_INDEX_VERSION', kind: 'index' },
+  INDEX_CORRUPT: { code: 'ADDR_ERR_INDEX_CORRUPT', kind: 'index' },
+  STORE_CONFIG: { code: 'ADDR_ERR_STORE_CONFIG', kind: 'store' },
+} as const);
+
+export type StartErrorName = keyof typeof START_ERRORS;
+
+export class StartError extends Error {
+  readonly code: string;
+  readonly kind: 'index' | 'store';
+  constructor(name: StartErrorName, message: string, opts?: { cause?: unknown }) {
+    super(message, opts);
+    this.name = START_ERRORS[name].code;
+    this.code = START_ERRORS[name].code;
+    this.kind = START_ERRORS[name].kind;
+  }
+}

@@ -18,6 +18,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type pg from 'pg';
+import { StartError } from '../../contract/errors.ts';
 import { StoreUnavailableError } from '../store.ts';
 
 /** Default bound on opening a connection and on one statement (ms). */
@@ -28,7 +29,12 @@ const SSL_PARAMS = ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'ssl', 'useli
 export const SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;
 export type SslMode = (typeof SSL_MODES)[number];
 
-export class PgUrlError extends Error {}
+/** A database URL or TLS setting that cannot work: ADDR_ERR_STORE_CONFIG (exit code EXIT_STORE at start). */
+export class PgUrlError extends StartError {
+  constructor(message: string) {
+    super('STORE_CONFIG', `--db: ${message}`);
+  }
+}
 
 export interface PgConnection {
   /** `pg.Pool` options: the URL without addrflow's and TLS parameters, plus those as options. */
@@ -85,7 +91,12 @@ export function tlsOptions(params: {
 
 /** Reads a `postgres://` URL into pool options. Throws PgUrlError on a bad schema name or TLS setting. */
 export function pgConnection(url: string, opts: { max?: number; timeoutMs?: number } = {}): PgConnection {
-  const u = new URL(url);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new PgUrlError('the PostgreSQL URL cannot be parsed (postgres://user[:password]@host[:port]/database[?sslmode=…])');
+  }
   const schema = u.searchParams.get('schema') ?? undefined;
   u.searchParams.delete('schema');
   if (schema !== undefined && !IDENT.test(schema)) throw new PgUrlError(`invalid schema name '${schema}'`);

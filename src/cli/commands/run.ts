@@ -119,6 +119,8 @@ const command: Command = {
       }
     }
 
+    // the index first: an unusable one stops the job before it opens the billing store
+    const indexBuffer = await loadIndexForOp(op, values.index);
     const given = credentialsFrom(values);
     const metered = given.license !== undefined || given.guid !== undefined;
     const ledgerPrefix = inputId ? `file:${inputId}` : values['job-id'] ? `job:${values['job-id']}` : undefined;
@@ -139,7 +141,6 @@ const command: Command = {
       }
     }
 
-    const indexBuffer = await loadIndexForOp(op, values.index);
     const pool = await EnginePool.create({
       ...(workers >= 0 ? { threads: workers } : {}),
       ...(indexBuffer ? { indexBuffer } : {}),
