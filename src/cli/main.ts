@@ -35,7 +35,9 @@ export class UsageError extends Error {}
 function startFault(err: unknown): { line: string; exit: number } | undefined {
   if (err instanceof StartError) return { line: `${err.code}: ${err.message}`, exit: err.kind === 'index' ? EXIT_INDEX : EXIT_STORE };
   if (err instanceof StoreUnavailableError) {
-    const cause = err.cause instanceof Error ? err.cause.message.split('\n')[0] : '';
+    const c = err.cause instanceof Error ? err.cause as Error & { code?: unknown } : undefined;
+    const msg = c ? c.message.split('\n')[0]! : '';
+    const cause = c && typeof c.code === 'string' && !msg.includes(c.code) ? `${msg} (${c.code})` : msg;
     return { line: `${err.name}: the billing store cannot be reached${cause ? `: ${cause}` : ''}`, exit: EXIT_STORE };
   }
   return undefined;

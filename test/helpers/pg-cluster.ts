@@ -59,6 +59,8 @@ export interface ClusterOptions {
   ssl?: { cert: string; key: string };
   /** With ssl: refuse plain connections (pg_hba `hostnossl … reject`). */
   sslOnly?: boolean;
+  /** Loopback addresses to listen on (default ['127.0.0.1']; 127.0.0.2 is a second name for TLS host checks). */
+  listen?: string[];
 }
 
 export class PgCluster {
@@ -72,9 +74,9 @@ export class PgCluster {
     this.logFile = join(dir, 'server.log');
   }
 
-  /** `postgres://postgres@127.0.0.1:PORT/postgres` plus the given query parameters. */
-  url(params: Record<string, string> = {}): string {
-    const u = new URL(`postgres://postgres@127.0.0.1:${this.port}/postgres`);
+  /** `postgres://postgres@HOST:PORT/postgres` (HOST default 127.0.0.1) plus the given query parameters. */
+  url(params: Record<string, string> = {}, host = '127.0.0.1'): string {
+    const u = new URL(`postgres://postgres@${host}:${this.port}/postgres`);
     for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
     return u.toString();
   }
@@ -98,7 +100,7 @@ export class PgCluster {
     PgCluster.run('initdb', ['-D', dir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--no-instructions']);
     const conf = [
       `port = ${c.port}`,
-      `listen_addresses = '127.0.0.1'`,
+      `listen_addresses = '${(opts.listen ?? ['127.0.0.1']).join(',')}'`,
       `unix_socket_directories = '${dir}'`,
       'fsync = off',
       'max_connections = 40',
@@ -115,8 +117,8 @@ export class PgCluster {
     }
     writeFileSync(join(dir, 'postgresql.auto.conf'), conf.join('\n') + '\n');
     const hba = opts.ssl && opts.sslOnly
-      ? ['hostssl all all 127.0.0.1/32 trust', 'hostnossl all all 127.0.0.1/32 reject']
-      : ['host all all 127.0.0.1/32 trust'];
+      ? ['hostssl all all 127.0.0.0/8 trust', 'hostnossl all all 127.0.0.0/8 reject']
+      : ['host all all 127.0.0.0/8 trust'];
     writeFileSync(join(dir, 'pg_hba.conf'), ['local all all trust', ...hba].join('\n') + '\n');
     if (RUN_AS) for (const f of ['postgresql.auto.conf', 'pg_hba.conf']) chownSync(join(dir, f), RUN_AS.uid, RUN_AS.gid);
     await c.start();

@@ -136,9 +136,17 @@ const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '
 /**
  * SQLSTATEs of an unavailable server: class 08 (connection exception), 57P01 admin_shutdown,
  * 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up / shutting down / recovering),
- * 53300 too_many_connections.
+ * 53300 too_many_connections, class 28 (the server refused the login: pg_hba, password),
+ * 3D000 (the database does not exist).
  */
-const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|28...|3D000)$/;
+/**
+ * TLS failures: the certificate does not verify or does not name the host, or the server has no
+ * TLS. For a caller these are an unreachable store too (a rotated certificate, a moved server);
+ * at start the CLI prints the cause in one line.
+ */
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|SELF_SIGNED_CERT|DEPTH_ZERO_SELF_SIGNED_CERT|HOSTNAME_MISMATCH)/;
+const TLS_MESSAGES = /The server does not support SSL connections/;
 /** pg's own messages for a connection that ended or did not open in time. */
 const PG_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection terminated due to connection timeout/i;
 
@@ -147,8 +155,8 @@ export function isUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   if (err instanceof StoreUnavailableError) return true;
   const e = err as { code?: unknown; message?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && (NET_CODES.has(e.code) || UNAVAILABLE_STATES.test(e.code))) return true;
-  if (typeof e.message === 'string' && PG_MESSAGES.test(e.message)) return true;
+  if (typeof e.code === 'string' && (NET_CODES.has(e.code) || UNAVAILABLE_STATES.test(e.code) || TLS_CODES.test(e.code))) return true;
+  if (typeof e.message === 'string' && (PG_MESSAGES.test(e.message) || TLS_MESSAGES.test(e.message))) return true;
   // happy-eyeballs connects report an AggregateError of the attempts
   if (Array.isArray(e.errors) && e.errors.length > 0) return e.errors.every(isUnavailable);
   return false;
