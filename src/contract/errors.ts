@@ -45,13 +45,15 @@ export interface ErrorBody {
 
 /** A coded error: thrown by adapters and billing, rendered once by each entrance. */
 export class ServiceError extends Error {
-  readonly def: ErrorDef;
+  // not enumerable: a logger walking the error (pino's err serializer tags every error-like
+  // property it meets) must not touch the frozen definition, which would throw
+  declare readonly def: ErrorDef;
   readonly status: number;
   constructor(name: ErrorName, detail?: string) {
     const d = ERRORS[name];
     super(detail ?? d.message);
     this.name = d.code;
-    this.def = d;
+    Object.defineProperty(this, 'def', { value: d, enumerable: false });
     this.status = d.status;
   }
   toBody(): ErrorBody {
