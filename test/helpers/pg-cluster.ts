@@ -150,6 +150,36 @@ export class PgCluster {
     process.kill(pid, 'SIGKILL');
   }
 
+  /** The postmaster and every process it forked (backends, checkpointer, …). */
+  private processes(): number[] {
+    const pm = Number(readFileSync(join(this.dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const pids = [pm];
+    for (const e of readdirSync('/proc')) {
+      if (!/^\d+$/.test(e)) continue;
+      try {
+        const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (ppid === pm) pids.push(Number(e));
+      } catch {
+        // exited meanwhile
+      }
+    }
+    return pids;
+  }
+
+  /**
+   * SIGSTOP to the server and all its processes: a server that answers nothing (as behind a
+   * network partition). New TCP connections still complete in the kernel's backlog, then hang.
+   */
+  freeze(): void {
+    for (const pid of this.processes()) process.kill(pid, 'SIGSTOP');
+  }
+
+  /** SIGCONT: the frozen server carries on. */
+  thaw(): void {
+    for (const pid of this.processes()) process.kill(pid, 'SIGCONT');
+  }
+
   log(): string {
     try {
       return readFileSync(this.logFile, 'utf8');

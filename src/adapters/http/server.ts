@@ -58,6 +58,7 @@ export class HttpServer {
   private maintenance = false;
   /** Whether the last read of the store (the maintenance poll) succeeded. */
   private storeReachable = true;
+  private polling = false;
   private closing = false;
   private poll: NodeJS.Timeout | undefined;
   private closed: Promise<void> | undefined;
@@ -99,6 +100,9 @@ export class HttpServer {
 
   /** Reads the maintenance flag now (the poll does this every `maintenancePollMs`). */
   async refreshMaintenance(): Promise<void> {
+    // one read at a time: while the store hangs (up to its timeout) polls must not pile up
+    if (this.polling) return;
+    this.polling = true;
     try {
       this.maintenance = await this.opts.billing.getMaintenance();
       if (!this.storeReachable) this.opts.logger?.warn('billing store reachable again: serving');
@@ -107,6 +111,8 @@ export class HttpServer {
       // logged once per outage, not once per poll; requests meanwhile answer 503 (ADDR_ERR_STORE_UNAVAILABLE)
       if (this.storeReachable) this.opts.logger?.error({ err }, 'billing store unreachable: API requests answer 503 until it is back; keeping the last maintenance flag');
       this.storeReachable = false;
+    } finally {
+      this.polling = false;
     }
   }
 

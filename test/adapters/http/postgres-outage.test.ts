@@ -42,9 +42,10 @@ describe.skipIf(!PG_CLUSTER_AVAILABLE)(title, () => {
     await cluster?.destroy();
   });
 
-  for (const how of ['pg_ctl stop -m immediate', 'kill -9 of the postmaster'] as const) {
+  for (const how of ['pg_ctl stop -m immediate', 'kill -9 of the postmaster', 'SIGSTOP (a server that answers nothing)'] as const) {
     it(`${how}: 503 with the error body within ${PG_TIMEOUT_MS + SLACK_MS} ms during the outage, 200 again after it, each 200 charged exactly once`, async () => {
-      const schema = how.startsWith('kill') ? 'outage_kill' : 'outage_stop';
+      const schema = how.startsWith('kill') ? 'outage_kill' : how.startsWith('SIGSTOP') ? 'outage_frozen' : 'outage_stop';
+      const frozen = how.startsWith('SIGSTOP');
       const ts: TestServer = await startTestServer({ runner: engine.runner, db: { postgresUrl: cluster.url({ schema }) } });
       const opening = 1_000_000;
       const acc = await ts.billing.createAccount({ credits: opening, agreements: ['lines'] });
@@ -74,13 +75,16 @@ describe.skipIf(!PG_CLUSTER_AVAILABLE)(title, () => {
         const t = performance.now();
         const note = (what: string) => process.env.ADDRFLOW_TEST_DEBUG && console.log(`[${how}] +${Math.round(performance.now() - t)} ms ${what}; answers ${shots.length}`);
         if (how.startsWith('kill')) cluster.kill9();
+        else if (frozen) cluster.freeze();
         else cluster.stop('immediate');
         note('stopped');
-        await sleep(3000);
+        // a frozen server is noticed only by the timeouts: wait past them
+        await sleep(frozen ? PG_TIMEOUT_MS + 3000 : 3000);
         // the server noticed (its maintenance poll) and says so on /healthz
         expect(await (await fetch(`${ts.url}/healthz`)).json()).toMatchObject({ status: 'ok', store: 'unreachable' });
         phase = 'restarting';
-        await cluster.start();
+        if (frozen) cluster.thaw();
+        else await cluster.start();
         note('started');
         phase = 'after';
         // serving again without a restart: a 200 within a few seconds of the database's return

@@ -38,30 +38,35 @@ await describeWithKafka(title, (brokers) => {
     await cluster?.destroy();
   });
 
-  it.skipIf(!PG_CLUSTER_AVAILABLE)('pauses while the store is down (nothing processed unpaid, nothing lost) and resumes by itself; one result and at most one charge per record', async () => {
+  for (const how of ['pg_ctl stop -m immediate', 'SIGSTOP (a server that answers nothing)'] as const) {
+  it.skipIf(!PG_CLUSTER_AVAILABLE)(`${how}: pauses while the store is down (nothing processed unpaid, nothing lost) and resumes by itself; one result and at most one charge per record`, async () => {
     const c = cluster!;
-    const topics = await createTopics(h, 'pgdown', 2);
-    const db = c.url({ schema: 'worker_outage' });
+    const frozen = how.startsWith('SIGSTOP');
+    const tag = frozen ? 'pgfrozen' : 'pgdown';
+    const topics = await createTopics(h, tag, 2);
+    const db = c.url({ schema: `worker_${tag}` });
     const account = await createAccount(db, 1_000_000);
-    const first: InputRecord[] = Array.from({ length: 400 }, (_, i) => mixedRecord(i, 'pgdown'));
-    const second: InputRecord[] = Array.from({ length: 400 }, (_, i) => mixedRecord(400 + i, 'pgdown'));
-    const group = `g-${h.run}-pgdown`;
+    const first: InputRecord[] = Array.from({ length: 400 }, (_, i) => mixedRecord(i, tag));
+    const second: InputRecord[] = Array.from({ length: 400 }, (_, i) => mixedRecord(400 + i, tag));
+    const group = `g-${h.run}-${tag}`;
     w = await startWorker({ brokers: brokers(), topics, group, db, account });
     await produce(h, topics.input, first);
     await waitForCommitted(h, group, topics.input);
 
-    c.stop('immediate');
+    if (frozen) c.freeze();
+    else c.stop('immediate');
     // records arriving during the outage wait in Kafka
     await produce(h, topics.input, second);
     await sleep(1500);
     const during = await committedCount(h, group, topics.input);
-    await sleep(4000);
+    await sleep(frozen ? 7000 : 4000);
     expect(await committedCount(h, group, topics.input), 'no offset committed while the store is down').toBe(during);
     expect(during).toBeLessThan(first.length + second.length);
     expect(w.worker.healthy, 'the worker keeps running through the outage').toBe(true);
 
-    await c.start();
-    await waitForCommitted(h, group, topics.input, 60_000);
+    if (frozen) c.thaw();
+    else await c.start();
+    await waitForCommitted(h, group, topics.input, 90_000);
     await w.stop();
     w = undefined;
 
@@ -77,4 +82,5 @@ await describeWithKafka(title, (brokers) => {
     expect(inv.results).toHaveLength(720);
     expect(inv.dlq).toHaveLength(80);
   }, 180_000);
+  }
 });
