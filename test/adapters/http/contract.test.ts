@@ -114,7 +114,7 @@ describe(`HTTP contract ${ENGINE_NOTE}`, () => {
     it('GET /healthz and GET /metrics answer outside the API paths; POST there is 404', async () => {
       const h = await raw('/healthz', { method: 'GET' });
       expect(h.status).toBe(200);
-      expect(h.json()).toEqual({ status: 'ok', maintenance: false });
+      expect(h.json()).toEqual({ status: 'ok', maintenance: false, store: 'ok' });
       const m = await raw('/metrics', { method: 'GET' });
       expect(m.status).toBe(200);
       expect(m.text).toContain('addrflow_http_request_duration_seconds');
