@@ -97,42 +97,45 @@ describe.skipIf(!PG_CLUSTER_AVAILABLE)(title, () => {
         await load;
       }
 
-      const by = (ph: string) => shots.filter((s) => s.phase === ph);
-      const statuses = new Set(shots.map((s) => s.status));
-      const summary = `answers: ${shots.length}; by status ${JSON.stringify(Object.fromEntries([...statuses].map((s) => [s, shots.filter((x) => x.status === s).length])))}; slowest ${Math.round(Math.max(...shots.map((s) => s.ms)))} ms`;
-      console.log(`[${how}] ${summary}`);
-      // only 200 and 503 — no 500, no dropped connection
-      expect([...statuses].sort(), summary).toEqual(statuses.has(503) ? [200, 503] : [200]);
-      expect(by('before').filter((s) => s.endPhase === 'before').every((s) => s.status === 200)).toBe(true);
-      expect(by('outage').filter((s) => s.status === 503).length, summary).toBeGreaterThan(0);
-      for (const s of shots.filter((x) => x.status === 503)) {
-        expect(JSON.parse(s.text)).toEqual({ errorcode: 503, errormessage: ERRORS.STORE_UNAVAILABLE.message });
-        expect(s.contentType).toMatch(/^application\/json/);
-      }
-      // no hang: every answer within the bound
-      expect(Math.max(...shots.map((s) => s.ms)), summary).toBeLessThan(PG_TIMEOUT_MS + SLACK_MS);
-      const after = by('after');
-      expect(after.filter((s) => s.status === 200).length).toBeGreaterThan(0);
-      // once back, it stays back: the last second of answers are all 200
-      expect(after.slice(-LOAD_CLIENTS * 3).every((s) => s.status === 200), summary).toBe(true);
+      try {
+        const by = (ph: string) => shots.filter((s) => s.phase === ph);
+        const statuses = new Set(shots.map((s) => s.status));
+        const summary = `answers: ${shots.length}; by status ${JSON.stringify(Object.fromEntries([...statuses].map((s) => [s, shots.filter((x) => x.status === s).length])))}; slowest ${Math.round(Math.max(...shots.map((s) => s.ms)))} ms`;
+        console.log(`[${how}] ${summary}`);
+        // only 200 and 503 — no 500, no dropped connection
+        expect([...statuses].sort(), summary).toEqual(statuses.has(503) ? [200, 503] : [200]);
+        expect(by('before').filter((s) => s.endPhase === 'before').every((s) => s.status === 200)).toBe(true);
+        expect(by('outage').filter((s) => s.status === 503).length, summary).toBeGreaterThan(0);
+        for (const s of shots.filter((x) => x.status === 503)) {
+          expect(JSON.parse(s.text)).toEqual({ errorcode: 503, errormessage: ERRORS.STORE_UNAVAILABLE.message });
+          expect(s.contentType).toMatch(/^application\/json/);
+        }
+        // no hang: every answer within the bound
+        expect(Math.max(...shots.map((s) => s.ms)), summary).toBeLessThan(PG_TIMEOUT_MS + SLACK_MS);
+        const after = by('after');
+        expect(after.filter((s) => s.status === 200).length).toBeGreaterThan(0);
+        // once back, it stays back: the last second of answers are all 200
+        expect(after.slice(-LOAD_CLIENTS * 3).every((s) => s.status === 200), summary).toBe(true);
 
-      // money: reservations of requests cut by the outage are released by the stale sweep
-      await ts.billing.releaseStale(0);
-      const account = (await ts.billing.findAccount({ id: acc.account }))!;
-      const ledger = await ts.billing.ledger(acc.account, 1_000_000);
-      const ledgerIds = new Set(ledger.map((e) => e.id));
-      expect(ledgerIds.size).toBe(ledger.length);
-      for (const id of okIds) expect(ledgerIds.has(`${id}/0`), `200 answer ${id} has its ledger entry`).toBe(true);
-      // a request whose settle committed in the very instant the server died is answered 503 yet
-      // charged (docs/http.md, "Outages"); it is charged once, like any other
-      const charged503 = ledger.length - okIds.length;
-      console.log(`[${how}] 200 answers ${okIds.length}, ledger entries ${ledger.length} (charged but answered 503: ${charged503})`);
-      expect(charged503).toBeGreaterThanOrEqual(0);
-      expect(charged503).toBeLessThanOrEqual(LOAD_CLIENTS);
-      expect(account.credits).toBe(opening - PRICES.lines * ledger.length);
-      expect(account.reserved).toBe(0);
-      expect(ledger.every((e) => e.credits === PRICES.lines && e.account === acc.account)).toBe(true);
-      await ts.close();
+        // money: reservations of requests cut by the outage are released by the stale sweep
+        await ts.billing.releaseStale(0);
+        const account = (await ts.billing.findAccount({ id: acc.account }))!;
+        const ledger = await ts.billing.ledger(acc.account, 1_000_000);
+        const ledgerIds = new Set(ledger.map((e) => e.id));
+        expect(ledgerIds.size).toBe(ledger.length);
+        for (const id of okIds) expect(ledgerIds.has(`${id}/0`), `200 answer ${id} has its ledger entry`).toBe(true);
+        // a request whose settle committed in the very instant the server died is answered 503 yet
+        // charged (docs/http.md, "Outages"); it is charged once, like any other
+        const charged503 = ledger.length - okIds.length;
+        console.log(`[${how}] 200 answers ${okIds.length}, ledger entries ${ledger.length} (charged but answered 503: ${charged503})`);
+        expect(charged503).toBeGreaterThanOrEqual(0);
+        expect(charged503).toBeLessThanOrEqual(LOAD_CLIENTS);
+        expect(account.credits).toBe(opening - PRICES.lines * ledger.length);
+        expect(account.reserved).toBe(0);
+        expect(ledger.every((e) => e.credits === PRICES.lines && e.account === acc.account)).toBe(true);
+      } finally {
+        await ts.close();
+      }
     }, 120_000);
   }
 });
