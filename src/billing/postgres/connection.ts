@@ -23,6 +23,15 @@ import { StoreUnavailableError } from '../store.ts';
 
 /** Default bound on opening a connection and on one statement (ms). */
 export const PG_TIMEOUT_MS = 5000;
+/**
+ * The server cancels a statement this much sooner than the client gives up on it, so that a
+ * statement slowed by a live server (a lock wait, overload) ends in a definite rollback (57014),
+ * never in "the client gave up, the server committed later". The client's own timeout remains
+ * for a server that answers nothing.
+ */
+const SERVER_MARGIN_MS = 500;
+/** Bound on schema creation and migrations at start (statements there may take long on big tables). */
+export const PG_INIT_TIMEOUT_MS = 10 * 60_000;
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 const SSL_PARAMS = ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'ssl', 'uselibpqcompat'] as const;
@@ -126,7 +135,7 @@ export function pgConnection(url: string, opts: { max?: number; timeoutMs?: numb
       query_timeout: timeoutMs,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      options: [`-c statement_timeout=${Math.max(100, timeoutMs - SERVER_MARGIN_MS)}`, ...(schema ? [`-c search_path=${schema}`] : [])].join(' '),
     },
   };
 }
@@ -137,9 +146,10 @@ const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '
  * SQLSTATEs of an unavailable server: class 08 (connection exception), 57P01 admin_shutdown,
  * 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up / shutting down / recovering),
  * 53300 too_many_connections, class 28 (the server refused the login: pg_hba, password),
- * 3D000 (the database does not exist).
+ * 3D000 (the database does not exist), 57014 query_canceled (our statement_timeout: the
+ * statement was rolled back).
  */
-const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|28...|3D000)$/;
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|57014|53300|28...|3D000)$/;
 /**
  * TLS failures: the certificate does not verify or does not name the host, or the server has no
  * TLS. For a caller these are an unreachable store too (a rotated certificate, a moved server);
@@ -195,4 +205,17 @@ export function guardPool(pool: pg.Pool): pg.Pool {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+/**
+ * A view of a checked-out client whose statements may run up to PG_INIT_TIMEOUT_MS (schema
+ * creation, migrations); the caller also runs `SET LOCAL statement_timeout = 0` in its transaction.
+ */
+export function unbounded(client: pg.PoolClient): pg.PoolClient {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver);
+      return (text: string, values?: unknown[]) => target.query({ text, ...(values ? { values } : {}), query_timeout: PG_INIT_TIMEOUT_MS } as pg.QueryConfig);
+    },
+  });
 }

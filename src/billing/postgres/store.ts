@@ -18,7 +18,7 @@
 import pg from 'pg';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
-import { classify, guardPool, isUnavailable, pgConnection } from './connection.ts';
+import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
 import {
   UNLIMITED, type AccountRef, type AccountRow, type BillingStore, type LedgerEntry,
   type ReservationRow, type SettleResult,
@@ -95,12 +95,14 @@ export class PostgresStore implements BillingStore {
     this.pool = guardPool(new pg.Pool(conn.config));
   }
 
-  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  /** One transaction on one client; `unbounded`: no statement timeout (schema creation, migrations). */
+  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>, opts: { unbounded?: boolean } = {}): Promise<T> {
     const c = await this.pool.connect();
     let failed: unknown;
     try {
       await c.query('BEGIN');
-      const r = await fn(c);
+      if (opts.unbounded) await c.query('SET LOCAL statement_timeout = 0');
+      const r = await fn(opts.unbounded ? unbounded(c) : c);
       await c.query('COMMIT');
       return r;
     } catch (err) {
@@ -121,7 +123,7 @@ export class PostgresStore implements BillingStore {
       await c.query(`INSERT INTO meta (key, value) VALUES ('pepper', $1), ('maintenance', '0') ON CONFLICT (key) DO NOTHING`, [generatePepper()]);
       const r = await c.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'pepper'`);
       return r.rows[0]!.value;
-    });
+    }, { unbounded: true });
   }
 
   async close(): Promise<void> {
