@@ -135,7 +135,9 @@ export function pgConnection(url: string, opts: { max?: number; timeoutMs?: numb
       query_timeout: timeoutMs,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
-      options: [`-c statement_timeout=${Math.max(100, timeoutMs - SERVER_MARGIN_MS)}`, ...(schema ? [`-c search_path=${schema}`] : [])].join(' '),
+      // a SET after connecting rather than a startup parameter: poolers (PgBouncer) refuse unknown ones
+      onConnect: (client: pg.ClientBase) => client.query(`SET statement_timeout = ${Math.max(100, timeoutMs - SERVER_MARGIN_MS)}`) as unknown as void,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
     },
   };
 }
