@@ -12,6 +12,7 @@ import { SqliteStore } from '../../src/billing/sqlite/store.ts';
 import { PostgresStore } from '../../src/billing/postgres/store.ts';
 import { HttpServer, type HttpServerOptions } from '../../src/adapters/http/server.ts';
 import type { ElementRunner } from '../../src/adapters/http/api.ts';
+import type { EnginePool } from '../../src/pool/engine-pool.ts';
 import type { Op } from '../../src/contract/params.ts';
 import { emptySearchRecord, LINES_STATUS, isChargeableLinesStatus, type LinesStatusCode } from '../../src/contract/records.ts';
 import { validateElement } from '../../src/contract/validate.ts';
@@ -32,9 +33,9 @@ export interface EngineChoice {
  * The real pool (1 thread, with the default index when it loads), probed with one `lines`
  * element. When the pool cannot start or the probe fails this REJECTS, naming the cause: a suite
  * that asked for the engine must fail, never run against a stand-in (issue 12).
- * `indexBuffer` replaces the default index (tests of this helper).
+ * `indexBuffer` replaces the default index and `threads` the one worker thread (tests of this helper).
  */
-export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer } = {}): Promise<EngineChoice> {
+export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer; threads?: number } = {}): Promise<EngineChoice> {
   let indexBuffer: SharedArrayBuffer | undefined = opts.indexBuffer;
   let searchReason = '';
   if (!indexBuffer) {
@@ -45,14 +46,20 @@ export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer } = {
       searchReason = `default index not loadable: ${(err as Error).message.split('\n')[0]}`;
     }
   }
-  const { EnginePool } = await import('../../src/pool/engine-pool.ts');
-  const pool = await EnginePool.create({ threads: 1, ...(indexBuffer ? { indexBuffer } : {}) });
+  const cannot = (err: unknown) => new Error(`the real engine pool cannot run: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+  let pool: EnginePool;
+  try {
+    const { EnginePool: Pool } = await import('../../src/pool/engine-pool.ts');
+    pool = await Pool.create({ threads: opts.threads ?? 1, ...(indexBuffer ? { indexBuffer } : {}) });
+  } catch (err) {
+    throw cannot(err);
+  }
   try {
     const [o] = await pool.runElements('lines', [{ countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstr.', housenumber: '1', zip: '10115', city: 'Berlin' }]);
     if (!o?.ok) throw new Error(`probe element was rejected: ${JSON.stringify(o)}`);
   } catch (err) {
     await pool.destroy().catch(() => {});
-    throw new Error(`the real engine pool cannot run: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    throw cannot(err);
   }
   let searchReady = false;
   if (indexBuffer) {
