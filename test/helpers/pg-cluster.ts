@@ -188,12 +188,28 @@ export class PgCluster {
     }
   }
 
-  /** Stops the server (if running) and deletes the data directory. */
+  /**
+   * Stops the server (if running) and deletes the data directory. A frozen server (freeze) is
+   * thawed first, and one that does not stop is killed, so that no test leaves a server behind.
+   */
   async destroy(): Promise<void> {
+    let pids: number[] = [];
     try {
-      PgCluster.run('pg_ctl', ['-D', this.dir, '-m', 'immediate', '-w', 'stop']);
+      pids = this.processes();
+      for (const pid of pids) process.kill(pid, 'SIGCONT');
     } catch {
-      // already stopped
+      // not running
+    }
+    try {
+      PgCluster.run('pg_ctl', ['-D', this.dir, '-m', 'immediate', '-w', '-t', '20', 'stop']);
+    } catch {
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
     }
     rmSync(join(this.dir, '..'), { recursive: true, force: true });
   }
