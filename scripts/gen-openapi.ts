@@ -85,7 +85,7 @@ function operation(op: Op): Record<string, unknown> {
         415: errResponse(415, ' (not in the interface specification; HTTP-level)'),
         428: errResponse(428, ' Also: batch missing or empty.'),
         500: { description: ERRORS.INTERNAL.message + ' No body. An engine failure in single mode is a 500 (in a batch: an error element); never charged.', headers: { 'Access-Control-Allow-Origin': { $ref: '#/components/headers/ACAO' } } },
-        503: errResponse(503),
+        503: errResponse(503, ` Also (${ERRORS.STORE_UNAVAILABLE.code}, message '${ERRORS.STORE_UNAVAILABLE.message}') when the billing store cannot be reached within 5 s; nothing is charged, retry later (docs/http.md, "Outages").`),
       },
     },
   };

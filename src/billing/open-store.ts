@@ -2,10 +2,13 @@
  * `--db URL` to a store:
  * - absent: SQLite file `./data/addrflow.sqlite` (relative to the working directory);
  * - `sqlite:PATH` (or `sqlite://PATH`, or `sqlite::memory:`): SQLite at PATH;
- * - `postgres://…` / `postgresql://…`: PostgreSQL; `?schema=NAME` puts the tables in that schema.
+ * - `postgres://…` / `postgresql://…`: PostgreSQL; `?schema=NAME` puts the tables in that schema;
+ *   `sslmode`, `sslrootcert`, `sslcert`, `sslkey` and `connect_timeout` as in libpq
+ *   (postgres/connection.ts).
  * Env `ADDRFLOW_DB` is used when no URL is given.
  */
 import { resolve } from 'node:path';
+import { StartError } from '../contract/errors.ts';
 import type { BillingStore } from './store.ts';
 
 export const DEFAULT_SQLITE_PATH = 'data/addrflow.sqlite';
@@ -43,5 +46,5 @@ export async function openStore(url?: string): Promise<BillingStore> {
     const { SqliteStore } = await import('./sqlite/store.ts');
     return new SqliteStore(path === ':memory:' ? ':memory:' : resolve(path));
   }
-  throw new Error(`--db must be sqlite:PATH or postgres://…; got '${describeDb(u)}'`);
+  throw new StartError('STORE_CONFIG', `--db must be sqlite:PATH or postgres://…; got '${describeDb(u)}'`);
 }

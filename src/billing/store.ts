@@ -19,9 +19,23 @@
  * - unlimited accounts (credits = -1) are never refused and never debited, but their ledger
  *   entries are written like everyone else's.
  */
+import { ServiceError } from '../contract/errors.ts';
 import type { Op } from '../contract/params.ts';
 
 export const UNLIMITED = -1;
+
+/**
+ * Thrown by any store method when the database cannot be reached (server stopped, connection
+ * refused or cut, no connection within the store's timeout). It is the coded 503
+ * `ADDR_ERR_STORE_UNAVAILABLE`, so every entrance answers it like any ServiceError; the operation
+ * may be retried once the database is back. `cause` keeps the driver's error for the log.
+ */
+export class StoreUnavailableError extends ServiceError {
+  constructor(cause?: Error) {
+    super('STORE_UNAVAILABLE');
+    if (cause) this.cause = cause;
+  }
+}
 
 export interface AccountRow {
   /** Public account id (not secret). */

@@ -4,3 +4,7 @@
 export const EXIT_CREDITS = 3;
 /** The credentials were refused (401/403): nothing was processed. */
 export const EXIT_REFUSED = 4;
+/** The address index given (`--index DIR`) is missing, truncated, of another format version or not an index. */
+export const EXIT_INDEX = 5;
+/** The billing store cannot be reached at start (ADDR_ERR_STORE_UNAVAILABLE) or its URL/TLS settings are wrong (ADDR_ERR_STORE_CONFIG). */
+export const EXIT_STORE = 6;

@@ -2,6 +2,10 @@
  * The `addrflow` command line: a table of subcommands, each a thin module under ./commands.
  * Adding a subcommand is one entry here.
  */
+import { StartError } from '../contract/errors.ts';
+import { StoreUnavailableError } from '../billing/store.ts';
+import { EXIT_INDEX, EXIT_STORE } from './exit-codes.ts';
+
 export interface Command {
   /** One line for `addrflow help`. */
   summary: string;
@@ -23,6 +27,21 @@ const COMMANDS: Record<string, Loader> = {
 };
 
 export class UsageError extends Error {}
+
+/**
+ * A fault at start that the operator must fix, as one line and its exit code (docs/errors.md):
+ * an unusable index, an unreachable or misconfigured billing store. Undefined for anything else.
+ */
+function startFault(err: unknown): { line: string; exit: number } | undefined {
+  if (err instanceof StartError) return { line: `${err.code}: ${err.message}`, exit: err.kind === 'index' ? EXIT_INDEX : EXIT_STORE };
+  if (err instanceof StoreUnavailableError) {
+    const c = err.cause instanceof Error ? err.cause as Error & { code?: unknown } : undefined;
+    const msg = c ? c.message.split('\n')[0]! : '';
+    const cause = c && typeof c.code === 'string' && !msg.includes(c.code) ? `${msg} (${c.code})` : msg;
+    return { line: `${err.name}: the billing store cannot be reached${cause ? `: ${cause}` : ''}`, exit: EXIT_STORE };
+  }
+  return undefined;
+}
 
 function help(): string {
   return [
@@ -57,6 +76,11 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`addrflow ${name}: ${(err as Error).message}\n\n${cmd.usage}\n`);
       return 2;
+    }
+    const fault = startFault(err);
+    if (fault) {
+      process.stderr.write(`addrflow ${name}: ${fault.line}\n`);
+      return fault.exit;
     }
     throw err;
   }

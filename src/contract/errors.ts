@@ -33,6 +33,9 @@ export const ERRORS = Object.freeze({
   IDEMPOTENCY_CONFLICT: def('ADDR_ERR_IDEMPOTENCY_CONFLICT', 409, 'This Idempotency-Key belongs to another request, or its first request is still running.'),
   INTERNAL: def('ADDR_ERR_INTERNAL', 500, 'An unexpected condition ended the request.'),
   MAINTENANCE: def('ADDR_ERR_MAINTENANCE', 503, 'The service is in maintenance mode and will be available later.'),
+  // Not in the spec's table: the billing store (PostgreSQL) cannot be reached. Same status and body
+  // shape as maintenance, so clients retry it the same way (docs/http.md, "Outages").
+  STORE_UNAVAILABLE: def('ADDR_ERR_STORE_UNAVAILABLE', 503, 'The service is temporarily unavailable and will be available later.'),
 } as const);
 
 export type ErrorName = keyof typeof ERRORS;
@@ -45,13 +48,15 @@ export interface ErrorBody {
 
 /** A coded error: thrown by adapters and billing, rendered once by each entrance. */
 export class ServiceError extends Error {
-  readonly def: ErrorDef;
+  // not enumerable: a logger walking the error (pino's err serializer tags every error-like
+  // property it meets) must not touch the frozen definition, which would throw
+  declare readonly def: ErrorDef;
   readonly status: number;
   constructor(name: ErrorName, detail?: string) {
     const d = ERRORS[name];
     super(detail ?? d.message);
     this.name = d.code;
-    this.def = d;
+    Object.defineProperty(this, 'def', { value: d, enumerable: false });
     this.status = d.status;
   }
   toBody(): ErrorBody {
@@ -66,4 +71,30 @@ export function errorBody(name: ErrorName, detail?: string): ErrorBody {
 export function isErrorBody(v: unknown): v is ErrorBody {
   return typeof v === 'object' && v !== null && typeof (v as ErrorBody).errorcode === 'number'
     && typeof (v as ErrorBody).errormessage === 'string';
+}
+
+/**
+ * Errors that stop a command before it starts work: no HTTP status, one line on stderr
+ * (`addrflow CMD: CODE: message`) and the exit code of their kind (src/cli/exit-codes.ts:
+ * EXIT_INDEX, EXIT_STORE). Listed in docs/errors.md.
+ */
+export const START_ERRORS = Object.freeze({
+  INDEX_MISSING: { code: 'ADDR_ERR_INDEX_MISSING', kind: 'index' },
+  INDEX_TRUNCATED: { code: 'ADDR_ERR_INDEX_TRUNCATED', kind: 'index' },
+  INDEX_VERSION: { code: 'ADDR_ERR_INDEX_VERSION', kind: 'index' },
+  INDEX_CORRUPT: { code: 'ADDR_ERR_INDEX_CORRUPT', kind: 'index' },
+  STORE_CONFIG: { code: 'ADDR_ERR_STORE_CONFIG', kind: 'store' },
+} as const);
+
+export type StartErrorName = keyof typeof START_ERRORS;
+
+export class StartError extends Error {
+  readonly code: string;
+  readonly kind: 'index' | 'store';
+  constructor(name: StartErrorName, message: string, opts?: { cause?: unknown }) {
+    super(message, opts);
+    this.name = START_ERRORS[name].code;
+    this.code = START_ERRORS[name].code;
+    this.kind = START_ERRORS[name].kind;
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * Starts a real addrflow HTTP server on 127.0.0.1 with a random port, over a real billing store
- * (a fresh SQLite file, or a fresh PostgreSQL schema) and the real engine pool when the engine
- * modules exist. Until the recipient-block / lookup engines have landed, a stand-in runner (below)
- * plays the engine so that the adapter's contract can be tested; suites print which one they use.
+ * (a fresh SQLite file, or a fresh PostgreSQL schema) and the real engine pool (`chooseEngine`,
+ * which fails when the pool cannot start). The stand-in runner below is only for tests that need
+ * an engine that is slow or fails on purpose (shutdown, the bodiless 500); they ask for it by name.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { SqliteStore } from '../../src/billing/sqlite/store.ts';
 import { PostgresStore } from '../../src/billing/postgres/store.ts';
 import { HttpServer, type HttpServerOptions } from '../../src/adapters/http/server.ts';
 import type { ElementRunner } from '../../src/adapters/http/api.ts';
+import type { EnginePool } from '../../src/pool/engine-pool.ts';
 import type { Op } from '../../src/contract/params.ts';
 import { emptySearchRecord, LINES_STATUS, isChargeableLinesStatus, type LinesStatusCode } from '../../src/contract/records.ts';
 import { validateElement } from '../../src/contract/validate.ts';
@@ -19,9 +20,9 @@ import type { Outcome } from '../../src/engine/process.ts';
 import { dropSchema, pgUrlWithSchema, uniqueSchema } from './postgres.ts';
 
 export interface EngineChoice {
+  /** The real EnginePool (1 thread). */
   runner: ElementRunner;
-  /** 'pool' = the real EnginePool; 'stand-in' = test double (see reason). */
-  kind: 'pool' | 'stand-in';
+  kind: 'pool';
   /** Whether `search` runs on the real engine with an index. */
   searchReady: boolean;
   reason?: string;
@@ -30,51 +31,51 @@ export interface EngineChoice {
 
 /**
  * The real pool (1 thread, with the default index when it loads), probed with one `lines`
- * element; the stand-in when the engine cannot run yet (modules still being written).
+ * element. When the pool cannot start or the probe fails this REJECTS, naming the cause: a suite
+ * that asked for the engine must fail, never run against a stand-in (issue 12).
+ * `indexBuffer` replaces the default index and `threads` the one worker thread (tests of this helper).
  */
-export async function chooseEngine(): Promise<EngineChoice> {
-  let indexBuffer: SharedArrayBuffer | undefined;
+export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer; threads?: number } = {}): Promise<EngineChoice> {
+  let indexBuffer: SharedArrayBuffer | undefined = opts.indexBuffer;
   let searchReason = '';
-  try {
-    const { loadIndexForOp } = await import('../../src/cli/load-index.ts');
-    indexBuffer = await loadIndexForOp('search', undefined);
-  } catch (err) {
-    searchReason = `default index not loadable: ${(err as Error).message.split('\n')[0]}`;
-  }
-  try {
-    const { EnginePool } = await import('../../src/pool/engine-pool.ts');
-    const pool = await EnginePool.create({ threads: 1, ...(indexBuffer ? { indexBuffer } : {}) });
+  if (!indexBuffer) {
     try {
-      const [o] = await pool.runElements('lines', [{ countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstr.', housenumber: '1', zip: '10115', city: 'Berlin' }]);
-      if (!o?.ok) throw new Error('probe element was rejected');
+      const { loadIndexForOp } = await import('../../src/cli/load-index.ts');
+      indexBuffer = await loadIndexForOp('search', undefined);
     } catch (err) {
-      await pool.destroy();
-      throw err;
+      searchReason = `default index not loadable: ${(err as Error).message.split('\n')[0]}`;
     }
-    let searchReady = false;
-    if (indexBuffer) {
-      try {
-        const [o] = await pool.runElements('search', [{ city: 'Berlin' }]);
-        searchReady = !!o?.ok;
-      } catch (err) {
-        searchReason = `search probe failed: ${(err as Error).message.split('\n')[0]}`;
-      }
-    }
-    return { runner: pool, kind: 'pool', searchReady, ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy() };
-  } catch (err) {
-    return {
-      runner: standInRunner(),
-      kind: 'stand-in',
-      searchReady: false,
-      reason: `real engine cannot run yet: ${(err as Error).message.split('\n')[0]}`,
-      close: async () => {},
-    };
   }
+  const cannot = (err: unknown) => new Error(`the real engine pool cannot run: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+  let pool: EnginePool;
+  try {
+    const { EnginePool: Pool } = await import('../../src/pool/engine-pool.ts');
+    pool = await Pool.create({ threads: opts.threads ?? 1, ...(indexBuffer ? { indexBuffer } : {}) });
+  } catch (err) {
+    throw cannot(err);
+  }
+  try {
+    const [o] = await pool.runElements('lines', [{ countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstr.', housenumber: '1', zip: '10115', city: 'Berlin' }]);
+    if (!o?.ok) throw new Error(`probe element was rejected: ${JSON.stringify(o)}`);
+  } catch (err) {
+    await pool.destroy().catch(() => {});
+    throw cannot(err);
+  }
+  let searchReady = false;
+  if (indexBuffer) {
+    try {
+      const [o] = await pool.runElements('search', [{ city: 'Berlin' }]);
+      searchReady = !!o?.ok;
+    } catch (err) {
+      searchReason = `search probe failed: ${(err as Error).message.split('\n')[0]}`;
+    }
+  }
+  return { runner: pool, kind: 'pool', searchReady, ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy() };
 }
 
 /**
- * Test double of the engine pool: the contract's validation (as the real engine does) and fixed
- * records. lines: countrycode XX → status 10, US → 20, otherwise 0, or 1 when countrynamelanguage
+ * Test double of the engine pool, for fault injection only (a slow or failing engine): the
+ * contract's validation (as the real engine does) and fixed records. lines: countrycode XX → status 10, US → 20, otherwise 0, or 1 when countrynamelanguage
  * is set to something other than de/fr/es/pt/nl and the mail is international.
  */
 export function standInRunner(opts: { threads?: number; fail?: boolean; delayMs?: number } = {}): ElementRunner {

@@ -9,7 +9,9 @@
  *   `GET /healthz` and `GET /metrics`;
  * - a 500 has no body;
  * - maintenance (a flag in the billing store, polled) answers 503 with the error body on POST to
- *   both API paths; so does a request that arrives while the server is shutting down;
+ *   both API paths; so does a request that arrives while the server is shutting down, and one
+ *   that needs the billing store while it is unreachable (ADDR_ERR_STORE_UNAVAILABLE, thrown by the
+ *   store within its timeout and rendered by api.ts like any ServiceError);
  * - bodies must be `application/x-www-form-urlencoded` (UTF-8); another media type or charset gives
  *   415, invalid UTF-8 412, a body over the limit 413, all with the error body.
  */
@@ -56,6 +58,9 @@ export class HttpServer {
   readonly metrics: HttpMetrics;
   private readonly opts: HttpServerOptions;
   private maintenance = false;
+  /** Whether the last read of the store (the maintenance poll) succeeded. */
+  private storeReachable = true;
+  private polling = false;
   private closing = false;
   private poll: NodeJS.Timeout | undefined;
   private closed: Promise<void> | undefined;
@@ -97,10 +102,19 @@ export class HttpServer {
 
   /** Reads the maintenance flag now (the poll does this every `maintenancePollMs`). */
   async refreshMaintenance(): Promise<void> {
+    // one read at a time: while the store hangs (up to its timeout) polls must not pile up
+    if (this.polling) return;
+    this.polling = true;
     try {
       this.maintenance = await this.opts.billing.getMaintenance();
+      if (!this.storeReachable) this.opts.logger?.warn('billing store reachable again: serving');
+      this.storeReachable = true;
     } catch (err) {
-      this.opts.logger?.error({ err }, 'cannot read the maintenance flag; keeping the last value');
+      // logged once per outage, not once per poll; requests meanwhile answer 503 (ADDR_ERR_STORE_UNAVAILABLE)
+      if (this.storeReachable) this.opts.logger?.error({ err }, 'billing store unreachable: API requests answer 503 until it is back; keeping the last maintenance flag');
+      this.storeReachable = false;
+    } finally {
+      this.polling = false;
     }
   }
 
@@ -165,7 +179,7 @@ export class HttpServer {
     }
 
     app.get('/healthz', async (_req, reply) => reply.header('content-type', 'application/json; charset=UTF-8')
-      .send(JSON.stringify({ status: 'ok', maintenance: this.maintenance })));
+      .send(JSON.stringify({ status: 'ok', maintenance: this.maintenance, store: this.storeReachable ? 'ok' : 'unreachable' })));
     app.get('/metrics', async (_req, reply) => reply.header('content-type', this.metrics.registry.contentType)
       .send(await this.metrics.registry.metrics()));
 

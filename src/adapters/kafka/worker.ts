@@ -21,6 +21,10 @@
  *  6. one transaction: results (key, correlation id), a ledger-topic entry for each ledger row
  *     settle wrote, DLQ records, then sendOffsets (retried, send-offsets.ts), commit. Any error
  *     aborts it; the batch is redelivered.
+ * While the billing store is unreachable (StoreUnavailableError, within its 5 s timeout) the
+ * hold or the settle fails: the batch is aborted and tried again every second, so nothing runs
+ * unpaid and nothing is lost, and the worker carries on by itself once the store is back (logged
+ * once each way).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type LogEntry, type Transaction } from 'kafkajs';
@@ -28,6 +32,7 @@ import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contra
 import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import { validateElement, type ValidElement } from '../../contract/validate.ts';
+import { StoreUnavailableError } from '../../billing/store.ts';
 import type { Outcome } from '../../engine/process.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
@@ -69,6 +74,9 @@ export interface StreamWorkerOptions {
   /** Looks up the input topic's id (default: the cluster metadata, topic-id.ts). */
   topicId?: (topic: string) => Promise<string>;
 }
+
+/** Pause before a batch is tried again while the billing store is unreachable. */
+const STORE_RETRY_MS = 1000;
 
 /** Records per transaction (a kafkajs batch can hold a whole fetch: thousands). */
 export const DEFAULT_MAX_BATCH_RECORDS = 2000;
@@ -142,6 +150,8 @@ export class StreamWorker {
   private creditTimer: NodeJS.Timeout | undefined;
   private running = false;
   private stopping = false;
+  /** The last batch failed on an unreachable billing store (for logging the outage once). */
+  private storeDown = false;
   private crashed: ((e: Error) => void) | undefined;
   /** Resolves (with the error) if the consumer crashes beyond kafkajs's own restarts. */
   readonly failed: Promise<Error>;
@@ -314,6 +324,10 @@ export class StreamWorker {
         const n = await this.processMessages(tx, partition, part, batch.highWatermark, (p) => (plan = p));
         tx = undefined;
         resolveOffset(part[n - 1]!.offset);
+        if (this.storeDown) {
+          this.storeDown = false;
+          this.log.warn({ partition }, 'billing store reachable again: processing');
+        }
         this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
         start += n;
         if (n < part.length) {
@@ -455,13 +469,20 @@ export class StreamWorker {
       await this.producers.drop(partition);
       this.verified.delete(partition);
     }
-    this.log.warn({ err, partition, offset: firstOffset, fenced }, 'batch aborted; it will be processed again');
+    const storeDown = err instanceof StoreUnavailableError;
+    if (!storeDown) {
+      this.log.warn({ err, partition, offset: firstOffset, fenced }, 'batch aborted; it will be processed again');
+    } else if (!this.storeDown) {
+      // once per outage, not once per retry: nothing runs unpaid, the batch waits in Kafka
+      this.log.error({ err, partition, offset: firstOffset }, 'billing store unreachable: batches wait (nothing is processed) until it is back');
+    }
+    this.storeDown ||= storeDown;
     try {
       this.consumer.seek({ topic: this.o.inputTopic, partition, offset: firstOffset });
     } catch {
       // not assigned any more: the next owner starts from the committed offset
     }
-    if (!this.stopping) await sleep(fenced ? 0 : 500);
+    if (!this.stopping) await sleep(fenced ? 0 : storeDown ? STORE_RETRY_MS : 500);
   }
 }
 

@@ -11,11 +11,14 @@
  *   credits of the rows inserted.
  *
  * The URL may carry `?schema=NAME` (not a libpq parameter): tables then live in that schema, which
- * is created if missing. Tests use one fresh schema per run.
+ * is created if missing. Tests use one fresh schema per run. TLS (`sslmode`, `sslrootcert`, …) and
+ * timeouts: connection.ts. Every method throws StoreUnavailableError (503) when the database
+ * cannot be reached, within the connection/statement timeout.
  */
 import pg from 'pg';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
+import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
 import {
   SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
   type ReservationRow, type SettleOptions, type SettleResult,
@@ -92,11 +95,11 @@ function toLedger(r: LedgerPgRow): LedgerEntry {
   };
 }
 
-const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
-
 export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   max?: number;
+  /** Bound on opening a connection and on one statement, ms (default PG_TIMEOUT_MS = 5000). */
+  timeoutMs?: number;
 }
 
 export class PostgresStore implements BillingStore {
@@ -105,32 +108,29 @@ export class PostgresStore implements BillingStore {
   private readonly pool: pg.Pool;
 
   constructor(url: string, opts: PostgresStoreOptions = {}) {
-    const u = new URL(url);
-    const schema = u.searchParams.get('schema') ?? undefined;
-    u.searchParams.delete('schema');
-    if (schema !== undefined && !IDENT.test(schema)) throw new Error(`invalid schema name '${schema}'`);
-    this.schema = schema;
-    this.pool = new pg.Pool({
-      connectionString: u.toString(),
-      max: opts.max ?? 10,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    });
-    // An idle client losing its server connection must not crash the process.
-    this.pool.on('error', () => {});
+    // timeouts, TLS (sslmode) and ?schema= are read in connection.ts; the pool's errors for an
+    // unreachable database become StoreUnavailableError (503)
+    const conn = pgConnection(url, opts);
+    this.schema = conn.schema;
+    this.pool = guardPool(new pg.Pool(conn.config));
   }
 
-  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  /** One transaction on one client; `unbounded`: no statement timeout (schema creation, migrations). */
+  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>, opts: { unbounded?: boolean } = {}): Promise<T> {
     const c = await this.pool.connect();
+    let failed: unknown;
     try {
       await c.query('BEGIN');
-      const r = await fn(c);
+      if (opts.unbounded) await c.query('SET LOCAL statement_timeout = 0');
+      const r = await fn(opts.unbounded ? unbounded(c) : c);
       await c.query('COMMIT');
       return r;
     } catch (err) {
       await c.query('ROLLBACK').catch(() => {});
-      throw err;
+      failed = err;
+      throw classify(err);
     } finally {
-      c.release();
+      c.release(failed instanceof Error && isUnavailable(failed) ? failed : undefined);
     }
   }
 
@@ -149,7 +149,7 @@ export class PostgresStore implements BillingStore {
       await c.query(`INSERT INTO meta (key, value) VALUES ('pepper', $1), ('maintenance', '0') ON CONFLICT (key) DO NOTHING`, [generatePepper()]);
       const r = await c.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'pepper'`);
       return r.rows[0]!.value;
-    });
+    }, { unbounded: true });
   }
 
   async close(): Promise<void> {

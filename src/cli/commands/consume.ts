@@ -114,6 +114,8 @@ const command: Command = {
     const creds = validateCredentials(credentialsFrom(values));
     const log = createLogger();
 
+    // the index first: an unusable one stops the worker before it opens the store or Kafka
+    const indexBuffer = op === 'lines' ? undefined : await loadIndexForOp('search', values.index);
     const billing = await Billing.open(values.db);
     let meter: StreamMeter;
     try {
@@ -126,7 +128,6 @@ const command: Command = {
       return EXIT_REFUSED;
     }
 
-    const indexBuffer = op === 'lines' ? undefined : await loadIndexForOp('search', values.index);
     const pool = await EnginePool.create({ ...(workers !== undefined ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
     const metrics = createWorkerMetrics();
     const worker = new StreamWorker({

