@@ -18,7 +18,7 @@ export function parseEncodingOption(v: string): CsvEncoding | undefined {
   return undefined;
 }
 
-let cp1252: TextDecoder | undefined;
+let cp1252: InstanceType<typeof TextDecoder> | undefined;
 
 export interface Decoded {
   text: string;
