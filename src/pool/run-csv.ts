@@ -56,9 +56,12 @@ export function runCsvRaw(state: WorkerState, task: RawTask & { csv: CsvTaskSpec
     const p = parseFields(d.text, spec.delimiter);
     const fields = p.fields;
     const extra = fields.length > spec.columns;
+    // A well-formed row of the header's width, written with the same delimiter, is copied as it
+    // was read (its quoting is valid CSV as it stands); any other is rewritten field by field.
+    const verbatim = !o.excel && o.delimiter === spec.delimiter && fields.length === spec.columns && !p.badQuoting;
     while (fields.length < spec.columns) fields.push('');
     if (extra) fields.length = spec.columns;
-    const input = cells(fields, o);
+    const input = verbatim ? d.text : cells(fields, o);
     if (d.invalid) {
       reject(i, input, errorBody('INVALID_PARAMETER', `Record ${pos}: not valid UTF-8 (for a Windows-1252 or Latin-1 export, use --encoding).`));
       continue;
