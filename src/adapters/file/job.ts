@@ -47,7 +47,7 @@ export interface JobOptions {
   window?: number;
   meter?: JobMeter;
   /** Where to save progress; with `resumeFrom`, the checkpoint to continue from. */
-  checkpoint?: { path: string; inputId: string; intervalMs?: number; resumeFrom?: Checkpoint };
+  checkpoint?: { path: string; inputId: string; intervalMs?: number; resumeFrom?: Checkpoint; formatKey?: string };
   progress?: ProgressReporter;
   /** Fraction of the input consumed so far, for the progress ETA. */
   inputFraction?: () => number | undefined;
@@ -94,6 +94,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       version: 1, op: opts.op, inputId: opts.checkpoint.inputId, recordsDone,
       outputBytes: opts.output.bytes, errorsBytes: opts.errors?.bytes ?? 0, totals,
     };
+    if (opts.checkpoint.formatKey) cp.formatKey = opts.checkpoint.formatKey;
     if (stoppedBecause) cp.stoppedBecause = stoppedBecause;
     writeCheckpoint(opts.checkpoint.path, cp);
     lastCheckpoint = performance.now();

@@ -143,6 +143,9 @@ const command: Command = {
       if (resumeFrom.inputId !== inputId || resumeFrom.op !== op) {
         throw new UsageError(`--resume: ${checkpointPath} belongs to another input file or operation`);
       }
+      if (resumeFrom.formatKey !== undefined && resumeFrom.formatKey !== files.key) {
+        throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel and output name`);
+      }
     }
 
     const given = credentialsFrom(values);
@@ -194,7 +197,7 @@ const command: Command = {
         ...(meter ? { meter } : {}),
         ...(errors ? { errors } : {}),
         ...(progress ? { progress } : {}),
-        ...(checkpointPath && inputId ? { checkpoint: { path: checkpointPath, inputId, intervalMs, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
+        ...(checkpointPath && inputId ? { checkpoint: { path: checkpointPath, inputId, intervalMs, formatKey: files.key, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
         ...(inputSize > 0 ? { inputFraction: () => Math.min(1, (input as ReadStream).bytesRead / inputSize) } : {}),
       });
       await output.close();
@@ -220,7 +223,7 @@ const command: Command = {
 function fileFormats(
   op: Op, inputPath: string, outputPath: string,
   v: { format?: string | undefined; encoding?: string | undefined; delimiter?: string | undefined; map?: string | undefined; prefix?: string | undefined; excel?: boolean | undefined },
-): { format: FormatChoice; csv: CsvJobOptions } {
+): { format: FormatChoice; csv: CsvJobOptions; key: string } {
   const ext = (p: string) => /\.([a-z]+)(\.gz)?$/i.exec(p)?.[1]?.toLowerCase();
   const byExt: Record<string, 'json' | 'csv' | 'tsv'> = { csv: 'csv', tsv: 'tsv', tab: 'tsv', ndjson: 'json', jsonl: 'json', json: 'json' };
   const given = v.format?.toLowerCase();
@@ -246,7 +249,12 @@ function fileFormats(
       return b;
     },
   };
-  return { format: kind === undefined ? 'auto' : kind === 'json' ? 'json' : 'csv', csv };
+  const format: FormatChoice = kind === undefined ? 'auto' : kind === 'json' ? 'json' : 'csv';
+  const key = [
+    `format=${format}`, `encoding=${encoding}`, `delimiter=${JSON.stringify(delimiter ?? '')}`, `out=${JSON.stringify(outDelimiter ?? '')}`,
+    `map=${v.map ?? ''}`, `prefix=${csv.prefix}`, `excel=${csv.excel}`, `gzip=${outputPath.endsWith('.gz')}`,
+  ].join(' ');
+  return { format, csv, key };
 }
 
 function report(log: Logger, s: JobSummary, checkpointPath: string | undefined): void {

@@ -15,6 +15,7 @@ import { parseFields } from '../../../src/csv/fields.ts';
 import { RecordSplitter } from '../../../src/csv/splitter.ts';
 import { csvRow } from '../../../src/csv/writer.ts';
 import { Billing } from '../../../src/billing/billing.ts';
+import { emptyTotals, fileIdentity, writeCheckpoint } from '../../../src/adapters/file/checkpoint.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -175,6 +176,19 @@ describe('CSV file jobs', () => {
     const ndOut = join(dir, 'g.out.ndjson.gz');
     expect((await run(['--input', nd, '--output', ndOut])).code).toBe(0);
     expect(gunzipSync(readFileSync(ndOut)).toString('utf8').trimEnd().split('\n')).toHaveLength(300);
+  });
+});
+
+describe('CSV resume refuses other format options', () => {
+  it('a checkpoint written with other CSV options is not resumed with these', async () => {
+    const input = join(dir, 'fmt.csv');
+    writeFileSync(input, 'countrycode,sendercountrycode,city\nDE,DE,Berlin\n');
+    const out = join(dir, 'fmt.out.csv');
+    writeFileSync(out, '');
+    writeCheckpoint(`${out}.checkpoint`, { version: 1, op: 'lines', inputId: fileIdentity(input), recordsDone: 0, outputBytes: 0, errorsBytes: 0, totals: emptyTotals(), formatKey: 'format=csv excel=false' });
+    const r = await run(['--input', input, '--output', out, '--excel', '--resume']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--resume: the job was started with other format options/);
   });
 });
 
