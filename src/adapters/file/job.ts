@@ -147,7 +147,9 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
         const covered = await opts.meter.reserve(batchLength(batch));
         if (covered < batchLength(batch)) {
           end = 'credits';
-          if (covered === 0) break;
+          // A gzip output ends its members at batch ends only, so that a resumed .gz is byte for
+          // byte an uninterrupted one: it stops before a batch the balance covers only in part.
+          if (covered === 0 || gzip?.output) break;
           batch = sliceBatch(batch, 0, covered);
         }
       }

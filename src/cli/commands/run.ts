@@ -133,6 +133,8 @@ const command: Command = {
       throw new UsageError('--resume needs --input FILE and --output FILE (stdin and stdout cannot be rewound)');
     }
     const files = fileFormats(op, inputPath, outputPath, values);
+    // A .gz output's members end at batch ends: resuming it needs the same batch size.
+    const formatKey = files.key + (outputPath.endsWith('.gz') ? ` batch=${batchSize}` : '');
     const log = createLogger();
 
     const inputId = inputPath !== '-' ? fileIdentity(inputPath) : undefined;
@@ -143,8 +145,8 @@ const command: Command = {
       if (resumeFrom.inputId !== inputId || resumeFrom.op !== op) {
         throw new UsageError(`--resume: ${checkpointPath} belongs to another input file or operation`);
       }
-      if (resumeFrom.formatKey !== undefined && resumeFrom.formatKey !== files.key) {
-        throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel and output name`);
+      if (resumeFrom.formatKey !== undefined && resumeFrom.formatKey !== formatKey) {
+        throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel, output name and, for a .gz output, --batch-size`);
       }
     }
 
@@ -197,7 +199,7 @@ const command: Command = {
         ...(meter ? { meter } : {}),
         ...(errors ? { errors } : {}),
         ...(progress ? { progress } : {}),
-        ...(checkpointPath && inputId ? { checkpoint: { path: checkpointPath, inputId, intervalMs, formatKey: files.key, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
+        ...(checkpointPath && inputId ? { checkpoint: { path: checkpointPath, inputId, intervalMs, formatKey, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
         ...(inputSize > 0 ? { inputFraction: () => Math.min(1, (input as ReadStream).bytesRead / inputSize) } : {}),
       });
       await output.close();

@@ -192,6 +192,36 @@ describe('CSV resume refuses other format options', () => {
   });
 });
 
+describe('metered .csv.gz job that runs out of credits', () => {
+  it('stops at a batch end, and after a top-up --resume gives the same .gz bytes, each record charged once', async () => {
+    const records = [...generateLines(2000, 21, 0)];
+    const input = join(dir, 'credits.csv');
+    writeFileSync(input, csvOf(records));
+    const ref = join(dir, 'credits.ref.csv.gz');
+    expect((await run(['--input', input, '--output', ref, '--batch-size', '300'])).code).toBe(0);
+    const db = `sqlite:${join(dir, 'credits.sqlite')}`;
+    const created = await runCli(['accounts', 'create', '--credits', String(20 * 450), '--agree', 'lines', '--db', db]);
+    expect(created.code, created.stderr).toBe(0);
+    const acc = JSON.parse(created.stdout) as { license: string; guid: string; account: string };
+    const out = join(dir, 'credits.csv.gz');
+    const args = ['--input', input, '--output', out, '--batch-size', '300', '--license', acc.license, '--guid', acc.guid, '--db', db];
+    const first = await run(args);
+    expect(first.code, first.stderr).toBe(3);
+    expect(rowsOf(gunzipSync(readFileSync(out)).toString('utf8')).length).toBe(1 + 300); // header + one whole batch
+    expect((await runCli(['accounts', 'topup', '--account', acc.account, '--credits', String(20 * 3000), '--db', db])).code).toBe(0);
+    const second = await run([...args, '--resume']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(readFileSync(out).equals(readFileSync(ref))).toBe(true);
+    const reference = gunzipSync(readFileSync(ref)).toString('utf8');
+    const billing = await Billing.open(db);
+    try {
+      expect(await billing.store.ledgerCount(acc.account)).toBe(rowsOf(reference).slice(1).filter((r) => r.at(-2) === '' && (r.at(-4) === '0' || r.at(-4) === '1')).length);
+    } finally {
+      await billing.close();
+    }
+  }, 60_000);
+});
+
 describe('CSV resume after kill -9', () => {
   const big = [...generateLines(200_000, 13, 1000)];
   let input: string;
