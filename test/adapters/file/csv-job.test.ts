@@ -150,6 +150,11 @@ describe('CSV file jobs', () => {
       ['record', 'id', 'countrycode', 'sendercountrycode', 'city', 'errorcode', 'errormessage'],
       ['2', '2', 'DE', '', 'Köln', '428', expect.stringContaining('sendercountrycode')],
     ]);
+    // The same with both files gzipped.
+    const r2 = await run(['--input', input, '--output', `${out}.gz`, '--errors', `${errs}.gz`]);
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(gunzipSync(readFileSync(`${out}.gz`)).toString('utf8')).toBe(readFileSync(out, 'utf8'));
+    expect(gunzipSync(readFileSync(`${errs}.gz`)).toString('utf8')).toBe(readFileSync(errs, 'utf8'));
   });
 
   it('--excel writes a BOM, ;, CR LF and escapes formula cells', async () => {
