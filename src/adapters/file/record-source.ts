@@ -9,6 +9,7 @@ import type { CsvEncoding } from '../../csv/decode.ts';
 import { gunzipIfGzip } from '../../csv/gzip.ts';
 import { csvRow, UTF8_BOM, type CsvWriteOptions } from '../../csv/writer.ts';
 import type { CsvTaskSpec } from '../../pool/tasks.ts';
+import { bindColumns } from './column-map.ts';
 import { openCsvBatches } from './csv-reader.ts';
 import { detectFormat } from './input.ts';
 import { readJsonArrayBatches } from './json-array-reader.ts';
@@ -61,7 +62,14 @@ export async function openRecordSource(
         : { format: 'ndjson', unit: 'line', batches: readNdjsonBatches(chunks, o.batchSize) };
     }
   }
-  const c = o.csv ?? { encoding: 'utf-8', excel: false, prefix: 'result_', bind: () => [] };
+  const c: CsvJobOptions = o.csv ?? {
+    encoding: 'utf-8', excel: false, prefix: 'result_',
+    bind(header) {
+      const b = bindColumns(header, new Map(), o.op);
+      if (typeof b === 'string') throw new Error(b);
+      return b;
+    },
+  };
   const { header, delimiter, batches } = await openCsvBatches(chunks, o.batchSize, { encoding: c.encoding, ...(c.delimiter ? { delimiter: c.delimiter } : {}) });
   const out: CsvWriteOptions = c.excel
     ? { delimiter: ';', newline: '\r\n', excel: true }
