@@ -50,7 +50,7 @@ describeWithSharedData('CSV search job on a real address export', ['osm-liechten
     const params: Array<[string, string]> = [['housenumber', 'housenumber'], ['street', 'street'], ['zip', 'postcode'], ['city', 'city'], ['country', 'country']];
     const idx = Object.fromEntries(header.map((h, i) => [h, i]));
     const nd = join(dir, 'li.ndjson');
-    writeFileSync(nd, inRows.slice(1).map((f) => JSON.stringify(Object.fromEntries(params.map(([p, c]) => [p, f[idx[c]!]!]).filter(([, v]) => v.trim() !== '')))).join('\n') + '\n');
+    writeFileSync(nd, inRows.slice(1).map((f) => JSON.stringify(Object.fromEntries(params.map(([p, c]) => [p, f[idx[c]!]!]).filter(([, v]) => v!.trim() !== '')))).join('\n') + '\n');
     const rn = await runCli(['run', '--op', 'search', '--index', index, '--input', nd, '--progress', 'off']);
     expect(rn.code, rn.stderr).toBe(0);
     const recs = rn.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string | number>);
