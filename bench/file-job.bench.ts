@@ -8,7 +8,13 @@
  * from ../shared/data (LI, Copenhagen, a BANO sample), half structured and half free text, run on
  * the benchmark index (LI + Copenhagen + all BANO files); that part is skipped without the data.
  *
- *   npm run bench -- file-job                 (ADDRFLOW_BENCH_QUICK=1 for 200k / 1M records)
+ * The CSV part (section "File jobs: CSV and gzip" of docs/performance.md) runs the same 1M lines
+ * records as NDJSON, CSV and CSV.gz (every tenth record's additional data holds a quoted `,` and
+ * a line break), best of three interleaved runs each, beside `zcat` and `gzip -c` of the same
+ * files (the gzip floor).
+ *
+ *   npm run bench -- file-job                 (ADDRFLOW_BENCH_QUICK=1 for 200k / 1M records;
+ *                                              ADDRFLOW_BENCH_PART=csv for the CSV part only)
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
@@ -16,6 +22,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { generateLines } from '../tools/generate-requests.ts';
+import { csvRow } from '../src/csv/writer.ts';
 import { hasSharedData } from '../src/config/shared-data.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -75,6 +82,10 @@ function job(path: string, workers: number, op: 'lines' | 'search' = 'lines', ex
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
+if (process.env.ADDRFLOW_BENCH_PART === 'csv') {
+  await csvJobs();
+  process.exit(0);
+}
 const nd = await ensureFile(`lines-${N}.ndjson`, N, 'ndjson');
 const arr = await ensureFile(`lines-${N}.json`, N, 'array');
 console.log(`input: ${fmt(N)} records, NDJSON ${(statSync(nd).size / 1e6).toFixed(0)} MB, JSON array ${(statSync(arr).size / 1e6).toFixed(0)} MB`);
@@ -87,6 +98,7 @@ for (const [label, path] of [['NDJSON', nd], ['JSON array', arr]] as const) {
   }
 }
 await searchJobs();
+await csvJobs();
 
 const big = await ensureFile(`lines-${BIG}.ndjson`, BIG, 'ndjson');
 const rBig = job(big, 2);
@@ -124,4 +136,92 @@ async function searchJobs(): Promise<void> {
     const r = job(path, w, 'search', ['--index', dir]);
     console.log(`addrflow run --op search, NDJSON, ${w} worker(s): ${fmt((N * 1000) / r.ms)} records/s, ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.rssMB} MB, ratio to baseline ${(b / r.ms).toFixed(3)}`);
   }
+}
+
+/** The same records as NDJSON, CSV and CSV.gz; some fields hold a quoted comma and line break. */
+async function ensureCsvTrio(count: number): Promise<{ nd: string; csv: string; gz: string }> {
+  const base = `${cache}/lines-csvcmp-${count}`;
+  const files = { nd: `${base}.ndjson`, csv: `${base}.csv`, gz: `${base}.csv.gz` };
+  if (existsSync(files.gz)) return files;
+  const cols = ['id', 'countrycode', 'sendercountrycode', 'street', 'housenumber', 'zip', 'city', 'statecode', 'countrynamelanguage', 'additionaldata'];
+  const o = { delimiter: ',', newline: '\n', excel: false } as const;
+  const ndOut = createWriteStream(files.nd);
+  const csvOut = createWriteStream(files.csv);
+  let a = '';
+  let b = csvRow(cols, o);
+  let i = 0;
+  for (const line of generateLines(count, 42, 0)) {
+    const r = JSON.parse(line) as Record<string, unknown>;
+    if (i++ % 10 === 3) r.additionaldata = 'Hinterhaus, 2. OG\nlinks';
+    a += JSON.stringify(r) + '\n';
+    b += csvRow(cols.map((c) => (r[c] === undefined ? '' : String(r[c]))), o);
+    if (a.length > 1 << 20) {
+      if (!ndOut.write(a)) await once(ndOut, 'drain');
+      if (!csvOut.write(b)) await once(csvOut, 'drain');
+      a = b = '';
+    }
+  }
+  ndOut.end(a);
+  csvOut.end(b);
+  await Promise.all([once(ndOut, 'close'), once(csvOut, 'close')]);
+  const g = spawnSync('sh', ['-c', `gzip -c -6 '${files.csv}' > '${files.gz}'`]);
+  if (g.status !== 0) throw new Error(`gzip failed: ${g.stderr}`);
+  return files;
+}
+
+/** A 2-worker lines job, with its wall time and its CPU time (bash's `times` for the child). */
+function timedJob(path: string, extra: string[]): { ms: number; cpuMs: number; rssMB: number } {
+  const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const args = [process.execPath, `${root}bin/addrflow.ts`, 'run', '--op', 'lines', '--input', path, '--output', '/dev/null', '--workers', '2', '--progress', 'off', ...extra];
+  const t = performance.now();
+  const r = spawnSync('bash', ['-c', `${args.map(q).join(' ')} >/dev/null; rc=$?; times >&2; exit $rc`], {
+    encoding: 'utf8', env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' }, maxBuffer: 1 << 24,
+  });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`job failed: ${r.stderr}`);
+  // `times` prints the shell's own times, then its children's: "XmY.YYYs XmY.YYYs".
+  const lines = r.stderr.trimEnd().split('\n');
+  const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(lines.at(-1)!);
+  const cpuMs = m ? (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000 : NaN;
+  const rss = /peak RSS: (\d+) MB/.exec(r.stderr);
+  return { ms, cpuMs, rssMB: rss ? Number(rss[1]) : NaN };
+}
+
+function shellMs(cmd: string): number {
+  const t = performance.now();
+  const r = spawnSync('sh', ['-c', cmd]);
+  if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
+  return performance.now() - t;
+}
+
+async function csvJobs(): Promise<void> {
+  const f = await ensureCsvTrio(N);
+  const mb = (p: string) => (statSync(p).size / 1e6).toFixed(0);
+  console.log(`\nCSV and gzip: ${fmt(N)} lines records, every tenth with a quoted ',' and line break: NDJSON ${mb(f.nd)} MB, CSV ${mb(f.csv)} MB, CSV.gz ${mb(f.gz)} MB`);
+  const runs: Array<[string, string, string[]]> = [
+    ['NDJSON → NDJSON', f.nd, []],
+    ['CSV → CSV', f.csv, []],
+    ['CSV.gz → CSV', f.gz, []],
+    ['CSV → CSV.gz', f.csv, ['--output', `${cache}/csvcmp-out.csv.gz`]],
+  ];
+  const best = new Map<string, { ms: number; cpuMs: number; rssMB: number }>();
+  // Interleaved, best of three: the machine is shared, and a slow neighbour should not decide.
+  // CPU time (user + system, all threads) is reported too: on a busy machine it is the fairer
+  // measure of what each format costs, since wall time there mostly measures the neighbours.
+  for (let round = 0; round < 3; round++) {
+    for (const [label, path, extra] of runs) {
+      const r = timedJob(path, extra);
+      const prev = best.get(label);
+      if (!prev) best.set(label, r);
+      else best.set(label, { ms: Math.min(prev.ms, r.ms), cpuMs: Math.min(prev.cpuMs, r.cpuMs), rssMB: Math.max(prev.rssMB, r.rssMB) });
+    }
+  }
+  const nd0 = best.get('NDJSON → NDJSON')!;
+  for (const [label] of runs) {
+    const r = best.get(label)!;
+    console.log(`addrflow run --op lines, ${label}, 2 workers: ${fmt((N * 1000) / r.ms)} records/s (wall), ${(r.ms / 1000).toFixed(1)} s; CPU ${(r.cpuMs / 1000).toFixed(1)} s = ${fmt((N * 1000) / r.cpuMs)} records per CPU-second; peak RSS ${r.rssMB} MB; ratio to NDJSON: wall ${(nd0.ms / r.ms).toFixed(2)}, CPU ${(nd0.cpuMs / r.cpuMs).toFixed(2)}`);
+  }
+  const zcat = Math.min(...[0, 1, 2].map(() => shellMs(`zcat '${f.gz}' > /dev/null`)));
+  const gz = Math.min(...[0, 1, 2].map(() => shellMs(`gzip -c -6 '${f.csv}' > /dev/null`)));
+  console.log(`gzip floor: zcat of the CSV.gz ${fmt((N * 1000) / zcat)} records/s (${(zcat / 1000).toFixed(2)} s); gzip -c of the CSV ${fmt((N * 1000) / gz)} records/s (${(gz / 1000).toFixed(2)} s, one core)`);
 }

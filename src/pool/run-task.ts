@@ -3,12 +3,14 @@
  * in-process (tests, `--workers 0`) with exactly the same behaviour.
  */
 import { isUtf8 } from 'node:buffer';
+import { gzipSync } from 'node:zlib';
 import { ERRORS, errorBody, type ErrorBody } from '../contract/errors.ts';
 import { renderError, renderWithId } from '../contract/render-json.ts';
 import { processElement, processValidated, type EngineContext, type Outcome } from '../engine/process.ts';
-import { CHARGEABLE, MATCHLEVELS, OK, type ElementsResult, type EngineTask, type RawResult, type RawTask } from './tasks.ts';
+import { CHARGEABLE, MATCHLEVELS, OK, type CsvTaskSpec, type ElementsResult, type EngineTask, type RawResult, type RawTask } from './tasks.ts';
+import { runCsvRaw } from './run-csv.ts';
 
-const UNIT_LABEL = { line: 'Line', element: 'Element' } as const;
+const UNIT_LABEL = { line: 'Line', element: 'Element', record: 'Record' } as const;
 const MATCHLEVEL_CODE = new Map<string, number>(MATCHLEVELS.map((m, i) => [m, i]));
 
 export interface WorkerState {
@@ -22,7 +24,25 @@ export function runTask(state: WorkerState, task: EngineTask): ElementsResult | 
   if (task.kind === 'validated') {
     return { outcomes: task.elements.map((v) => isolated(() => processValidated(task.op, v, state.ctx))) };
   }
-  return runRaw(state, task);
+  const r = task.csv ? runCsvRaw(state, task as RawTask & { csv: CsvTaskSpec }) : runRaw(state, task);
+  return task.gzip ? gzipMembers(r, task.gzip) : r;
+}
+
+/**
+ * The batch's output (and errors) as one gzip member each, compressed here on the worker threads
+ * rather than on the main thread. A member ends at every batch end, so a resumable job can cut a
+ * .gz output back to the last member its checkpoint counted and append, byte for byte.
+ */
+function gzipMembers(r: RawResult, gz: NonNullable<RawTask['gzip']>): RawResult {
+  if (gz.output && r.output.length > 0) {
+    r.outputGz = gzipSync(r.output);
+    r.output = '';
+  }
+  if (gz.errors && r.errors.length > 0) {
+    r.errorsGz = gzipSync(r.errors);
+    r.errors = '';
+  }
+  return r;
 }
 
 /**

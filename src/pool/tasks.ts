@@ -5,6 +5,8 @@
 import type { Op } from '../contract/params.ts';
 import type { Outcome } from '../engine/process.ts';
 import type { ValidElement } from '../contract/validate.ts';
+import type { CsvEncoding } from '../csv/decode.ts';
+import type { CsvWriteOptions } from '../csv/writer.ts';
 
 /** Parsed elements in, outcome objects back (HTTP batches: the adapter renders JSON or XML). */
 export interface ElementsTask {
@@ -32,8 +34,8 @@ export interface RawTask {
   bounds: Uint32Array;
   /** Where each record came from, for error messages (1-based line or element number). */
   positions: number[];
-  /** What a position counts: lines of an NDJSON file, elements of a JSON array. */
-  unit: 'line' | 'element';
+  /** What a position counts: lines of an NDJSON file, elements of a JSON array, CSV records. */
+  unit: 'line' | 'element' | 'record';
   /** Slots the reader already found unusable: [index, message]; they become error records. */
   readerErrors?: Array<[number, string]>;
   /**
@@ -41,6 +43,26 @@ export interface RawTask {
    * first) instead of their slot in `output`.
    */
   separateErrors?: boolean;
+  /** CSV records (unit 'record'): how to read them and write their output rows. */
+  csv?: CsvTaskSpec;
+  /** Compress the output / errors text of this batch as one gzip member each (resumable .gz). */
+  gzip?: { output: boolean; errors: boolean };
+}
+
+/**
+ * A CSV batch's reading and writing rules, decided on the main thread from the header row.
+ * Output rows are the input's fields, then the result keys, then error code and message.
+ */
+export interface CsvTaskSpec {
+  delimiter: string;
+  encoding: CsvEncoding;
+  /** Fields in the header row. */
+  columns: number;
+  /** Request parameter ← input columns (several are joined with a space). */
+  bindings: Array<[param: string, columns: number[]]>;
+  /** The op's record keys, in the spec's order, one output column each. */
+  resultKeys: readonly string[];
+  out: CsvWriteOptions;
 }
 
 export type EngineTask = ElementsTask | ValidatedTask | RawTask;
@@ -65,6 +87,10 @@ export interface RawResult {
   output: string;
   /** NDJSON lines for the errors file (with `separateErrors`), else ''. */
   errors: string;
+  /** With `gzip.output`: `output` as one gzip member ('' left in `output`). */
+  outputGz?: Uint8Array;
+  /** With `gzip.errors`: `errors` as one gzip member (absent when there are no errors). */
+  errorsGz?: Uint8Array;
   /** Per record: OK | CHARGEABLE bits. */
   flags: Uint8Array;
   /** Per record: HTTP-style error code when rejected, lines status code (or 0) when processed. */

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readOpenAddresses, countryFromPath } from '../../src/data/readers/openaddresses.ts';
+import { collectSource } from '../../src/data/readers/collect.ts';
 import { readGeonamesPostcodes } from '../../src/data/readers/geonames-postcodes.ts';
 import { runCli } from '../helpers/cli.ts';
 
@@ -31,7 +32,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('OpenAddresses reader', () => {
   it('reads address points by header name, handles quoted commas, skips rows without number or coordinates', async () => {
-    const b = await readOpenAddresses(oaFile);
+    const { batch: b } = await collectSource(readOpenAddresses, oaFile);
     expect(b.addresses).toEqual([
       { country: 'DE', street: 'Pariser Platz', housenumber: '1', postcode: '10117', city: 'Berlin', district: 'Mitte', lat: 52.5163, lon: 13.3777 },
       { country: 'DE', street: 'Unter den Linden, Nord', housenumber: '12a', postcode: '10117', city: 'Berlin', district: 'Mitte', lat: 52.517, lon: 13.389 },

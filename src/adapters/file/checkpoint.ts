@@ -33,6 +33,11 @@ export interface Checkpoint {
   errorsBytes: number;
   /** Running totals, so that the final summary covers the whole job across resumes. */
   totals: CheckpointTotals;
+  /**
+   * The options that shape the output bytes (format, CSV options, gzip), so that a resume with
+   * different ones is refused instead of appending rows of another shape.
+   */
+  formatKey?: string;
   /** Why the job stopped at this checkpoint, if it did. */
   stoppedBecause?: string;
 }

@@ -15,6 +15,8 @@ export function openInput(path: string): Readable {
 
 export interface DetectedInput {
   format: InputFormat;
+  /** The first byte that is not white space or a byte-order mark (undefined: the input is blank). */
+  first: number | undefined;
   chunks: AsyncIterable<Uint8Array>;
 }
 
@@ -37,6 +39,7 @@ export async function detectFormat(source: AsyncIterable<Uint8Array>): Promise<D
   const it = source[Symbol.asyncIterator]();
   const peeked: Uint8Array[] = [];
   let format: InputFormat = 'ndjson';
+  let first: number | undefined;
   for (;;) {
     const r = await it.next();
     if (r.done) break;
@@ -44,6 +47,7 @@ export async function detectFormat(source: AsyncIterable<Uint8Array>): Promise<D
     // Look at everything peeked so far: a byte-order mark may straddle two chunks.
     const c = firstSignificant(peeked.length === 1 ? r.value : Buffer.concat(peeked));
     if (c !== undefined) {
+      first = c;
       format = c === 0x5b /* [ */ ? 'array' : 'ndjson';
       break;
     }
@@ -56,5 +60,5 @@ export async function detectFormat(source: AsyncIterable<Uint8Array>): Promise<D
       yield r.value;
     }
   }
-  return { format, chunks: chunks() };
+  return { format, first, chunks: chunks() };
 }

@@ -17,11 +17,10 @@ import { ERRORS } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from '../../pool/tasks.ts';
+import { gzipSync } from 'node:zlib';
 import { CHECKPOINT_VERSION, emptyTotals, writeCheckpoint, type Checkpoint, type CheckpointTotals, type InputPrefix } from './checkpoint.ts';
-import { detectFormat } from './input.ts';
-import { readJsonArrayBatches } from './json-array-reader.ts';
-import { readNdjsonBatches } from './ndjson-reader.ts';
 import type { ProgressReporter } from './progress.ts';
+import { openRecordSource, type CsvJobOptions, type FormatChoice } from './record-source.ts';
 import { batchLength, sliceBatch, type InputFormat, type RawBatch } from './raw-batch.ts';
 import type { Sink } from './sink.ts';
 
@@ -41,6 +40,12 @@ export interface JobMeter {
 export interface JobOptions {
   op: Op;
   input: AsyncIterable<Uint8Array>;
+  /** Input format: 'auto' (default) tells NDJSON, a JSON array and CSV apart by content. */
+  format?: FormatChoice;
+  /** CSV input and output options (CSV input always gives CSV output). */
+  csv?: CsvJobOptions;
+  /** Output / errors written gzip-compressed, one member per batch, so they stay resumable. */
+  gzip?: { output: boolean; errors: boolean };
   output: Sink;
   /** Rejected records go here, with their position, instead of their output slot. */
   errors?: Sink;
@@ -58,6 +63,8 @@ export interface JobOptions {
     inputPrefix: () => InputPrefix;
     intervalMs?: number;
     resumeFrom?: Checkpoint;
+    /** The options that shape the output (format, CSV options, gzip): a resume must match them. */
+    formatKey?: string;
   };
   progress?: ProgressReporter;
   /** Fraction of the input consumed so far, for the progress ETA. */
@@ -93,9 +100,14 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
   let recordsDone = resume?.recordsDone ?? 0;
   let toSkip = recordsDone;
 
-  const { format, chunks } = await detectFormat(opts.input);
-  const batches = format === 'array' ? readJsonArrayBatches(chunks, batchSize) : readNdjsonBatches(chunks, batchSize);
-  const unit = format === 'array' ? 'element' : 'line';
+  const source = await openRecordSource(opts.input, { op: opts.op, format: opts.format ?? 'auto', batchSize, ...(opts.csv ? { csv: opts.csv } : {}) });
+  const { format, unit, batches } = source;
+  const gzip = opts.gzip?.output || (opts.gzip?.errors && opts.errors) ? opts.gzip : undefined;
+  if (!resume) {
+    // A fresh output starts with the CSV header rows (a resumed one has them within its bytes).
+    if (source.outputHeader) await writeText(opts.output, source.outputHeader, opts.gzip?.output);
+    if (source.errorsHeader && opts.errors) await writeText(opts.errors, source.errorsHeader, opts.gzip?.errors);
+  }
   let end: JobEnd = 'done';
   let lastCheckpoint = performance.now();
 
@@ -108,6 +120,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       version: CHECKPOINT_VERSION, op: opts.op, jobId: opts.checkpoint.jobId, input: opts.checkpoint.inputPrefix(), recordsDone,
       outputBytes: opts.output.bytes, errorsBytes: opts.errors?.bytes ?? 0, totals,
     };
+    if (opts.checkpoint.formatKey) cp.formatKey = opts.checkpoint.formatKey;
     if (stoppedBecause) cp.stoppedBecause = stoppedBecause;
     writeCheckpoint(opts.checkpoint.path, cp);
     lastCheckpoint = performance.now();
@@ -134,8 +147,10 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       if (ml) totals.byMatchlevel[ml] = (totals.byMatchlevel[ml] ?? 0) + 1;
     }
     if (failed) opts.onEngineFailures?.(failed);
-    await opts.output.write(result.output);
-    if (result.errors.length) await opts.errors!.write(result.errors);
+    if (result.outputGz) await opts.output.writeBytes(result.outputGz);
+    else await opts.output.write(result.output);
+    if (result.errorsGz) await opts.errors!.writeBytes(result.errorsGz);
+    else if (result.errors.length) await opts.errors!.write(result.errors);
     recordsDone += n;
     opts.progress?.update({ records: totals.records, errors: totals.rejected, fraction: opts.inputFraction?.() });
     if (opts.checkpoint && performance.now() - lastCheckpoint >= (opts.checkpoint.intervalMs ?? 2000)) {
@@ -163,12 +178,18 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
         const covered = await opts.meter.reserve(batch.positions);
         if (covered < batchLength(batch)) {
           end = 'credits';
-          if (covered === 0) break;
+          // A gzip output ends its members at batch ends only, so that a resumed .gz is byte for
+          // byte an uninterrupted one: it stops before a batch the balance covers only in part.
+          if (covered === 0 || gzip?.output) break;
           batch = sliceBatch(batch, 0, covered);
         }
       }
       // The batch's bytes are transferred to a worker; only its positions are kept here.
-      const result = opts.pool.runRaw(opts.op, { ...batch, unit, separateErrors: opts.errors !== undefined });
+      const result = opts.pool.runRaw(opts.op, {
+        ...batch, unit, separateErrors: opts.errors !== undefined,
+        ...(source.csv ? { csv: source.csv } : {}),
+        ...(gzip ? { gzip: { output: gzip.output, errors: gzip.errors && opts.errors !== undefined } } : {}),
+      });
       result.catch(() => {}); // awaited in order by drainOne; no unhandled rejection meanwhile
       inFlight.push({ batch, result });
       if (inFlight.length >= window) await drainOne();
@@ -185,4 +206,10 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
   }
   totals.elapsedMs = priorElapsed + Math.round(performance.now() - started);
   return { ...totals, format, end, recordsDone };
+}
+
+/** Text written as it is, or as a gzip member of its own. */
+async function writeText(sink: Sink, text: string, gzip: boolean | undefined): Promise<void> {
+  if (gzip) await sink.writeBytes(gzipSync(text));
+  else await sink.write(text);
 }

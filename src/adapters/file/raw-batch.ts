@@ -8,13 +8,13 @@ export interface RawBatch {
   bytes: Uint8Array;
   /** Record i is bytes[bounds[2i], bounds[2i+1]). */
   bounds: Uint32Array;
-  /** 1-based line number (NDJSON) or element number (JSON array) of each record. */
+  /** 1-based line number (NDJSON), element number (JSON array) or record number (CSV, after the header). */
   positions: number[];
   /** Slots the reader itself could not make a record of: [index in batch, message]. */
   readerErrors?: Array<[number, string]>;
 }
 
-export type InputFormat = 'ndjson' | 'array';
+export type InputFormat = 'ndjson' | 'array' | 'csv';
 
 /**
  * The largest record a reader accepts. A valid request element is a few KiB at most (14

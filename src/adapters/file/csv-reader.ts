@@ -1,0 +1,89 @@
+/**
+ * CSV/TSV bytes → the header row and batches of raw records, on the main thread. Records are
+ * found by the shared RFC 4180 splitter (src/csv), so quoted delimiters and newlines stay inside
+ * their record; nothing but the header is decoded here. Records are numbered 1, 2, … after the
+ * header, whatever the number of physical lines they span; blank lines are not records.
+ */
+import { RecordSplitter } from '../../csv/splitter.ts';
+import { parseFields } from '../../csv/fields.ts';
+import { detectDelimiter } from '../../csv/detect.ts';
+import { bomLength, decodeBytes, type CsvEncoding } from '../../csv/decode.ts';
+import { BatchBuilder, MAX_RECORD_BYTES, type RawBatch } from './raw-batch.ts';
+
+export interface CsvInput {
+  /** The header row's fields ([] for an empty input). */
+  header: string[];
+  delimiter: string;
+  batches: AsyncGenerator<RawBatch>;
+}
+
+export async function openCsvBatches(
+  chunks: AsyncIterable<Uint8Array>,
+  batchSize: number,
+  opts: { delimiter?: string; encoding: CsvEncoding },
+  maxRecordBytes = MAX_RECORD_BYTES,
+): Promise<CsvInput> {
+  const it = chunks[Symbol.asyncIterator]();
+  const batch = new BatchBuilder(batchSize);
+  const ready: RawBatch[] = [];
+  let header: string[] | undefined;
+  let record = 0;
+  let splitter: RecordSplitter | undefined;
+  let delimiter = opts.delimiter ?? ',';
+  const onRecord = (buf: Buffer, s: number, e: number, tooLong: boolean): void => {
+    if (!header) {
+      header = tooLong ? [] : parseFields(decodeBytes(buf, s, e, opts.encoding).text, delimiter).fields;
+      return;
+    }
+    record++;
+    const full = tooLong
+      ? batch.pushError(`Record ${record}: longer than ${maxRecordBytes} bytes; not read (a quote that is never closed?).`, record)
+      : batch.push(buf, s, e, record);
+    if (full) ready.push(batch.take());
+  };
+
+  // The first chunks: up to the first line end, for the byte-order mark and the delimiter.
+  const peeked: Buffer[] = [];
+  let done = false;
+  for (;;) {
+    const r = await it.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    const c = Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength);
+    peeked.push(c);
+    if (c.indexOf(10) !== -1) break;
+  }
+  let head = peeked.length === 1 ? peeked[0]! : Buffer.concat(peeked);
+  head = head.subarray(bomLength(head));
+  if (!opts.delimiter) {
+    const nl = head.indexOf(10);
+    delimiter = detectDelimiter(decodeBytes(head, 0, nl === -1 ? head.length : nl, opts.encoding).text);
+  }
+  splitter = new RecordSplitter(delimiter, maxRecordBytes);
+  splitter.push(head, onRecord);
+  // A header with a quoted line break may need more chunks.
+  while (!header && !done) {
+    const r = await it.next();
+    if (r.done) done = true;
+    else splitter.push(r.value, onRecord);
+  }
+  if (done) splitter.end(onRecord);
+
+  async function* batches(): AsyncGenerator<RawBatch> {
+    yield* ready.splice(0);
+    if (!done) {
+      for (;;) {
+        const r = await it.next();
+        if (r.done) break;
+        splitter!.push(r.value, onRecord);
+        if (ready.length) yield* ready.splice(0);
+      }
+      splitter!.end(onRecord);
+    }
+    yield* ready.splice(0);
+    if (batch.length) yield batch.take();
+  }
+  return { header: header ?? [], delimiter, batches: batches() };
+}
