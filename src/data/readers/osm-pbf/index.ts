@@ -1,0 +1,181 @@
+/**
+ * OpenStreetMap PBF reader for files of any size the disk holds, in memory bounded by what the
+ * index needs (not by the file). Streams address points, places, named street lines and admin
+ * areas into a SourceSink. Four passes over the file; blobs decoded on worker threads:
+ *
+ * 1. all blobs, relation payloads only: which ways boundary and address relations use as outer
+ *    members (sorted id array), and which kinds of element each blob holds (so that later passes
+ *    read only their blobs);
+ * 2. way blobs: the node ids the address, street and interpolation ways and the member ways need
+ *    (collected, sorted and de-duplicated in typed-array chunks), and the member ways' node lists;
+ * 3. node blobs: the locations of exactly those nodes, written by the workers into shared sorted
+ *    typed arrays (16 bytes a node); address and place nodes go to the sink;
+ * 4. way and relation blobs again: lines, way addresses, interpolations, rings of relations.
+ *
+ * No per-node or per-way JS object outlives the block it came from. What is kept between passes
+ * is typed arrays: the member way ids and their node lists, the needed node ids with their
+ * coordinates, and the ids of nodes on interpolation ways (plus the address points of those of
+ * them that carry a house number: a few per interpolation way).
+ */
+import { open } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import type { AddressPoint } from '../../source-types.ts';
+import type { ReaderProgress, SourceReader, SourceSink } from '../../source-sink.ts';
+import { BlobIndex, KIND_NODES, KIND_RELATIONS, KIND_WAYS, readAt, scanBlobs } from './blob-file.ts';
+import { OsmPbfError } from './errors.ts';
+import { allocateNodeLocations } from './node-locations.ts';
+import { OrderedPipeline } from './ordered-pipeline.ts';
+import type { NodesPassResult } from './pass-nodes.ts';
+import type { RelationsPassResult } from './pass-relations.ts';
+import type { WaysPassResult } from './pass-ways.ts';
+import type { RowBatch } from './row-batch.ts';
+import { SortedIdCollector } from './sorted-ids.ts';
+import { WayRefsCollector } from './way-refs.ts';
+import { BlobWorkerPool } from './worker-pool.ts';
+
+export { OsmPbfError } from './errors.ts';
+
+/** Features a file may require that this reader implements (osmformat.proto, HeaderBlock). */
+const SUPPORTED_FEATURES = new Set(['OsmSchema-V0.6', 'DenseNodes']);
+
+export interface OsmPbfReaderOptions {
+  /** Worker threads decoding blobs (default: ADDRFLOW_OSM_THREADS, else the cores, at most 4). */
+  threads?: number;
+  /** Blobs in flight per thread (default 4): bounds the memory of the pipeline. */
+  inFlightPerThread?: number;
+}
+
+/** What the reader learnt about the file, for logs and benchmarks. */
+export interface OsmPbfStats {
+  blobs: number;
+  neededNodes: number;
+  missingNodes: number;
+  memberWays: number;
+  passes: { name: string; ms: number; bytes: number }[];
+}
+
+function defaultThreads(): number {
+  const env = Number(process.env.ADDRFLOW_OSM_THREADS);
+  if (Number.isInteger(env) && env > 0) return env;
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+function sendRows(sink: SourceSink, rows: RowBatch): void {
+  for (const a of rows.addresses) sink.address(a);
+  for (const p of rows.places) sink.place(p);
+  for (const l of rows.lines) sink.line(l);
+  for (const a of rows.admins) sink.admin(a);
+  for (const [reason, n] of Object.entries(rows.rejects)) for (let i = 0; i < n; i++) sink.reject(reason);
+}
+
+export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceReader & { lastStats?: OsmPbfStats } {
+  const reader: SourceReader & { lastStats?: OsmPbfStats } = async (path: string, sink: SourceSink, progress?: ReaderProgress): Promise<void> => {
+    const fh = await open(path, 'r');
+    const pool = new BlobWorkerPool(options.threads ?? defaultThreads());
+    const limit = pool.size * (options.inFlightPerThread ?? 4);
+    const stats: OsmPbfStats = { blobs: 0, neededNodes: 0, missingNodes: 0, memberWays: 0, passes: [] };
+    try {
+      const fileSize = (await fh.stat()).size;
+      if (fileSize === 0) throw new OsmPbfError('ADDR_ERR_OSM_PBF_BAD_FRAME', `${path}: empty file, not an OSM PBF`);
+      let done = 0;
+      // until pass 1 has seen the blobs, the total is an estimate (nodes once, ways twice)
+      let total = fileSize * 3;
+      const advance = (bytes: number): void => { done += bytes; progress?.(done, Math.max(total, done)); };
+      progress?.(0, total);
+
+      // ---- pass 1: relations, blob kinds
+      let t0 = performance.now();
+      const index = new BlobIndex();
+      const marked = new SortedIdCollector(1 << 20);
+      let sawHeader = false;
+      await pool.broadcast({ pass: 'relations' });
+      const p1 = new OrderedPipeline(limit);
+      await scanBlobs(fh, path, fileSize, async (b) => {
+        if (b.type !== 'OSMHeader' && b.type !== 'OSMData') { advance(b.size); return; } // unknown blob types are skipped, as the format allows
+        const bytes = await readAt(fh, path, b.offset, b.size);
+        if (b.type === 'OSMHeader') {
+          sawHeader = true;
+          await p1.push(pool.submit<{ header: { required: string[] } }>('OSMHeader', bytes), (r) => {
+            const unsupported = r.header.required.filter((f) => !SUPPORTED_FEATURES.has(f));
+            if (unsupported.length > 0) {
+              throw new OsmPbfError('ADDR_ERR_OSM_PBF_UNSUPPORTED', `${path}: requires ${unsupported.join(', ')}, which this reader does not implement (a history or change file? use a plain extract)`);
+            }
+            advance(b.size);
+          });
+          return;
+        }
+        if (!sawHeader) throw new OsmPbfError('ADDR_ERR_OSM_PBF_BAD_FRAME', `${path}: data before the OSMHeader block`);
+        const i = index.push(b.offset, b.size);
+        await p1.push(pool.submit<RelationsPassResult>('OSMData', bytes), (r) => {
+          index.kinds[i] = r.kinds;
+          marked.add(r.memberWays);
+          advance(b.size);
+        });
+      });
+      await p1.drain();
+      stats.blobs = index.count;
+      stats.passes.push({ name: 'relations', ms: performance.now() - t0, bytes: fileSize });
+      total = fileSize + index.bytesOf(KIND_WAYS) + index.bytesOf(KIND_NODES) + index.bytesOf(KIND_WAYS | KIND_RELATIONS);
+      progress?.(done, total);
+
+      const eachBlob = async <T>(mask: number, handle: (r: T) => void): Promise<number> => {
+        const pipe = new OrderedPipeline(limit);
+        let bytesRead = 0;
+        for (let i = 0; i < index.count; i++) {
+          if (!(index.kinds[i]! & mask)) continue;
+          const size = index.sizes[i]!;
+          const bytes = await readAt(fh, path, index.offsets[i]!, size);
+          bytesRead += size;
+          await pipe.push(pool.submit<T>('OSMData', bytes), (r) => { handle(r); advance(size); });
+        }
+        await pipe.drain();
+        return bytesRead;
+      };
+
+      // ---- pass 2: ways → needed node ids, member ways' node lists
+      t0 = performance.now();
+      const markedWays = marked.finish();
+      const needed = new SortedIdCollector();
+      const interpolation = new SortedIdCollector(1 << 16);
+      const members = new WayRefsCollector();
+      await pool.broadcast({ pass: 'ways', markedWays });
+      let bytes = await eachBlob<WaysPassResult>(KIND_WAYS, (r) => {
+        needed.add(r.neededNodes);
+        interpolation.add(r.interpolationNodes);
+        members.add(r.members);
+      });
+      const memberWays = members.finish();
+      const interpolationNodes = interpolation.finish();
+      const nodes = allocateNodeLocations(needed.finish());
+      stats.neededNodes = nodes.ids.length;
+      stats.memberWays = memberWays.ids.length;
+      stats.passes.push({ name: 'ways', ms: performance.now() - t0, bytes });
+
+      // ---- pass 3: nodes → locations of the needed ones; address and place nodes
+      t0 = performance.now();
+      const ends: [number, AddressPoint][] = [];
+      await pool.broadcast({ pass: 'nodes', nodes, interpolationNodes });
+      bytes = await eachBlob<NodesPassResult>(KIND_NODES, (r) => {
+        sendRows(sink, r.rows);
+        for (const e of r.interpolationEnds) ends.push(e);
+      });
+      for (let i = 0; i < nodes.lat.length; i++) if (nodes.lat[i] === -0x80000000) stats.missingNodes++;
+      stats.passes.push({ name: 'nodes', ms: performance.now() - t0, bytes });
+
+      // ---- pass 4: ways and relations with their geometry
+      t0 = performance.now();
+      await pool.broadcast({ pass: 'emit', nodes, memberWays, interpolationEnds: ends });
+      bytes = await eachBlob<RowBatch>(KIND_WAYS | KIND_RELATIONS, (r) => sendRows(sink, r));
+      stats.passes.push({ name: 'ways+relations', ms: performance.now() - t0, bytes });
+      progress?.(total, total);
+    } finally {
+      await pool.close();
+      await fh.close();
+      reader.lastStats = stats;
+    }
+  };
+  return reader;
+}
+
+/** The OSM PBF reader with default options. */
+export const readOsmPbf: SourceReader = createOsmPbfReader();
