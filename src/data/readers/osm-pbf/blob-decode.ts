@@ -4,7 +4,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import {
-  PbfReader, readBlob, readHeaderBlock, readPrimitiveBlock, readPrimitiveBlockRelationsOnly,
+  PbfReader, readBlob, readHeaderBlock, readPrimitiveBlock, readPrimitiveBlockRelationsOnly, readPrimitiveBlockWithoutMetadata,
   type HeaderBlock, type PrimitiveBlock,
 } from './proto.ts';
 import { OsmPbfError } from './errors.ts';
@@ -30,8 +30,11 @@ export function decodeHeaderBlock(bytes: Uint8Array): HeaderBlock {
   return readHeaderBlock(new PbfReader(blobPayload(bytes)));
 }
 
-/** Decodes a data blob; `relationsOnly` skips the node and way payloads (see proto.ts). */
-export function decodePrimitiveBlock(bytes: Uint8Array, relationsOnly = false): PrimitiveBlock {
+/** How much of a data block to decode (see the schema views in proto.ts). */
+export type BlockView = 'full' | 'elements' | 'relations';
+
+export function decodePrimitiveBlock(bytes: Uint8Array, view: BlockView = 'elements'): PrimitiveBlock {
   const payload = blobPayload(bytes);
-  return (relationsOnly ? readPrimitiveBlockRelationsOnly : readPrimitiveBlock)(new PbfReader(payload));
+  const read = view === 'relations' ? readPrimitiveBlockRelationsOnly : view === 'elements' ? readPrimitiveBlockWithoutMetadata : readPrimitiveBlock;
+  return read(new PbfReader(payload));
 }

@@ -45,7 +45,7 @@ function run(blobType: string, bytes: Uint8Array): unknown {
     return { header: { required: h.required_features, optional: h.optional_features } };
   }
   switch (ctx.pass) {
-    case 'relations': return relationsPass(decodePrimitiveBlock(bytes, true));
+    case 'relations': return relationsPass(decodePrimitiveBlock(bytes, 'relations'));
     case 'ways': return waysPass(decodePrimitiveBlock(bytes), ctx.markedWays);
     case 'nodes': return nodesPass(decodePrimitiveBlock(bytes), store!, ctx.interpolationNodes);
     case 'emit': return emitPass(decodePrimitiveBlock(bytes), store!, ways!, ends);

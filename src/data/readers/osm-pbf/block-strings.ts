@@ -9,6 +9,27 @@ export type Tags = Record<string, string>;
 
 const utf8 = new TextDecoder();
 
+/** Keys of interest, pre-encoded for byte comparison against a string table. */
+export interface KeySet {
+  names: ReadonlySet<string>;
+  encoded: Uint8Array[];
+  /** lengths[n] = 1 when some key is n bytes long */
+  lengths: Uint8Array;
+}
+
+export function keySet(names: Iterable<string>): KeySet {
+  const set = new Set(names);
+  const encoded = [...set].map((k) => new TextEncoder().encode(k));
+  const lengths = new Uint8Array(256);
+  for (const e of encoded) lengths[e.length] = 1;
+  return { names: set, encoded, lengths };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class BlockStrings {
   private readonly raw: Uint8Array[];
   private readonly cache: (string | undefined)[];
@@ -28,13 +49,17 @@ export class BlockStrings {
     return s;
   }
 
-  /** A flag per string-table entry: 1 where the entry is one of `keys`. */
-  flags(keys: ReadonlySet<string>): Uint8Array {
+  /**
+   * A flag per string-table entry: 1 where the entry is one of `keys`. Compares bytes (length
+   * first), so the many strings of a block that are no key of interest are never decoded.
+   */
+  flags(keys: KeySet): Uint8Array {
     const f = new Uint8Array(this.raw.length);
+    const { encoded, lengths } = keys;
     for (let i = 0; i < this.raw.length; i++) {
       const b = this.raw[i]!;
-      // keys of interest are short ASCII: compare lengths first, decode only candidates
-      if (b.length <= 24 && keys.has(this.get(i))) f[i] = 1;
+      if (!lengths[b.length]) continue;
+      for (const k of encoded) if (k.length === b.length && sameBytes(k, b)) { f[i] = 1; break; }
     }
     return f;
   }

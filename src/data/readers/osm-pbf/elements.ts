@@ -10,16 +10,16 @@
  * - admin areas: relations with `boundary=administrative`, `admin_level` and `name`.
  */
 import type { AddressPoint, AdminArea, Place, StreetLine } from '../../source-types.ts';
-import type { Tags } from './block-strings.ts';
+import { keySet, type Tags } from './block-strings.ts';
 
 export const PLACE_TYPES = new Set(['city', 'town', 'village', 'hamlet', 'suburb', 'locality', 'neighbourhood', 'quarter', 'isolated_dwelling', 'borough']);
 
 /** Keys that make a node worth building tags for. */
-export const NODE_KEYS = new Set(['addr:housenumber', 'place']);
+export const NODE_KEYS = keySet(['addr:housenumber', 'place']);
 /** Keys that make a way worth building tags for. */
-export const WAY_KEYS = new Set(['highway', 'addr:housenumber', 'addr:interpolation']);
+export const WAY_KEYS = keySet(['highway', 'addr:housenumber', 'addr:interpolation']);
 /** Keys that make a relation worth building tags for. */
-export const RELATION_KEYS = new Set(['boundary', 'addr:housenumber']);
+export const RELATION_KEYS = keySet(['boundary', 'addr:housenumber']);
 
 export function localNames(tags: Tags): Record<string, string> | undefined {
   let out: Record<string, string> | undefined;

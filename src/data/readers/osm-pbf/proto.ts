@@ -4,12 +4,14 @@
  * dependency `osm-pbf-parser` (lib/), never copied into this repository; nothing here knows the
  * wire format: field numbers and types all come from the schema.
  *
- * Two views of `PrimitiveBlock` are compiled:
- * - `full`: everything (used by the passes that need nodes or ways);
- * - `relationsOnly`: the same schema with the `nodes`, `dense` and `ways` fields of
- *   `PrimitiveGroup` retyped to an empty message, so the generated reader skips their bytes
- *   (one length-delimited jump each) and only records that they were present. Pass 1 uses it to
- *   read relations and learn, for every blob, which kinds of element it holds.
+ * Three views of `PrimitiveBlock` are compiled from the one schema:
+ * - full: everything (the tiler copies metadata too);
+ * - without metadata: `info`/`denseinfo` retyped to an empty message, so the generated reader
+ *   skips their bytes (one length-delimited jump each): the index never needs them, and they are
+ *   half the work of decoding dense nodes;
+ * - relations only: in addition, the `nodes`, `dense` and `ways` fields of `PrimitiveGroup` are
+ *   skipped and only recorded as present. Pass 1 uses it to read relations and learn, for every
+ *   blob, which kinds of element it holds.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -63,16 +65,27 @@ const fileformat = compile(loadSchema('fileformat.proto'));
 const osmSchema = loadSchema('osmformat.proto');
 const osmformat = compile(osmSchema);
 
-/** The schema with node and way payloads retyped to an empty message: their bytes are skipped. */
-function relationsOnlySchema(schema: ProtoSchema): ProtoSchema {
+/**
+ * A view of the schema in which some fields are retyped to an empty message, so that the generated
+ * reader skips their bytes: `payloads` drops node and way payloads (pass 1 reads relations only),
+ * metadata (`Info`, `DenseInfo`: version, timestamp, changeset, user) is never needed by the index.
+ */
+function schemaView(schema: ProtoSchema, skip: { payloads: boolean; metadata: boolean }): ProtoSchema {
   const copy = structuredClone(schema);
   copy.messages.push({ name: 'SkippedPayload', fields: [], messages: [], enums: [], extends: [], extensions: null });
-  const group = copy.messages.find((m) => m.name === 'PrimitiveGroup');
-  if (!group) throw new Error('osmformat.proto has no PrimitiveGroup message');
-  for (const f of group.fields) if (f.name === 'nodes' || f.name === 'dense' || f.name === 'ways') f.type = 'SkippedPayload';
+  const retype = (message: string, fields: string[]): void => {
+    const m = copy.messages.find((x) => x.name === message);
+    if (!m) throw new Error(`osmformat.proto has no ${message} message`);
+    for (const f of m.fields) if (fields.includes(f.name)) f.type = 'SkippedPayload';
+  };
+  if (skip.payloads) retype('PrimitiveGroup', ['nodes', 'dense', 'ways']);
+  if (skip.metadata) {
+    retype('Node', ['info']); retype('Way', ['info']); retype('Relation', ['info']); retype('DenseNodes', ['denseinfo']);
+  }
   return copy;
 }
-const osmRelationsOnly = compile(relationsOnlySchema(osmSchema));
+const osmWithoutMetadata = compile(schemaView(osmSchema, { payloads: false, metadata: true }));
+const osmRelationsOnly = compile(schemaView(osmSchema, { payloads: true, metadata: true }));
 
 export const readBlobHeader = fileformat.readBlobHeader as Reader<BlobHeader>;
 export const readBlob = fileformat.readBlob as Reader<Blob>;
@@ -80,7 +93,10 @@ export const writeBlobHeader = fileformat.writeBlobHeader as Writer<BlobHeader>;
 export const writeBlob = fileformat.writeBlob as Writer<Partial<Blob>>;
 export const readHeaderBlock = osmformat.readHeaderBlock as Reader<HeaderBlock>;
 export const writeHeaderBlock = osmformat.writeHeaderBlock as Writer<Partial<HeaderBlock>>;
+/** Everything, metadata included (the tiler copies it). */
 export const readPrimitiveBlock = osmformat.readPrimitiveBlock as Reader<PrimitiveBlock>;
+/** Elements without their metadata (what the reader's passes 2–4 use). */
+export const readPrimitiveBlockWithoutMetadata = osmWithoutMetadata.readPrimitiveBlock as Reader<PrimitiveBlock>;
 export const writePrimitiveBlock = osmformat.writePrimitiveBlock as Writer<PrimitiveBlock>;
 /** PrimitiveBlock reader that skips node and way payloads (their group fields become `{}`). */
 export const readPrimitiveBlockRelationsOnly = osmRelationsOnly.readPrimitiveBlock as Reader<PrimitiveBlock>;

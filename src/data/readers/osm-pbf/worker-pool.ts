@@ -16,10 +16,15 @@ export class BlobWorkerPool {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: Error | undefined;
+  private closing = false;
 
-  constructor(threads: number) {
+  /**
+   * @param heapMb each worker's old-generation heap limit: a worker holds a few decoded blocks
+   *   (a blob is at most 32 MiB inflated), never the file, so a fixed limit bounds the reader.
+   */
+  constructor(threads: number, heapMb = 384) {
     for (let i = 0; i < threads; i++) {
-      const w = new Worker(new URL('./blob-worker.ts', import.meta.url));
+      const w = new Worker(new URL('./blob-worker.ts', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
       const idx = i;
       w.on('message', (m: FromWorker) => {
         const p = this.pending.get(m.id);
@@ -30,7 +35,7 @@ export class BlobWorkerPool {
         else p.reject(m.code ? new OsmPbfError(m.code as OsmPbfErrorCode, m.message) : new Error(m.message));
       });
       w.on('error', (e) => this.fail(e));
-      w.on('exit', (code) => { if (code !== 0) this.fail(new Error(`OSM PBF worker thread exited with code ${code}`)); });
+      w.on('exit', (code) => { if (!this.closing) this.fail(new Error(`OSM PBF worker thread exited with code ${code}`)); });
       this.workers.push(w);
       this.busy.push(0);
     }
@@ -64,6 +69,7 @@ export class BlobWorkerPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
