@@ -11,14 +11,11 @@
  * Used by the >2^24-node test and by `tools/gen-osm-tiled.ts` (the benchmark's 50M-node file).
  */
 import { open } from 'node:fs/promises';
-import { deflateSync } from 'node:zlib';
 import { readAt, scanBlobs } from '../src/data/readers/osm-pbf/blob-file.ts';
 import { decodeHeaderBlock, decodePrimitiveBlock } from '../src/data/readers/osm-pbf/blob-decode.ts';
 import { undelta } from '../src/data/readers/osm-pbf/block-kinds.ts';
-import {
-  granularityOf, PbfWriter, writeBlob, writeBlobHeader, writeHeaderBlock, writePrimitiveBlock,
-  type HeaderBlock, type PrimitiveBlock, type PrimitiveGroup,
-} from '../src/data/readers/osm-pbf/proto.ts';
+import { granularityOf, type HeaderBlock, type PrimitiveBlock, type PrimitiveGroup } from '../src/data/readers/osm-pbf/proto.ts';
+import { encodeBlock, frame, headerFrame } from './osm-pbf-writer.ts';
 
 export interface TileSource {
   header: HeaderBlock;
@@ -150,24 +147,6 @@ function movedBlock(b: PrimitiveBlock, s: TileShift): PrimitiveBlock {
   return { ...b, primitivegroup: groups };
 }
 
-function frame(type: string, payload: Uint8Array, level: number): Buffer {
-  const blob = new PbfWriter();
-  writeBlob(level < 0 ? { raw: payload } : { raw_size: payload.length, zlib_data: deflateSync(payload, { level }) }, blob);
-  const blobBytes = blob.finish();
-  const header = new PbfWriter();
-  writeBlobHeader({ type, datasize: blobBytes.length }, header);
-  const headerBytes = header.finish();
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(headerBytes.length, 0);
-  return Buffer.concat([len, headerBytes, blobBytes]);
-}
-
-function encodeBlock(b: PrimitiveBlock): Uint8Array {
-  const pbf = new PbfWriter();
-  writePrimitiveBlock(b, pbf);
-  return pbf.finish();
-}
-
 export interface TileOptions {
   tiles: number;
   /** zlib level (1 fastest … 9 smallest; -1 writes raw, uncompressed blobs). Default 6. */
@@ -191,13 +170,7 @@ export async function writeTiledPbf(src: TileSource, outPath: string, opts: Tile
   let bytes = 0;
   const write = async (buf: Buffer): Promise<void> => { await fh.write(buf); bytes += buf.length; };
   try {
-    const hb = new PbfWriter();
-    writeHeaderBlock({
-      required_features: src.header.required_features,
-      optional_features: ['Sort.Type_then_ID'],
-      writingprogram: 'addrflow tools/osm-tiler.ts',
-    }, hb);
-    await write(frame('OSMHeader', hb.finish(), level));
+    await write(headerFrame(level, ['Sort.Type_then_ID'], src.header.required_features));
     const kinds = [src.nodes, src.ways, src.relations];
     const total = opts.tiles * kinds.length;
     let done = 0;

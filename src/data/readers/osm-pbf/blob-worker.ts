@@ -13,6 +13,7 @@ import { waysPass } from './pass-ways.ts';
 import { nodesPass } from './pass-nodes.ts';
 import { emitPass } from './pass-emit.ts';
 import type { FromWorker, PassContext, ToWorker } from './worker-protocol.ts';
+import { OsmPbfError } from './errors.ts';
 
 if (!parentPort) throw new Error('blob-worker.ts runs as a worker thread');
 const port = parentPort;
@@ -58,8 +59,10 @@ port.on('message', (m: ToWorker) => {
     if (m.op === 'context') { setContext(m.ctx); reply = { id: m.id, ok: true, result: null }; }
     else reply = { id: m.id, ok: true, result: run(m.blobType, m.bytes) };
   } catch (e) {
+    // a zlib or protobuf failure is a damaged block; our own errors keep their code
     const err = e as Error & { code?: string };
-    reply = { id: m.id, ok: false, message: err.message, ...(err.code ? { code: err.code } : {}) };
+    const code = err instanceof OsmPbfError ? err.code : 'ADDR_ERR_OSM_PBF_BAD_BLOB';
+    reply = { id: m.id, ok: false, code, message: err instanceof OsmPbfError ? err.message : `damaged block: ${err.message}` };
   }
   port.postMessage(reply, reply.ok ? transferList(reply.result) : []);
 });

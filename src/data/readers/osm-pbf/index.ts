@@ -60,6 +60,13 @@ function defaultThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
+/** A worker's failure, said with the file and the block's offset. */
+function placed<T>(job: Promise<T>, path: string, offset: number): Promise<T> {
+  return job.catch((e: Error) => {
+    throw e instanceof OsmPbfError ? new OsmPbfError(e.code, `${path}: block at byte ${offset}: ${e.message}`) : e;
+  });
+}
+
 function sendRows(sink: SourceSink, rows: RowBatch): void {
   for (const a of rows.addresses) sink.address(a);
   for (const p of rows.places) sink.place(p);
@@ -95,7 +102,7 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
         const bytes = await readAt(fh, path, b.offset, b.size);
         if (b.type === 'OSMHeader') {
           sawHeader = true;
-          await p1.push(pool.submit<{ header: { required: string[] } }>('OSMHeader', bytes), (r) => {
+          await p1.push(placed(pool.submit<{ header: { required: string[] } }>('OSMHeader', bytes), path, b.offset), (r) => {
             const unsupported = r.header.required.filter((f) => !SUPPORTED_FEATURES.has(f));
             if (unsupported.length > 0) {
               throw new OsmPbfError('ADDR_ERR_OSM_PBF_UNSUPPORTED', `${path}: requires ${unsupported.join(', ')}, which this reader does not implement (a history or change file? use a plain extract)`);
@@ -106,7 +113,7 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
         }
         if (!sawHeader) throw new OsmPbfError('ADDR_ERR_OSM_PBF_BAD_FRAME', `${path}: data before the OSMHeader block`);
         const i = index.push(b.offset, b.size);
-        await p1.push(pool.submit<RelationsPassResult>('OSMData', bytes), (r) => {
+        await p1.push(placed(pool.submit<RelationsPassResult>('OSMData', bytes), path, b.offset), (r) => {
           index.kinds[i] = r.kinds;
           marked.add(r.memberWays);
           advance(b.size);
@@ -126,7 +133,7 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
           const size = index.sizes[i]!;
           const bytes = await readAt(fh, path, index.offsets[i]!, size);
           bytesRead += size;
-          await pipe.push(pool.submit<T>('OSMData', bytes), (r) => { handle(r); advance(size); });
+          await pipe.push(placed(pool.submit<T>('OSMData', bytes), path, index.offsets[i]!), (r) => { handle(r); advance(size); });
         }
         await pipe.drain();
         return bytesRead;
