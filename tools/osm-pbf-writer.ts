@@ -26,6 +26,10 @@ export interface WriteOptions {
   lonOffset?: number;
   /** zlib level; -1 writes raw blobs */
   level?: number;
+  /** whether the header declares Sort.Type_then_ID (default true) */
+  sortedHeader?: boolean;
+  /** order of the blocks (default nodes, ways, relations) */
+  blockOrder?: ('nodes' | 'ways' | 'relations')[];
 }
 
 /** One file block: 4-byte big-endian header length, BlobHeader, Blob. */
@@ -78,12 +82,14 @@ export async function writeOsmPbf(
   path: string, elements: { nodes?: NodeSpec[]; ways?: WaySpec[]; relations?: RelationSpec[] }, opts: WriteOptions = {},
 ): Promise<void> {
   const g = opts.granularity ?? 100, latOff = opts.latOffset ?? 0, lonOff = opts.lonOffset ?? 0, level = opts.level ?? 6;
-  const parts: Buffer[] = [headerFrame(level)];
+  const parts: Buffer[] = [headerFrame(level, opts.sortedHeader === false ? [] : ['Sort.Type_then_ID'])];
+  const blocks = new Map<string, Buffer>();
+  let kind = '';
   const block = (build: (st: StringTable) => Partial<PrimitiveGroup>): void => {
     const st = new StringTable();
     const group: PrimitiveGroup = { nodes: [], dense: undefined, ways: [], relations: [], changesets: [], ...build(st) };
     const b: PrimitiveBlock = { stringtable: st.encode(), primitivegroup: [group], granularity: g, lat_offset: latOff, lon_offset: lonOff, date_granularity: 1000 };
-    parts.push(frame('OSMData', encodeBlock(b), level));
+    blocks.set(kind, frame('OSMData', encodeBlock(b), level));
   };
   const kv = (st: StringTable, tags: TagMap = {}): { keys: number[]; vals: number[] } => {
     const keys: number[] = [], vals: number[] = [];
@@ -92,6 +98,7 @@ export async function writeOsmPbf(
   };
   const units = (deg: number, off: number): number => Math.round((deg * 1e9 - off) / g);
   const nodes = elements.nodes ?? [];
+  kind = 'nodes';
   if (nodes.length) {
     block((st) => {
       if (opts.dense === false) {
@@ -108,8 +115,10 @@ export async function writeOsmPbf(
     });
   }
   const ways = elements.ways ?? [];
+  kind = 'ways';
   if (ways.length) block((st) => ({ ways: ways.map((w) => ({ id: w.id, ...kv(st, w.tags), refs: delta(w.refs) })) }));
   const rels = elements.relations ?? [];
+  kind = 'relations';
   if (rels.length) {
     block((st) => ({
       relations: rels.map((r) => ({
@@ -120,5 +129,6 @@ export async function writeOsmPbf(
       })),
     }));
   }
+  for (const k of opts.blockOrder ?? ['nodes', 'ways', 'relations']) { const b = blocks.get(k); if (b) parts.push(b); }
   await writeFile(path, Buffer.concat(parts));
 }

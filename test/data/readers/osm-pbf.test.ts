@@ -69,20 +69,25 @@ describe('OSM PBF reader on a synthetic file (every row kind and reject reason)'
   for (const variant of [
     { name: 'dense nodes, default granularity', opts: {} },
     { name: 'plain nodes, granularity 1000 with offsets', opts: { dense: false, granularity: 1000, latOffset: 3_000_000_000, lonOffset: -2_000_000_000 } },
+    { name: 'a file not declared sorted (every blob looked at in pass 1)', opts: { sortedHeader: false } },
+    { name: 'an unsorted file not declared sorted', opts: { sortedHeader: false, blockOrder: ['relations', 'ways', 'nodes'] as ('nodes' | 'ways' | 'relations')[] } },
   ]) {
     it(variant.name, async () => {
-      const file = join(dir, `synthetic-${variant.opts.dense === false ? 'plain' : 'dense'}.osm.pbf`);
+      const file = join(dir, `synthetic-${variant.name.replace(/\W+/g, '-')}.osm.pbf`);
       await writeOsmPbf(file, { nodes, ways, relations }, variant.opts);
       const rejects: Record<string, number> = {};
       const b = await collectBatch(createOsmPbfReader({ threads: 2 }), file);
       const { sink, counts } = countingSink({ address: () => {}, line: () => {}, place: () => {}, postcode: () => {}, admin: () => {}, reject: (r) => { rejects[r] = (rejects[r] ?? 0) + 1; } });
       await readOsmPbf(file, sink);
 
-      expect(b.addresses.map((a) => `${a.street} ${a.housenumber}`)).toEqual([
-        // nodes, then ways in file order (interpolation way 100 before building 103), then relations
-        'Teststrasse 1', 'Teststrasse 9', 'Teststrasse 3', 'Teststrasse 5', 'Teststrasse 7', 'Teststrasse 20', 'Teststrasse 30',
-      ]);
-      const [n1, n9, i3, , i7, w20, r30] = b.addresses;
+      // nodes, then ways in file order (interpolation way 100 before building 103), then relations
+      const inOrder = ['1', '9', '3', '5', '7', '20', '30'];
+      const got = b.addresses.map((a) => a.housenumber);
+      if (variant.opts.blockOrder) expect([...got].sort()).toEqual([...inOrder].sort());
+      else expect(got).toEqual(inOrder);
+      expect(b.addresses.every((a) => a.street === 'Teststrasse')).toBe(true);
+      const hn = (n: string) => b.addresses.find((a) => a.housenumber === n);
+      const [n1, n9, i3, i7, w20, r30] = [hn('1'), hn('9'), hn('3'), hn('7'), hn('20'), hn('30')];
       expect(n1).toMatchObject({ city: 'Vaduz', postcode: '9490', country: '' });
       expect(n1!.lat).toBeCloseTo(47.1, 7);
       expect(n9!.country).toBe('LI');
@@ -146,6 +151,12 @@ describe('OSM PBF reader on bad files (coded errors, no crash)', () => {
     const file = join(dir, 'history.osh.pbf');
     writeFileSync(file, headerFrame(6, [], ['OsmSchema-V0.6', 'DenseNodes', 'HistoricalInformation']));
     await expectCode(file, 'ADDR_ERR_OSM_PBF_UNSUPPORTED', /requires HistoricalInformation/);
+  });
+
+  it('a file that says it is sorted by type and id and is not', async () => {
+    const file = join(dir, 'unsorted.osm.pbf');
+    await writeOsmPbf(file, { nodes, ways, relations }, { blockOrder: ['ways', 'nodes', 'relations'] });
+    await expectCode(file, 'ADDR_ERR_OSM_PBF_BAD_FRAME', /sorted by type then id, but the block at byte \d+ is out of order/);
   });
 
   it('an empty file', async () => {

@@ -12,6 +12,7 @@ import { relationsPass } from './pass-relations.ts';
 import { waysPass } from './pass-ways.ts';
 import { nodesPass } from './pass-nodes.ts';
 import { emitPass } from './pass-emit.ts';
+import { blockKinds } from './block-kinds.ts';
 import type { FromWorker, PassContext, ToWorker } from './worker-protocol.ts';
 import { OsmPbfError } from './errors.ts';
 
@@ -45,11 +46,14 @@ function run(blobType: string, bytes: Uint8Array): unknown {
     const h = decodeHeaderBlock(bytes);
     return { header: { required: h.required_features, optional: h.optional_features } };
   }
+  if (ctx.pass === 'relations') return relationsPass(decodePrimitiveBlock(bytes, 'relations'));
+  // every result says which kinds the block held, so that the reader can check its assumptions
+  const block = decodePrimitiveBlock(bytes);
+  const kinds = blockKinds(block);
   switch (ctx.pass) {
-    case 'relations': return relationsPass(decodePrimitiveBlock(bytes, 'relations'));
-    case 'ways': return waysPass(decodePrimitiveBlock(bytes), ctx.markedWays);
-    case 'nodes': return nodesPass(decodePrimitiveBlock(bytes), store!, ctx.interpolationNodes);
-    case 'emit': return emitPass(decodePrimitiveBlock(bytes), store!, ways!, ends);
+    case 'ways': return { kinds, ...waysPass(block, ctx.markedWays) };
+    case 'nodes': return { kinds, ...nodesPass(block, store!, ctx.interpolationNodes) };
+    case 'emit': return { kinds, ...emitPass(block, store!, ways!, ends) };
   }
 }
 

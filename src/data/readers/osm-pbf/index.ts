@@ -3,9 +3,10 @@
  * index needs (not by the file). Streams address points, places, named street lines and admin
  * areas into a SourceSink. Four passes over the file; blobs decoded on worker threads:
  *
- * 1. all blobs, relation payloads only: which ways boundary and address relations use as outer
- *    members (sorted id array), and which kinds of element each blob holds (so that later passes
- *    read only their blobs);
+ * 1. relation blobs, relation payloads only: which ways boundary and address relations use as
+ *    outer members (sorted id array), and which kinds of element each blob holds (so that later
+ *    passes read only their blobs). In a file sorted by type then id, binary searches find where
+ *    the ways and relations start (kind-ranges.ts); otherwise every blob is looked at;
  * 2. way blobs: the node ids the address, street and interpolation ways and the member ways need
  *    (collected, sorted and de-duplicated in typed-array chunks), and the member ways' node lists;
  * 3. node blobs: the locations of exactly those nodes, written by the workers into shared sorted
@@ -24,6 +25,7 @@ import type { ReaderProgress, SourceReader, SourceSink } from '../../source-sink
 import { BlobIndex, KIND_NODES, KIND_RELATIONS, KIND_WAYS, readAt, scanBlobs } from './blob-file.ts';
 import { OsmPbfError } from './errors.ts';
 import { allocateNodeLocations } from './node-locations.ts';
+import { assumedKinds, findKindRanges } from './kind-ranges.ts';
 import { OrderedPipeline } from './ordered-pipeline.ts';
 import type { NodesPassResult } from './pass-nodes.ts';
 import type { RelationsPassResult } from './pass-relations.ts';
@@ -85,45 +87,63 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
       const fileSize = (await fh.stat()).size;
       if (fileSize === 0) throw new OsmPbfError('ADDR_ERR_OSM_PBF_BAD_FRAME', `${path}: empty file, not an OSM PBF`);
       let done = 0;
-      // until pass 1 has seen the blobs, the total is an estimate (nodes once, ways twice)
-      let total = fileSize * 3;
+      let total = fileSize;
       const advance = (bytes: number): void => { done += bytes; progress?.(done, Math.max(total, done)); };
-      progress?.(0, total);
 
-      // ---- pass 1: relations, blob kinds
+      // ---- frames: where every blob is (block headers only, nothing decompressed)
       let t0 = performance.now();
       const index = new BlobIndex();
-      const marked = new SortedIdCollector(1 << 20);
-      let sawHeader = false;
-      await pool.broadcast({ pass: 'relations' });
-      const p1 = new OrderedPipeline(limit);
+      let header: { offset: number; size: number } | undefined;
       await scanBlobs(fh, path, fileSize, async (b) => {
-        if (b.type !== 'OSMHeader' && b.type !== 'OSMData') { advance(b.size); return; } // unknown blob types are skipped, as the format allows
-        const bytes = await readAt(fh, path, b.offset, b.size);
-        if (b.type === 'OSMHeader') {
-          sawHeader = true;
-          await p1.push(placed(pool.submit<{ header: { required: string[] } }>('OSMHeader', bytes), path, b.offset), (r) => {
-            const unsupported = r.header.required.filter((f) => !SUPPORTED_FEATURES.has(f));
-            if (unsupported.length > 0) {
-              throw new OsmPbfError('ADDR_ERR_OSM_PBF_UNSUPPORTED', `${path}: requires ${unsupported.join(', ')}, which this reader does not implement (a history or change file? use a plain extract)`);
-            }
-            advance(b.size);
-          });
-          return;
-        }
-        if (!sawHeader) throw new OsmPbfError('ADDR_ERR_OSM_PBF_BAD_FRAME', `${path}: data before the OSMHeader block`);
-        const i = index.push(b.offset, b.size);
-        await p1.push(placed(pool.submit<RelationsPassResult>('OSMData', bytes), path, b.offset), (r) => {
-          index.kinds[i] = r.kinds;
-          marked.add(r.memberWays);
-          advance(b.size);
-        });
+        if (b.type === 'OSMHeader') { header ??= { offset: b.offset, size: b.size }; return; }
+        if (b.type !== 'OSMData') return; // unknown blob types are skipped, as the format allows
+        if (!header) throw new OsmPbfError('ADDR_ERR_OSM_PBF_BAD_FRAME', `${path}: data before the OSMHeader block`);
+        index.push(b.offset, b.size);
       });
-      await p1.drain();
+      if (!header) throw new OsmPbfError('ADDR_ERR_OSM_PBF_BAD_FRAME', `${path}: no OSMHeader block`);
+      const head = await placed(pool.submit<{ header: { required: string[]; optional: string[] } }>(
+        'OSMHeader', await readAt(fh, path, header.offset, header.size)), path, header.offset);
+      const unsupported = head.header.required.filter((f) => !SUPPORTED_FEATURES.has(f));
+      if (unsupported.length > 0) {
+        throw new OsmPbfError('ADDR_ERR_OSM_PBF_UNSUPPORTED', `${path}: requires ${unsupported.join(', ')}, which this reader does not implement (a history or change file? use a plain extract)`);
+      }
+      const sorted = head.header.optional.includes('Sort.Type_then_ID');
       stats.blobs = index.count;
-      stats.passes.push({ name: 'relations', ms: performance.now() - t0, bytes: fileSize });
-      total = fileSize + index.bytesOf(KIND_WAYS) + index.bytesOf(KIND_NODES) + index.bytesOf(KIND_WAYS | KIND_RELATIONS);
+
+      // ---- pass 1: relations → member ways; the kinds of every blob
+      const marked = new SortedIdCollector(1 << 20);
+      const probed = new Uint8Array(index.count);
+      await pool.broadcast({ pass: 'relations' });
+      const relationsOf = (i: number): Promise<RelationsPassResult> => readAt(fh, path, index.offsets[i]!, index.sizes[i]!)
+        .then((bytes) => placed(pool.submit<RelationsPassResult>('OSMData', bytes), path, index.offsets[i]!));
+      const took = (i: number, r: RelationsPassResult): void => {
+        index.kinds[i] = r.kinds;
+        probed[i] = 1;
+        marked.add(r.memberWays);
+      };
+      let pass1Bytes = 0;
+      let from = 0;
+      if (sorted) {
+        // nodes, then ways, then relations: find the boundaries, decompress only relation blobs
+        const ranges = await findKindRanges(index.count, async (i) => {
+          if (!probed[i]) { took(i, await relationsOf(i)); pass1Bytes += index.sizes[i]!; }
+          return index.kinds[i]!;
+        });
+        assumedKinds(index.kinds, probed, index.count, ranges);
+        from = ranges.relationsFrom;
+      }
+      const toScan = (i: number): boolean => !probed[i] && (!sorted || (index.kinds[i]! & KIND_RELATIONS) !== 0);
+      for (let i = from; i < index.count; i++) if (toScan(i)) pass1Bytes += index.sizes[i]!;
+      total = pass1Bytes + index.bytesOf(KIND_WAYS) + index.bytesOf(KIND_NODES) + index.bytesOf(KIND_WAYS | KIND_RELATIONS);
       progress?.(done, total);
+      const p1 = new OrderedPipeline(limit);
+      for (let i = from; i < index.count; i++) {
+        if (!toScan(i)) continue;
+        const size = index.sizes[i]!;
+        await p1.push(relationsOf(i), (r) => { took(i, r); advance(size); });
+      }
+      await p1.drain();
+      stats.passes.push({ name: 'relations', ms: performance.now() - t0, bytes: pass1Bytes });
 
       const eachBlob = async <T>(mask: number, handle: (r: T) => void): Promise<number> => {
         const pipe = new OrderedPipeline(limit);
@@ -133,7 +153,13 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
           const size = index.sizes[i]!;
           const bytes = await readAt(fh, path, index.offsets[i]!, size);
           bytesRead += size;
-          await pipe.push(placed(pool.submit<T>('OSMData', bytes), path, index.offsets[i]!), (r) => { handle(r); advance(size); });
+          await pipe.push(placed(pool.submit<T & { kinds: number }>('OSMData', bytes), path, index.offsets[i]!), (r) => {
+            if (r.kinds & ~index.kinds[i]!) {
+              throw new OsmPbfError('ADDR_ERR_OSM_PBF_BAD_FRAME', `${path}: the header says the file is sorted by type then id, but the block at byte ${index.offsets[i]} is out of order (sort it: osmium sort)`);
+            }
+            handle(r);
+            advance(size);
+          });
         }
         await pipe.drain();
         return bytesRead;
