@@ -29,7 +29,7 @@ const tool = (name: string): string => resolve(PROJECT_ROOT, 'tools', name);
 const GIB = 1024;
 
 interface ReadOut {
-  ms: number; addresses: number; lines: number; places: number; admins: number; postcodes: number;
+  ms: number; cpuMs: number; addresses: number; lines: number; places: number; admins: number; postcodes: number;
   rejected: Record<string, number>; maxRssMiB: number; heapPeakMiB: number;
   stats: { blobs: number; neededNodes: number; memberWays: number; passes: { name: string; ms: number; bytes: number }[] };
 }
@@ -44,6 +44,8 @@ function readCounts(file: string): ReadOut {
   return JSON.parse(node([tool('osm-read-counts.ts'), file])) as ReadOut;
 }
 
+function s0(ms: number): string { return `${(ms / 1000).toFixed(1)} s`; }
+
 function hasOsmium(): boolean {
   return spawnSync('osmium', ['--version'], { stdio: 'ignore' }).status === 0;
 }
@@ -57,14 +59,22 @@ function setUpOsmium(): boolean {
   return hasOsmium();
 }
 
-function timed(cmd: string, args: string[]): { ms: number; out: string; ok: boolean } {
+const HAS_TIME = spawnSync('/usr/bin/time', ['-f', '%U', 'true'], { stdio: 'ignore' }).status === 0;
+
+/** Wall time, and CPU time (user + system, all threads) through /usr/bin/time when it is there. */
+function timed(cmd: string, args: string[]): { ms: number; cpuMs?: number; out: string; ok: boolean } {
   const t = performance.now();
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
-  return { ms: performance.now() - t, out: r.stdout + r.stderr, ok: r.status === 0 };
+  const r = HAS_TIME
+    ? spawnSync('/usr/bin/time', ['-f', 'CPU %U %S', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
+    : spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const ms = performance.now() - t;
+  const cpu = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
+  return { ms, ...(cpu ? { cpuMs: (Number(cpu[1]) + Number(cpu[2])) * 1000 } : {}), out: r.stdout + r.stderr, ok: r.status === 0 };
 }
 
 // ---- single extract (same run)
 const single = readCounts(sharedDataPath(...SOURCE));
+console.log(`single extract: ${single.addresses} addresses, ${single.lines} street lines, ${single.places} places, ${single.admins} admin areas in ${s0(single.ms)}`);
 // ---- the tiled file (generated once, then reused)
 const nodesPerTile = JSON.parse(node(['-e', `
   const { loadTileSource } = await import(${JSON.stringify(tool('osm-tiler.ts'))});
@@ -87,7 +97,7 @@ if (!osmium) console.log('osmium baseline SKIPPED: osmium-tool is not installed 
 
 // elements in the file (osmium counts them; else the tiler's arithmetic)
 let elements = 0;
-let cat: { ms: number } | undefined, info: { ms: number } | undefined;
+let cat: { ms: number; cpuMs?: number } | undefined, info: { ms: number; cpuMs?: number } | undefined;
 if (osmium) {
   const i = timed('osmium', ['fileinfo', '-e', file]);
   info = i;
@@ -98,11 +108,13 @@ if (osmium) {
 
 const perS = (ms: number): string => `${(elements / (ms / 1000) / 1e6).toFixed(2)}M elements/s`;
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const cpu = (ms?: number): string => (ms === undefined ? '' : ` (CPU ${s(ms)})`);
 console.log(`file: ${tiles} × Liechtenstein = ${(tiles * nodesPerTile / 1e6).toFixed(1)}M nodes, ${elements ? `${(elements / 1e6).toFixed(1)}M elements, ` : ''}${sizeMiB.toFixed(0)} MiB, ${big.stats.blobs} blobs`);
-console.log(`reader (4 passes, ${process.env.ADDRFLOW_OSM_THREADS ?? 'default'} threads): ${s(big.ms)}${elements ? ` = ${perS(big.ms)}` : ''}; peak RSS ${big.maxRssMiB} MiB (target ≤ ${4 * GIB} MiB for the whole build: ${big.maxRssMiB <= 4 * GIB ? 'met' : 'NOT met'}), main-thread heap peak ${big.heapPeakMiB} MiB`);
+console.log(`reader (4 passes, ${process.env.ADDRFLOW_OSM_THREADS ?? 'default'} threads): ${s(big.ms)}${cpu(big.cpuMs)}${elements ? ` = ${perS(big.ms)}` : ''}; peak RSS ${big.maxRssMiB} MiB (target ≤ ${4 * GIB} MiB for the whole build: ${big.maxRssMiB <= 4 * GIB ? 'met' : 'NOT met'}), main-thread heap peak ${big.heapPeakMiB} MiB`);
 console.log(`  passes: ${big.stats.passes.map((p) => `${p.name} ${s(p.ms)} (${(p.bytes / 1048576).toFixed(0)} MiB)`).join(', ')}; ${(big.stats.neededNodes / 1e6).toFixed(1)}M nodes kept (${((16 * big.stats.neededNodes) / 1048576).toFixed(0)} MiB store), ${big.stats.memberWays} member ways`);
-if (cat) console.log(`baseline osmium cat -f pbf: ${s(cat.ms)} = ${perS(cat.ms)}; reader is ${(big.ms / cat.ms).toFixed(1)}× its time`);
-if (info) console.log(`baseline osmium fileinfo -e: ${s(info.ms)} = ${perS(info.ms)}; reader is ${(big.ms / info.ms).toFixed(1)}× its time`);
+const ratio = (o: { ms: number; cpuMs?: number }): string => `reader is ${(big.ms / o.ms).toFixed(1)}× its wall time${o.cpuMs ? `, ${(big.cpuMs / o.cpuMs).toFixed(1)}× its CPU time` : ''}`;
+if (cat) console.log(`baseline osmium cat -f pbf: ${s(cat.ms)}${cpu(cat.cpuMs)} = ${perS(cat.ms)}; ${ratio(cat)}`);
+if (info) console.log(`baseline osmium fileinfo -e: ${s(info.ms)}${cpu(info.cpuMs)} = ${perS(info.ms)}; ${ratio(info)}`);
 console.log(`target: full build of this file ≤ 10 min: the reader takes ${((big.ms / 600_000) * 100).toFixed(0)} % of it (builder share measured after merge)`);
 
 // ---- exact counts

@@ -31,6 +31,8 @@ clearInterval(timer);
 heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
 console.log(JSON.stringify({
   file, ms: Math.round(ms), ...counts, adminVertices: vertices,
+  // user + system CPU of the whole process, worker threads included: comparable on a loaded machine
+  cpuMs: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
   maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
   heapPeakMiB: Math.round(heapPeak / 1048576),
   stats: reader.lastStats,

@@ -40,10 +40,19 @@ export function unitsToDeg(u: number): number {
   return DEG_PER_UNIT * u;
 }
 
+/** One id in this many is sampled into the cache-resident index of `indexOf`. */
+const PAGE = 128;
+
 export class NodeLocations {
   readonly ids: Float64Array;
   readonly lon: Int32Array;
   readonly lat: Int32Array;
+  /**
+   * ids[0], ids[PAGE], ids[2·PAGE], …: small enough to stay in the CPU cache (18M nodes → 1.1 MB),
+   * so a lookup costs a search there plus one within a page (1 KiB), instead of ~24 probes spread
+   * over the whole id array, each a cache miss.
+   */
+  private readonly pages: Float64Array;
   /** Cursor of the merge walk in `seek` (blocks list their nodes in ascending id order). */
   private cursor = 0;
 
@@ -51,6 +60,8 @@ export class NodeLocations {
     this.ids = b.ids;
     this.lon = b.lon;
     this.lat = b.lat;
+    this.pages = new Float64Array(Math.ceil(b.ids.length / PAGE));
+    for (let p = 0; p < this.pages.length; p++) this.pages[p] = b.ids[p * PAGE]!;
   }
 
   get size(): number { return this.ids.length; }
@@ -70,7 +81,16 @@ export class NodeLocations {
   }
 
   indexOf(id: number): number {
-    return indexOfId(this.ids, id);
+    const pages = this.pages;
+    // last page whose first id is ≤ id
+    let lo = 0, hi = pages.length - 1;
+    if (hi < 0 || id < pages[0]!) return -1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (pages[mid]! <= id) lo = mid; else hi = mid - 1;
+    }
+    const start = lo * PAGE;
+    return indexOfId(this.ids, id, start, Math.min(start + PAGE, this.ids.length) - 1);
   }
 
   /**
@@ -80,7 +100,7 @@ export class NodeLocations {
   coordsOf(refs: readonly number[], out: number[]): number {
     let missing = 0;
     for (let i = 0; i < refs.length; i++) {
-      const k = indexOfId(this.ids, refs[i]!);
+      const k = this.indexOf(refs[i]!);
       if (k < 0 || this.lat[k] === MISSING) { missing++; continue; }
       out.push(unitsToDeg(this.lon[k]!), unitsToDeg(this.lat[k]!));
     }

@@ -21,10 +21,12 @@ export class BlobWorkerPool {
   /**
    * @param heapMb each worker's old-generation heap limit: a worker holds a few decoded blocks
    *   (a blob is at most 32 MiB inflated), never the file, so a fixed limit bounds the reader.
+   * @param youngMb young generation: decoding allocates many short-lived arrays; a larger nursery
+   *   means fewer scavenges (measured: a few % less CPU and less RSS than the default).
    */
-  constructor(threads: number, heapMb = 384) {
+  constructor(threads: number, heapMb = 384, youngMb = 48) {
     for (let i = 0; i < threads; i++) {
-      const w = new Worker(new URL('./blob-worker.ts', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+      const w = new Worker(new URL('./blob-worker.ts', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: youngMb } });
       const idx = i;
       w.on('message', (m: FromWorker) => {
         const p = this.pending.get(m.id);
