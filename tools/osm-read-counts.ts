@@ -33,6 +33,8 @@ console.log(JSON.stringify({
   file, ms: Math.round(ms), ...counts, adminVertices: vertices,
   // user + system CPU of the whole process, worker threads included: comparable on a loaded machine
   cpuMs: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
+  // the main thread's share (it orders results and feeds the sink; the workers decode)
+  mainCpuMs: Math.round((process.threadCpuUsage().user + process.threadCpuUsage().system) / 1000),
   maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
   heapPeakMiB: Math.round(heapPeak / 1048576),
   stats: reader.lastStats,
