@@ -70,13 +70,16 @@ describe('OSM PBF reader on a synthetic file (every row kind and reject reason)'
     { name: 'dense nodes, default granularity', opts: {} },
     { name: 'plain nodes, granularity 1000 with offsets', opts: { dense: false, granularity: 1000, latOffset: 3_000_000_000, lonOffset: -2_000_000_000 } },
     { name: 'a file not declared sorted (every blob looked at in pass 1)', opts: { sortedHeader: false } },
+    { name: 'node ids spilled to disk (no memory budget)', opts: {}, reader: { idMemoryBytes: 0 } },
     { name: 'an unsorted file not declared sorted', opts: { sortedHeader: false, blockOrder: ['relations', 'ways', 'nodes'] as ('nodes' | 'ways' | 'relations')[] } },
   ]) {
     it(variant.name, async () => {
       const file = join(dir, `synthetic-${variant.name.replace(/\W+/g, '-')}.osm.pbf`);
       await writeOsmPbf(file, { nodes, ways, relations }, variant.opts);
       const rejects: Record<string, number> = {};
-      const b = await collectBatch(createOsmPbfReader({ threads: 2 }), file);
+      const reader = createOsmPbfReader({ threads: 2, ...('reader' in variant ? variant.reader : {}) });
+      const b = await collectBatch(reader, file);
+      if ('reader' in variant) expect(reader.lastStats!.spilledRuns).toBe(1);
       const { sink, counts } = countingSink({ address: () => {}, line: () => {}, place: () => {}, postcode: () => {}, admin: () => {}, reject: (r) => { rejects[r] = (rejects[r] ?? 0) + 1; } });
       await readOsmPbf(file, sink);
 
@@ -222,17 +225,19 @@ describeWithSharedData('OSM PBF reader at scale: more than 2^24 nodes, JS heap c
     expect(tiles * src.nodeCount).toBeGreaterThan(2 ** 24);
     const file = join(dir, 'tiled.osm.pbf');
     await writeTiledPbf(src, file, { tiles, level: 1 });
-    const r = spawnSync(process.execPath, ['--max-old-space-size=160', TOOL, file], { encoding: 'utf8', env: { ...process.env, ADDRFLOW_OSM_THREADS: '2' } });
+    // 16 MB for sorted id chunks: the 6.2M needed ids (50 MB) must spill to disk as runs
+    const r = spawnSync(process.execPath, ['--max-old-space-size=160', TOOL, file], { encoding: 'utf8', env: { ...process.env, ADDRFLOW_OSM_THREADS: '2', ADDRFLOW_OSM_ID_MEMORY_MB: '16' } });
     rmSync(file, { force: true });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as SourceCounts & { heapPeakMiB: number; maxRssMiB: number; stats: { neededNodes: number } };
+    const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as SourceCounts & { heapPeakMiB: number; maxRssMiB: number; stats: { neededNodes: number; spilledRuns: number } };
+    expect(out.stats.spilledRuns).toBeGreaterThan(0);
     const times = (n: number): number => n * tiles;
     expect(out).toMatchObject({
       addresses: times(LI_COUNTS.addresses), lines: times(LI_COUNTS.lines), places: times(LI_COUNTS.places), admins: times(LI_COUNTS.admins),
       rejected: { 'address-without-street': times(6), 'relation-unclosed-ring': times(27) },
     });
     expect(out.heapPeakMiB).toBeLessThan(160);
-    console.log(`osm scale check: ${tiles} tiles, ${tiles * src.nodeCount} nodes, ${out.stats.neededNodes} kept, peak RSS ${out.maxRssMiB} MiB, main heap peak ${out.heapPeakMiB} MiB`);
+    console.log(`osm scale check: ${tiles} tiles, ${tiles * src.nodeCount} nodes, ${out.stats.neededNodes} kept, ${out.stats.spilledRuns} id runs spilled, peak RSS ${out.maxRssMiB} MiB, main heap peak ${out.heapPeakMiB} MiB`);
   }, 300_000);
 });

@@ -18,8 +18,9 @@
  * coordinates, and the ids of nodes on interpolation ways (plus the address points of those of
  * them that carry a house number: a few per interpolation way).
  */
-import { open } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressPoint } from '../../source-types.ts';
 import type { ReaderProgress, SourceReader, SourceSink } from '../../source-sink.ts';
 import { BlobIndex, KIND_NODES, KIND_RELATIONS, KIND_WAYS, readAt, scanBlobs } from './blob-file.ts';
@@ -45,6 +46,10 @@ export interface OsmPbfReaderOptions {
   threads?: number;
   /** Blobs in flight per thread (default 4): bounds the memory of the pipeline. */
   inFlightPerThread?: number;
+  /** Where sorted runs of node ids are spilled (default ADDRFLOW_TMP_DIR, else the OS temp dir). */
+  tmpDir?: string;
+  /** Bytes of sorted node-id chunks kept in memory before spilling (default ADDRFLOW_OSM_ID_MEMORY_MB, else 256 MiB). */
+  idMemoryBytes?: number;
 }
 
 /** What the reader learnt about the file, for logs and benchmarks. */
@@ -53,6 +58,8 @@ export interface OsmPbfStats {
   neededNodes: number;
   missingNodes: number;
   memberWays: number;
+  /** sorted runs of needed node ids written to disk */
+  spilledRuns: number;
   passes: { name: string; ms: number; bytes: number }[];
 }
 
@@ -69,6 +76,11 @@ function placed<T>(job: Promise<T>, path: string, offset: number): Promise<T> {
   });
 }
 
+function idMemoryBytes(): number {
+  const mb = Number(process.env.ADDRFLOW_OSM_ID_MEMORY_MB);
+  return (Number.isFinite(mb) && mb >= 0 && process.env.ADDRFLOW_OSM_ID_MEMORY_MB !== '' ? mb : 256) * 1024 * 1024;
+}
+
 function sendRows(sink: SourceSink, rows: RowBatch): void {
   for (const a of rows.addresses) sink.address(a);
   for (const p of rows.places) sink.place(p);
@@ -82,8 +94,10 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
     const fh = await open(path, 'r');
     const pool = new BlobWorkerPool(options.threads ?? defaultThreads());
     const limit = pool.size * (options.inFlightPerThread ?? 4);
-    const stats: OsmPbfStats = { blobs: 0, neededNodes: 0, missingNodes: 0, memberWays: 0, passes: [] };
+    const stats: OsmPbfStats = { blobs: 0, neededNodes: 0, missingNodes: 0, memberWays: 0, spilledRuns: 0, passes: [] };
+    let spillDir: string | undefined;
     try {
+      spillDir = await mkdtemp(join(options.tmpDir ?? process.env.ADDRFLOW_TMP_DIR ?? tmpdir(), 'addrflow-osm-'));
       const fileSize = (await fh.stat()).size;
       if (fileSize === 0) throw new OsmPbfError('ADDR_ERR_OSM_PBF_BAD_FRAME', `${path}: empty file, not an OSM PBF`);
       let done = 0;
@@ -111,7 +125,7 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
       stats.blobs = index.count;
 
       // ---- pass 1: relations → member ways; the kinds of every blob
-      const marked = new SortedIdCollector(1 << 20);
+      const marked = new SortedIdCollector({ chunkSize: 1 << 20 });
       const probed = new Uint8Array(index.count);
       await pool.broadcast({ pass: 'relations' });
       const relationsOf = (i: number): Promise<RelationsPassResult> => readAt(fh, path, index.offsets[i]!, index.sizes[i]!)
@@ -168,8 +182,8 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
       // ---- pass 2: ways → needed node ids, member ways' node lists
       t0 = performance.now();
       const markedWays = marked.finish();
-      const needed = new SortedIdCollector();
-      const interpolation = new SortedIdCollector(1 << 16);
+      const needed = new SortedIdCollector({ spillDir, memoryBytes: options.idMemoryBytes ?? idMemoryBytes() });
+      const interpolation = new SortedIdCollector({ chunkSize: 1 << 16 });
       const members = new WayRefsCollector();
       await pool.broadcast({ pass: 'ways', markedWays });
       let bytes = await eachBlob<WaysPassResult>(KIND_WAYS, (r) => {
@@ -180,6 +194,7 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
       const memberWays = members.finish();
       const interpolationNodes = interpolation.finish();
       const nodes = allocateNodeLocations(needed.finish());
+      stats.spilledRuns = needed.spilledRuns;
       stats.neededNodes = nodes.ids.length;
       stats.memberWays = memberWays.ids.length;
       stats.passes.push({ name: 'ways', ms: performance.now() - t0, bytes });
@@ -204,6 +219,7 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
     } finally {
       await pool.close();
       await fh.close();
+      if (spillDir) await rm(spillDir, { recursive: true, force: true });
       reader.lastStats = stats;
     }
   };
