@@ -140,7 +140,7 @@ export function createOsmPbfReader(options: OsmPbfReaderOptions = {}): SourceRea
       if (sorted) {
         // nodes, then ways, then relations: find the boundaries, decompress only relation blobs
         const ranges = await findKindRanges(index.count, async (i) => {
-          if (!probed[i]) { took(i, await relationsOf(i)); pass1Bytes += index.sizes[i]!; }
+          if (!probed[i]) { took(i, await relationsOf(i)); pass1Bytes += index.sizes[i]!; advance(index.sizes[i]!); }
           return index.kinds[i]!;
         });
         assumedKinds(index.kinds, probed, index.count, ranges);
