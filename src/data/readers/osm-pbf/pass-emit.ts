@@ -4,8 +4,8 @@
  * numbers. Relations: admin areas and address points of multipolygons, from rings assembled out of
  * the member ways that pass 2 kept. Coordinates come from the shared NodeLocations.
  *
- * Rejected (counted per reason): `way-missing-nodes` (too few of a way's nodes are in the file to
- * draw it), `interpolation-unusable` (no two numbered end nodes to interpolate between),
+ * Rejected (counted per reason): `way-missing-nodes` (none of a street's or address way's nodes
+ * is in the file, or an interpolation way lacks any), `interpolation-unusable` (no two numbered end nodes to interpolate between),
  * `relation-missing-members` (none of the outer ways is in the file), `relation-unclosed-ring`
  * (the outer ways do not close into a ring), `address-without-street`.
  */
@@ -39,7 +39,7 @@ export function emitPass(
       const c: number[] = [];
       const missing = store.coordsOf(refs, c);
       if (street) {
-        if (c.length >= 4) rows.lines.push(lineOf(t, c));
+        if (c.length >= 2) rows.lines.push(lineOf(t, c)); // one node is still a place on the street
         else reject(rows, 'way-missing-nodes');
       }
       if (hn) {
