@@ -17,7 +17,10 @@
  *     sendOffsets (retried, send-offsets.ts), commit. Any error aborts it; the batch is redelivered.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type LogEntry, type Transaction } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, Kafka, Transaction } from './client/kafkajs.ts';
+import { createKafka } from './client/kafkajs.ts';
+import type { KafkaConnection } from './client/connection.ts';
+import { fetchTopicIds } from './client/topic-ids.ts';
 import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contract/records.ts';
 import { errorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
@@ -35,6 +38,8 @@ import type { WorkerMetrics } from './worker-metrics.ts';
 
 export interface StreamWorkerOptions {
   brokers: string[];
+  /** TLS / SASL to the cluster (src/adapters/kafka/client/connection.ts); `brokers` alone = PLAINTEXT. */
+  connection?: KafkaConnection;
   group: string;
   inputTopic: string;
   resultsTopic: string;
@@ -87,16 +92,6 @@ function kafkaErrorType(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null ? (e as { type?: string }).type : undefined;
 }
 
-/** kafkajs log lines into pino. kafkajs logs retried errors (CONCURRENT_TRANSACTIONS…) at ERROR: they become warnings. */
-function kafkaLogCreator(log: Logger) {
-  return () => ({ namespace, level, log: entry }: LogEntry) => {
-    const { message, ...extra } = entry;
-    const fields = { kafkajs: namespace, ...extra };
-    if (level <= logLevel.WARN) log.warn(fields, message);
-    else if (level === logLevel.INFO) log.debug(fields, message);
-  };
-}
-
 /** Splits one op's elements into one task per pool thread (a batch of thousands must use every thread). */
 async function runOnPool(pool: EnginePool, op: Op, elements: unknown[]): Promise<Outcome[]> {
   const threads = Math.max(1, pool.threads);
@@ -120,7 +115,9 @@ function resultObject(op: Op, o: Outcome, requestid: string, balance: number | u
 
 export class StreamWorker {
   private readonly o: StreamWorkerOptions;
+  private readonly connection: KafkaConnection;
   private readonly kafka: Kafka;
+  private inputTopicIdValue: string | undefined;
   private readonly consumer: Consumer;
   private readonly admin: Admin;
   private readonly producers: PartitionProducers;
@@ -138,12 +135,8 @@ export class StreamWorker {
   constructor(opts: StreamWorkerOptions) {
     this.o = opts;
     this.log = opts.log;
-    this.kafka = new Kafka({
-      clientId: opts.clientId ?? 'addrflow-worker',
-      brokers: opts.brokers,
-      logLevel: logLevel.WARN,
-      logCreator: kafkaLogCreator(opts.log),
-    });
+    this.connection = opts.connection ?? { brokers: opts.brokers };
+    this.kafka = createKafka(this.connection, { clientId: opts.clientId ?? 'addrflow-worker', log: opts.log });
     const sessionTimeout = opts.sessionTimeoutMs ?? 30_000;
     this.consumer = this.kafka.consumer({
       groupId: opts.group,
@@ -163,6 +156,12 @@ export class StreamWorker {
     return this.running && !this.stopping;
   }
 
+  /** The input topic's id (UUID, from the cluster metadata; a recreated topic has a new one). Known after start(). */
+  get inputTopicId(): string {
+    if (this.inputTopicIdValue === undefined) throw new Error('the input topic id is known once the worker has started');
+    return this.inputTopicIdValue;
+  }
+
   get paused(): readonly number[] {
     return [...this.pausedPartitions];
   }
@@ -177,6 +176,7 @@ export class StreamWorker {
       await this.admin.disconnect();
       throw new Error(`topic(s) not found on ${o.brokers.join(',')}: ${missing.join(', ')} (create them first)`);
     }
+    this.inputTopicIdValue = (await fetchTopicIds(this.connection, [o.inputTopic])).get(o.inputTopic);
     const { GROUP_JOIN, CRASH } = this.consumer.events;
     this.consumer.on(GROUP_JOIN, (e) => {
       const assigned = new Set<number>(e.payload.memberAssignment[o.inputTopic] ?? []);

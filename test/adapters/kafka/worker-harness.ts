@@ -4,7 +4,7 @@
  * and the exactly-once invariants.
  */
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Producer } from '../../../src/adapters/kafka/client/kafkajs.ts';
 import { expect } from 'vitest';
 import type { Op } from '../../../src/contract/params.ts';
 import { isChargeableLinesStatus } from '../../../src/contract/records.ts';
