@@ -14,6 +14,7 @@ import { StreamMeter } from '../../adapters/kafka/stream-meter.ts';
 import { StreamWorker } from '../../adapters/kafka/worker.ts';
 import { createWorkerMetrics, serveMetrics, type MetricsServer } from '../../adapters/kafka/worker-metrics.ts';
 import { createLogger } from '../../log.ts';
+import { ConnectionSettingsError, CONNECTION_ENV, connectionFrom, describeConnection, type KafkaConnection } from '../../adapters/kafka/client/connection.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { UsageError, type Command } from '../main.ts';
 import { credentialsFrom } from '../credentials.ts';
@@ -26,6 +27,9 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
                         [--metrics-port P] [--metrics-host H] [--transactional-id-prefix X]
                         [--registry-ids subject.vN=id,…] [--session-timeout MS]
                         [--credit-check-interval MS] [--concurrency N]
+                        [--tls] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--tls-servername NAME]
+                        [--sasl-mechanism plain|scram-sha-256|scram-sha-512 --sasl-username U
+                         [--sasl-password-file FILE]]
 
   Reads request records (one element each; Avro or JSON values) from the input topic and writes,
   exactly once per input record, the result to the results topic and one ledger entry per
@@ -51,6 +55,20 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
   --credit-check-interval  how often a worker paused for credits checks the balance (ms, default 5000)
   --concurrency    input partitions processed at the same time (default 4)
 
+  Managed Kafka (TLS, SASL). Every flag has an environment variable; the flag wins. Secrets are
+  never taken from the command line: the SASL password comes from ADDRFLOW_KAFKA_SASL_PASSWORD or
+  a file, the client key from a file (its passphrase from ADDRFLOW_KAFKA_TLS_KEY_PASSPHRASE).
+  --tls              TLS to the brokers with the system CAs (env ADDRFLOW_KAFKA_TLS=1); implied by
+                     any --tls-* file
+  --tls-ca           PEM CA bundle that signs the broker certificates (ADDRFLOW_KAFKA_TLS_CA_FILE)
+  --tls-cert, --tls-key  client certificate and unencrypted or passphrase-protected key, PEM, for
+                     mutual TLS (ADDRFLOW_KAFKA_TLS_CERT_FILE, ADDRFLOW_KAFKA_TLS_KEY_FILE)
+  --tls-servername   name checked against the broker certificate (ADDRFLOW_KAFKA_TLS_SERVERNAME)
+  --sasl-mechanism   plain, scram-sha-256 or scram-sha-512 (ADDRFLOW_KAFKA_SASL_MECHANISM)
+  --sasl-username    (ADDRFLOW_KAFKA_SASL_USERNAME)
+  --sasl-password-file  file holding the password, one line (ADDRFLOW_KAFKA_SASL_PASSWORD_FILE);
+                     or the password itself in ADDRFLOW_KAFKA_SASL_PASSWORD
+
 Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the consumer failed; 2 usage error; 4 credentials refused.`;
 
 
@@ -64,6 +82,9 @@ const command: Command = {
   summary: 'run the Kafka stream worker (requests topic → results and ledger topics, exactly once)',
   usage,
   async run(argv) {
+    if (argv.some((a) => /^--(sasl-password|tls-key-passphrase|tls-passphrase)(=|$)/.test(a))) {
+      throw new UsageError(`secrets are not taken from the command line: set ${CONNECTION_ENV.saslPassword} (or --sasl-password-file) / ${CONNECTION_ENV.tlsKeyPassphrase}`);
+    }
     const { values } = parseArgs({
       args: argv,
       options: {
@@ -87,6 +108,14 @@ const command: Command = {
         'session-timeout': { type: 'string' },
         'credit-check-interval': { type: 'string' },
         concurrency: { type: 'string' },
+        tls: { type: 'boolean' },
+        'tls-ca': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'tls-servername': { type: 'string' },
+        'sasl-mechanism': { type: 'string' },
+        'sasl-username': { type: 'string' },
+        'sasl-password-file': { type: 'string' },
       },
       strict: true,
     });
@@ -111,6 +140,17 @@ const command: Command = {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
+    let connection: KafkaConnection;
+    try {
+      connection = connectionFrom({
+        brokers, tls: values.tls, tlsCaFile: values['tls-ca'], tlsCertFile: values['tls-cert'], tlsKeyFile: values['tls-key'],
+        tlsServername: values['tls-servername'], saslMechanism: values['sasl-mechanism'], saslUsername: values['sasl-username'],
+        saslPasswordFile: values['sasl-password-file'],
+      });
+    } catch (e) {
+      if (e instanceof ConnectionSettingsError) throw new UsageError(e.message);
+      throw e;
+    }
     const creds = validateCredentials(credentialsFrom(values));
     const log = createLogger();
 
@@ -130,7 +170,7 @@ const command: Command = {
     const pool = await EnginePool.create({ ...(workers !== undefined ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
     const metrics = createWorkerMetrics();
     const worker = new StreamWorker({
-      brokers, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, valueFormat,
+      brokers, connection, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, valueFormat,
       ...(op ? { op } : {}),
       transactionalIdPrefix: values['transactional-id-prefix'] ?? `addrflow-${group}`,
       pool, meter, codec: createValueCodec(registryIds ? { registryIds } : {}), log, metrics,
@@ -156,7 +196,7 @@ const command: Command = {
       return 1;
     }
     log.info({
-      brokers, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, op: op ?? 'from value', valueFormat,
+      kafka: describeConnection(connection), group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, op: op ?? 'from value', valueFormat,
       store: describeDb(values.db), workers: pool.threads, metrics: server.url,
     }, 'addrflow consume started');
     process.stdout.write(JSON.stringify({ consuming: inputTopic, group, metrics: server.url }) + '\n');
