@@ -66,6 +66,13 @@ export interface StreamWorkerOptions {
   maxBatchRecords?: number;
 }
 
+/** How long `stop()` waits for the batch in flight and the disconnects before it gives up (the CLI's bound is 30 s in all). */
+export const DEFAULT_STOP_TIMEOUT_MS = 20_000;
+/** Consecutive failures of one partition's batch after which it is reported (error log, /healthz 503). */
+export const FAILING_THRESHOLD = 3;
+/** Back-off between attempts of a failing batch: 500 ms doubled per failure, at most this. */
+const MAX_RETRY_DELAY_MS = 30_000;
+
 /** Records per transaction (a kafkajs batch can hold a whole fetch: thousands). */
 export const DEFAULT_MAX_BATCH_RECORDS = 2000;
 const MAX_SEND_BYTES = 512 * 1024;
@@ -126,6 +133,8 @@ export class StreamWorker {
   private readonly verified = new Set<number>();
   private readonly pausedPartitions = new Set<number>();
   private creditTimer: NodeJS.Timeout | undefined;
+  /** Consecutive failed attempts per input partition (reset by a commit). */
+  private readonly failures = new Map<number, number>();
   private running = false;
   private stopping = false;
   private crashed: ((e: Error) => void) | undefined;
@@ -152,8 +161,14 @@ export class StreamWorker {
     this.failed = new Promise((resolve) => (this.crashed = resolve));
   }
 
+  /** Running, and no partition's batch has failed FAILING_THRESHOLD times in a row. */
   get healthy(): boolean {
-    return this.running && !this.stopping;
+    return this.running && !this.stopping && this.failingPartitions.length === 0;
+  }
+
+  /** Partitions whose head batch keeps failing (FAILING_THRESHOLD or more attempts in a row). */
+  get failingPartitions(): readonly number[] {
+    return [...this.failures].filter(([, n]) => n >= FAILING_THRESHOLD).map(([p]) => p);
   }
 
   /** The input topic's id (UUID, from the cluster metadata; a recreated topic has a new one). Known after start(). */
@@ -186,6 +201,7 @@ export class StreamWorker {
       void this.producers.retain(assigned);
     });
     this.consumer.on(CRASH, (e) => {
+      if (this.stopping) return;
       if (e.payload.restart) {
         this.log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');
         return;
@@ -205,16 +221,33 @@ export class StreamWorker {
     this.running = true;
   }
 
-  /** Graceful stop: no new fetches, the batch in flight finishes its transaction, then everything disconnects. */
-  async stop(): Promise<void> {
-    if (this.stopping) return;
+  /**
+   * Graceful stop: no new fetches, the batch in flight finishes its transaction, then everything
+   * disconnects — within `timeoutMs`, broker reachable or not. Answers whether it finished cleanly;
+   * when it did not (broker unreachable), the batch in flight is not committed: its transaction is
+   * aborted by the next owner of the partition (it fences this producer) and the batch processed
+   * again there, charged at most once (settle is idempotent on the ledger id).
+   */
+  async stop(timeoutMs = DEFAULT_STOP_TIMEOUT_MS): Promise<boolean> {
+    if (this.stopping) return false;
     this.stopping = true;
     if (this.creditTimer) clearInterval(this.creditTimer);
     this.creditTimer = undefined;
-    await this.consumer.disconnect();
-    await this.producers.closeAll();
-    await this.admin.disconnect();
+    const deadline = Date.now() + timeoutMs;
+    const within = async (p: Promise<unknown>, reserveMs: number): Promise<boolean> => {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - reserveMs - Date.now()))));
+      try {
+        return await Promise.race([p.then(() => true, (err: unknown) => (this.log.warn({ err }, 'error while stopping'), false)), timedOut]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    let clean = await within(this.consumer.disconnect(), 4000);
+    clean = (await within(this.producers.closeAll(), 1000)) && clean;
+    clean = (await within(this.admin.disconnect(), 0)) && clean;
     this.running = false;
+    return clean;
   }
 
   private async committedOffset(partition: number): Promise<bigint | undefined> {
@@ -264,7 +297,7 @@ export class StreamWorker {
   }
 
   private async onBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, isRunning, isStale } = payload;
+    const { batch, resolveOffset, isRunning, isStale, heartbeat } = payload;
     if (!isRunning() || isStale() || batch.messages.length === 0) return; // unresolved: fetched again
     const { partition } = batch;
     const sliceSize = this.o.maxBatchRecords ?? DEFAULT_MAX_BATCH_RECORDS;
@@ -299,6 +332,7 @@ export class StreamWorker {
         const n = await this.processMessages(tx, partition, part, batch.highWatermark, (p) => (plan = p));
         tx = undefined;
         resolveOffset(part[n - 1]!.offset);
+        this.noteSuccess(partition);
         this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
         start += n;
         if (n < part.length) {
@@ -311,7 +345,7 @@ export class StreamWorker {
         this.pauseForCredits(partition, messages[start]!.offset);
         return;
       }
-      await this.recover(err, partition, messages[start]?.offset ?? batch.firstOffset() ?? '0', tx, plan);
+      await this.recover(err, partition, messages[start]?.offset ?? batch.firstOffset() ?? '0', tx, plan, () => isRunning() && !isStale(), heartbeat);
     }
   }
 
@@ -405,7 +439,10 @@ export class StreamWorker {
     return n;
   }
 
-  private async recover(err: unknown, partition: number, firstOffset: string, tx: Transaction | undefined, plan: BatchPlan | undefined): Promise<void> {
+  private async recover(
+    err: unknown, partition: number, firstOffset: string, tx: Transaction | undefined, plan: BatchPlan | undefined,
+    current: () => boolean, heartbeat: () => Promise<void>,
+  ): Promise<void> {
     this.o.metrics.aborts.inc();
     const fenced = FENCED.has(kafkaErrorType(err) ?? '');
     let abortFailed = false;
@@ -416,13 +453,44 @@ export class StreamWorker {
       await this.producers.drop(partition);
       this.verified.delete(partition);
     }
-    this.log.warn({ err, partition, offset: firstOffset, fenced }, 'batch aborted; it will be processed again');
+    // a failure that is not a fencing repeats until its cause goes away (broker or store down, a
+    // result the topic refuses…): nothing is skipped; it is retried with a growing back-off and
+    // reported once it has failed FAILING_THRESHOLD times in a row (error log, metric, /healthz 503)
+    const failures = fenced ? 0 : (this.failures.get(partition) ?? 0) + 1;
+    if (!fenced) this.failures.set(partition, failures);
+    this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, failures);
+    const delay = fenced ? 0 : Math.min(MAX_RETRY_DELAY_MS, 500 * 2 ** Math.min(failures - 1, 16));
+    if (failures >= FAILING_THRESHOLD) {
+      this.log.error({ err, partition, offset: firstOffset, failures, retryInMs: delay },
+        'a batch keeps failing: retried with back-off, nothing skipped; the worker reports unhealthy until it commits');
+    } else {
+      this.log.warn({ err, partition, offset: firstOffset, fenced, failures }, 'batch aborted; it will be processed again');
+    }
     try {
       this.consumer.seek({ topic: this.o.inputTopic, partition, offset: firstOffset });
     } catch {
       // not assigned any more: the next owner starts from the committed offset
     }
-    if (!this.stopping) await sleep(fenced ? 0 : 500);
+    await this.backOff(delay, current, heartbeat);
+  }
+
+  /**
+   * Waits `ms` before the batch is fetched again, heartbeating (kafkajs heartbeats between batches
+   * only, and a back-off can outlast the session timeout); ends early on stop or rebalance.
+   */
+  private async backOff(ms: number, current: () => boolean, heartbeat: () => Promise<void>): Promise<void> {
+    const until = Date.now() + ms;
+    while (!this.stopping && current() && Date.now() < until) {
+      await sleep(Math.min(250, until - Date.now()));
+      await heartbeat().catch(() => {});
+    }
+  }
+
+  private noteSuccess(partition: number): void {
+    if (!this.failures.has(partition)) return;
+    if ((this.failures.get(partition) ?? 0) >= FAILING_THRESHOLD) this.log.info({ partition }, 'the failing batch committed: healthy again');
+    this.failures.delete(partition);
+    this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, 0);
   }
 }
 

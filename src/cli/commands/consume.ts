@@ -69,8 +69,17 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
   --sasl-password-file  file holding the password, one line (ADDRFLOW_KAFKA_SASL_PASSWORD_FILE);
                      or the password itself in ADDRFLOW_KAFKA_SASL_PASSWORD
 
-Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the consumer failed; 2 usage error; 4 credentials refused.`;
+SIGTERM/SIGINT: the batch in flight finishes and commits, then the worker exits — within 30 s,
+broker reachable or not (a batch it could not finish is processed again by the next worker).
 
+Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the consumer failed (or the stop hung past its bound);
+2 usage error; 4 credentials refused.`;
+
+
+/** A stopping worker exits at most this long after SIGTERM/SIGINT, whatever the broker and store do. */
+export const STOP_BOUND_MS = 30_000;
+/** What the worker's own stop may take (the batch in flight, the disconnects); the rest of the bound is for closing pool and store. */
+const STOP_TIMEOUT_MS = 20_000;
 
 function required(values: Record<string, unknown>, name: string): string {
   const v = values[name];
@@ -178,12 +187,14 @@ const command: Command = {
     });
 
     let server: MetricsServer | undefined;
-    const shutdown = async (): Promise<void> => {
-      await worker.stop().catch((err) => log.error({ err }, 'error while stopping the consumer'));
+    /** Answers whether the worker stopped cleanly (its batch in flight committed or aborted). */
+    const shutdown = async (): Promise<boolean> => {
+      const clean = await worker.stop(STOP_TIMEOUT_MS).catch((err) => (log.error({ err }, 'error while stopping the consumer'), false));
       await server?.close();
       await meter.close().catch(() => {});
       await pool.destroy();
       await billing.close();
+      return clean;
     };
     try {
       server = await serveMetrics(metrics, metricsPort, values['metrics-host']!, () => worker.healthy);
@@ -193,11 +204,12 @@ const command: Command = {
       await shutdown();
       log.flush();
       process.stderr.write(`addrflow consume: ${(err as Error).message}\n`);
+      exitSoon(1);
       return 1;
     }
     log.info({
-      kafka: describeConnection(connection), group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, op: op ?? 'from value', valueFormat,
-      store: describeDb(values.db), workers: pool.threads, metrics: server.url,
+      kafka: describeConnection(connection), group, inputTopic, inputTopicId: worker.inputTopicId, resultsTopic, ledgerTopic, dlqTopic,
+      op: op ?? 'from value', valueFormat, store: describeDb(values.db), workers: pool.threads, metrics: server.url,
     }, 'addrflow consume started');
     process.stdout.write(JSON.stringify({ consuming: inputTopic, group, metrics: server.url }) + '\n');
 
@@ -206,11 +218,23 @@ const command: Command = {
       const finish = async (code: number, why: string) => {
         if (done) return;
         done = true;
-        log.info({ why }, 'stopping: finishing the batch in flight');
-        await shutdown();
-        log.info('stopped');
+        log.info({ why, boundMs: STOP_BOUND_MS }, 'stopping: finishing the batch in flight');
+        // the last resort of the bound: whatever hangs (a store that does not answer…), exit
+        const hard = setTimeout(() => {
+          log.error({ why, boundMs: STOP_BOUND_MS }, 'the stop did not finish within its bound: exiting now (the next worker fences this one)');
+          log.flush();
+          process.exit(code === 0 ? 1 : code);
+        }, STOP_BOUND_MS - 2000);
+        hard.unref();
+        const clean = await shutdown();
+        if (!clean) {
+          log.warn({ timeoutMs: STOP_TIMEOUT_MS }, 'stopped without finishing the batch in flight (broker unreachable?): the next worker processes it again, charged at most once');
+        }
+        clearTimeout(hard);
+        log.info({ clean }, 'stopped');
         log.flush();
         resolve(code);
+        exitSoon(code);
       };
       process.once('SIGTERM', () => void finish(0, 'SIGTERM'));
       process.once('SIGINT', () => void finish(0, 'SIGINT'));
@@ -218,5 +242,15 @@ const command: Command = {
     });
   },
 };
+
+/**
+ * Everything is closed; the process must not linger. kafkajs 2.2.4 can keep a consumer-restart
+ * timer after `disconnect()` (a crash it restarts from, e.g. after the broker came back: it logs
+ * "Restarting the consumer" and reconnects), which would keep the event loop alive. The exit code
+ * is set by bin/addrflow.ts; this only ends the process if something still holds it a second later.
+ */
+function exitSoon(code: number): void {
+  setTimeout(() => process.exit(process.exitCode ?? code), 1000).unref();
+}
 
 export default command;
