@@ -16,7 +16,6 @@
  *  6. one transaction: results (key, correlation id), ledger entries, DLQ records, then
  *     sendOffsets (retried, send-offsets.ts), commit. Any error aborts it; the batch is redelivered.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin, Consumer, EachBatchPayload, Kafka, Transaction } from './client/kafkajs.ts';
 import { createKafka } from './client/kafkajs.ts';
 import type { KafkaConnection } from './client/connection.ts';
@@ -135,6 +134,8 @@ export class StreamWorker {
   private creditTimer: NodeJS.Timeout | undefined;
   /** Consecutive failed attempts per input partition (reset by a commit). */
   private readonly failures = new Map<number, number>();
+  /** Partitions held back after a failure, with the timer that resumes them. */
+  private readonly retryTimers = new Map<number, NodeJS.Timeout>();
   private running = false;
   private stopping = false;
   private crashed: ((e: Error) => void) | undefined;
@@ -233,6 +234,8 @@ export class StreamWorker {
     this.stopping = true;
     if (this.creditTimer) clearInterval(this.creditTimer);
     this.creditTimer = undefined;
+    for (const t of this.retryTimers.values()) clearTimeout(t);
+    this.retryTimers.clear();
     const deadline = Date.now() + timeoutMs;
     const within = async (p: Promise<unknown>, reserveMs: number): Promise<boolean> => {
       let timer: NodeJS.Timeout | undefined;
@@ -297,7 +300,7 @@ export class StreamWorker {
   }
 
   private async onBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, isRunning, isStale, heartbeat } = payload;
+    const { batch, resolveOffset, isRunning, isStale } = payload;
     if (!isRunning() || isStale() || batch.messages.length === 0) return; // unresolved: fetched again
     const { partition } = batch;
     const sliceSize = this.o.maxBatchRecords ?? DEFAULT_MAX_BATCH_RECORDS;
@@ -345,7 +348,7 @@ export class StreamWorker {
         this.pauseForCredits(partition, messages[start]!.offset);
         return;
       }
-      await this.recover(err, partition, messages[start]?.offset ?? batch.firstOffset() ?? '0', tx, plan, () => isRunning() && !isStale(), heartbeat);
+      await this.recover(err, partition, messages[start]?.offset ?? batch.firstOffset() ?? '0', tx, plan);
     }
   }
 
@@ -439,10 +442,7 @@ export class StreamWorker {
     return n;
   }
 
-  private async recover(
-    err: unknown, partition: number, firstOffset: string, tx: Transaction | undefined, plan: BatchPlan | undefined,
-    current: () => boolean, heartbeat: () => Promise<void>,
-  ): Promise<void> {
+  private async recover(err: unknown, partition: number, firstOffset: string, tx: Transaction | undefined, plan: BatchPlan | undefined): Promise<void> {
     this.o.metrics.aborts.inc();
     const fenced = FENCED.has(kafkaErrorType(err) ?? '');
     let abortFailed = false;
@@ -471,19 +471,22 @@ export class StreamWorker {
     } catch {
       // not assigned any more: the next owner starts from the committed offset
     }
-    await this.backOff(delay, current, heartbeat);
+    this.holdPartition(partition, delay);
   }
 
   /**
-   * Waits `ms` before the batch is fetched again, heartbeating (kafkajs heartbeats between batches
-   * only, and a back-off can outlast the session timeout); ends early on stop or rebalance.
+   * Keeps a partition from being fetched for `ms` (the back-off of a failing batch). Paused, not
+   * slept on: the consumer keeps heartbeating and the other partitions keep flowing.
    */
-  private async backOff(ms: number, current: () => boolean, heartbeat: () => Promise<void>): Promise<void> {
-    const until = Date.now() + ms;
-    while (!this.stopping && current() && Date.now() < until) {
-      await sleep(Math.min(250, until - Date.now()));
-      await heartbeat().catch(() => {});
-    }
+  private holdPartition(partition: number, ms: number): void {
+    if (ms <= 0 || this.stopping) return;
+    const tp = [{ topic: this.o.inputTopic, partitions: [partition] }];
+    this.consumer.pause(tp);
+    clearTimeout(this.retryTimers.get(partition));
+    this.retryTimers.set(partition, setTimeout(() => {
+      this.retryTimers.delete(partition);
+      if (!this.stopping && !this.pausedPartitions.has(partition)) this.consumer.resume(tp);
+    }, ms));
   }
 
   private noteSuccess(partition: number): void {

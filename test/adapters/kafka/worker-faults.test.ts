@@ -12,7 +12,7 @@
  *    topic accepts): retried with back-off, reported (error log with the count, metric, /healthz
  *    503), nothing skipped; processing resumes once the cause is fixed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,13 +155,13 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
       validateOnly: false,
       resources: [{ type: 2 as ConfigResourceTypes /* TOPIC (a TS enum kafkajs's CommonJS build does not export by name) */, name: topics.results, configEntries: [{ name: 'max.message.bytes', value }] }],
     });
-    await setMaxMessageBytes('64');
+    await setMaxMessageBytes('1024'); // above a transaction marker (a smaller limit blocks the abort itself), below a batch of results
     const db = `sqlite:${join(dir, 'billing.sqlite')}`;
     const account = await createAccount(db, 10_000_000);
     const records: InputRecord[] = Array.from({ length: 200 }, (_, i) => mixedRecord(i, 'px'));
     await produce(h, topics.input, records);
     const group = `g-${h.run}-poison`;
-    const w = await launchConsume(consumeArgs(broker.brokers, topics, group, db, account), {}, children);
+    const w = await launchConsume(consumeArgs(broker.brokers, topics, group, db, account), { ADDRFLOW_LOG_LEVEL: 'info' }, children);
     await until(async () => (await fetch(`${w.metrics}/healthz`)).status === 503, 120_000, '/healthz to report the failing batch');
     const metrics = await (await fetch(`${w.metrics}/metrics`)).text();
     const attempts = Number(metrics.match(/addrflow_kafka_partition_failed_attempts\{[^}]*partition="0"[^}]*\} (\d+)/)?.[1]);
@@ -173,6 +173,7 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
 
     await setMaxMessageBytes('1048588'); // the cause goes away
     await waitForCommitted(h, group, topics.input, 120_000).catch((e: Error) => {
+      if (process.env.ADDRFLOW_DEBUG_STDERR) writeFileSync(process.env.ADDRFLOW_DEBUG_STDERR, w.stderr());
       throw new Error(`${e.message}\n--- worker stderr (tail) ---\n${w.stderr().slice(-6000)}`);
     });
     await until(async () => (await fetch(`${w.metrics}/healthz`)).status === 200, 30_000, '/healthz to recover');
