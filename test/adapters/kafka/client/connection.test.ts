@@ -2,7 +2,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loggerOptions } from '../../../../src/log.ts';
 import { connectionFrom, describeConnection } from '../../../../src/adapters/kafka/client/connection.ts';
 import { runCli } from '../../../helpers/cli.ts';
 
@@ -41,6 +44,15 @@ describe('connectionFrom', () => {
     expect(() => connectionFrom({ brokers, saslMechanism: 'scram-sha-256' }, { ADDRFLOW_KAFKA_SASL_PASSWORD: 'x' })).toThrow(/needs a user name/);
     expect(() => connectionFrom({ brokers, saslMechanism: 'gssapi', saslUsername: 'a' }, { ADDRFLOW_KAFKA_SASL_PASSWORD: 'x' })).toThrow(/must be one of plain, scram-sha-256, scram-sha-512/);
     expect(() => connectionFrom({ brokers, saslUsername: 'a' }, {})).toThrow(/without a mechanism/);
+  });
+
+  it('the logger redacts a connection\'s password and passphrase even if a whole connection is logged', () => {
+    let out = '';
+    const log = pino(loggerOptions({ level: 'info' }), new Writable({ write(c, _e, cb) { out += c; cb(); } }));
+    log.info({ kafka: { sasl: { mechanism: 'plain', username: 'u', password: 'pw-1' }, tls: { passphrase: 'pp-1' } } }, 'a');
+    log.info({ sasl: { password: 'pw-2' }, passphrase: 'pp-2' }, 'b');
+    expect(out).not.toMatch(/pw-[12]|pp-[12]/);
+    expect(out.match(/\[redacted\]/g)?.length).toBe(4);
   });
 
   it('describes a connection for logs without secrets', () => {
