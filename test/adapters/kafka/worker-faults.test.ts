@@ -67,6 +67,11 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
     }
   }
 
+  /** After a restart: until the test's own clients are served again (leaders elected, offsets answered). */
+  async function serving(h: Harness, topic: string): Promise<void> {
+    await until(async () => (await h.admin.fetchTopicOffsets(topic)).length > 0, 60_000, 'the restarted broker to serve');
+  }
+
   it('broker killed with -9 mid-stream and started again: the worker waits, reconnects; exactly one result, at most one charge', async () => {
     const { broker, h, dir } = await setup('kill9');
     const topics = await createTopics(h, 'kill9', 2);
@@ -81,6 +86,7 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
     await sleep(3000); // the worker sees the broker gone
     expect(w.child.exitCode).toBeNull(); // it waits
     await broker.start();
+    await serving(h, topics.input);
     await waitForCommitted(h, group, topics.input, 180_000);
     const t0 = Date.now();
     w.child.kill('SIGTERM');
@@ -111,6 +117,7 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
     expect(stopped.stderr).toMatch(/"msg":"stopped"/);
 
     await broker.start();
+    await serving(h, topics.input);
     const second = await launchConsume(consumeArgs(broker.brokers, topics, group, db, account), {}, children);
     await waitForCommitted(h, group, topics.input, 180_000);
     second.child.kill('SIGTERM');
@@ -131,6 +138,7 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
     await broker.kill9();
     await sleep(3000);
     await broker.start();
+    await serving(h, topics.input);
     // the worker is back when these are committed; an idempotent producer, so that a retry after
     // the restart cannot write an input record twice
     const idempotent = h.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
