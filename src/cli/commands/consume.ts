@@ -49,7 +49,9 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
   --value-format   result and ledger values: avro (single-object encoding; Confluent framing with
                    --registry-ids) or json (default avro); input accepts both
   --workers        engine worker threads (default: number of cores)
-  --metrics-port   GET /metrics and /healthz on this port (default 9464; 0 = any free port)
+  --metrics-port   GET /metrics and /healthz on this port (default 9464; 0 = any free port);
+                   /healthz answers 503 while a batch has failed 3 times in a row (it is retried
+                   with a back-off up to 30 s, never skipped)
   --transactional-id-prefix  prefix of the per-partition transactional ids (default addrflow-<group>)
   --session-timeout  consumer group session timeout in ms (default 30000)
   --credit-check-interval  how often a worker paused for credits checks the balance (ms, default 5000)
