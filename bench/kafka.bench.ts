@@ -20,7 +20,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, Partitioners, type Admin, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type Producer } from '../src/adapters/kafka/client/kafkajs.ts';
 import { generateLines } from '../tools/generate-requests.ts';
 import { Billing } from '../src/billing/billing.ts';
 import { createValueCodec } from '../src/adapters/kafka/avro/index.ts';

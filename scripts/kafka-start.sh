@@ -13,7 +13,19 @@
 #
 # Environment: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (KAFKA_PORT+1), KAFKA_HEAP_OPTS
 # (-Xms128m -Xmx512m), KAFKA_JVM_OPTS (start-up oriented defaults below), KAFKA_START_TIMEOUT
-# (seconds, 90), KAFKA_STATE_DIR (.kafka).
+# (seconds, 90), KAFKA_STATE_DIR (.kafka; the classpath cache stays in .kafka).
+#
+# Secured listeners, beside the PLAINTEXT one (tests of managed-Kafka settings; inter-broker and
+# controller traffic stay PLAINTEXT):
+#   KAFKA_SASL_PORT       SASL_PLAINTEXT listener: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512
+#   KAFKA_SSL_PORT        SSL listener, client certificate required
+#   KAFKA_SASL_SSL_PORT   SASL_SSL listener (the three mechanisms over TLS, no client certificate)
+#   KAFKA_SASL_USERS      user:password[,user:password…] — SCRAM-SHA-256 and -512 credentials
+#                         written at format time (StorageTool --add-scram), PLAIN users in the JAAS
+#   KAFKA_SSL_DIR         dir with ca.pem (trusted for client certificates) and broker.pem
+#                         (unencrypted PKCS#8 key + certificate chain, PEM) for the SSL listeners
+# KAFKA_KEEP_DATA=1 restarts on the existing log dir of this state dir (no format), e.g. after the
+# broker was killed: same cluster, topics, offsets and transactions.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -64,8 +76,10 @@ port_open "$CONTROLLER_PORT" && die "controller port 127.0.0.1:$CONTROLLER_PORT 
 T0=$(date +%s%N)
 
 # --- 1. classpath (re-resolved only when the POM changes or a jar went missing) ---------------
-CP_FILE="$STATE/classpath.txt"
-CP_KEY="$STATE/classpath.key"
+CP_DIR="$ROOT/.kafka"
+mkdir -p "$CP_DIR"
+CP_FILE="$CP_DIR/classpath.txt"
+CP_KEY="$CP_DIR/classpath.key"
 KEY="$(sha256sum "$POM" | cut -d' ' -f1)"
 cp_valid() {
   [ -s "$CP_FILE" ] && [ "$(cat "$CP_KEY" 2>/dev/null)" = "$KEY" ] || return 1
@@ -87,20 +101,73 @@ fi
 CP="$(cat "$CP_FILE")"
 
 # --- 2. fresh run dir, config, storage ----------------------------------------------------------
+SASL_PORT="${KAFKA_SASL_PORT:-}"
+SSL_PORT="${KAFKA_SSL_PORT:-}"
+SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-}"
+LOG_OPTS="-Dlog4j2.configurationFile=$LOG_CONFIG"
+if [ "${KAFKA_KEEP_DATA:-}" = "1" ] && [ -f "$RUN/data/meta.properties" ]; then
+  log "restarting on the existing log dir $RUN/data"
+  CLUSTER_ID="$(sed -n 's/^cluster.id=//p' "$RUN/data/meta.properties")"
+else
 rm -rf "$RUN"
 mkdir -p "$RUN/data"
 sed -e "s#@PORT@#$PORT#g" -e "s#@CONTROLLER_PORT@#$CONTROLLER_PORT#g" -e "s#@LOG_DIR@#$RUN/data#g" \
   "$TEMPLATE" > "$RUN/server.properties"
+FORMAT_ARGS=()
+if [ -n "$SASL_PORT$SSL_PORT$SASL_SSL_PORT" ]; then
+  LISTENERS="PLAINTEXT://127.0.0.1:$PORT"
+  MAP="CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT"
+  [ -n "$SASL_PORT" ] && { LISTENERS="$LISTENERS,SASL_PLAINTEXT://127.0.0.1:$SASL_PORT"; MAP="$MAP,SASL_PLAINTEXT:SASL_PLAINTEXT"; }
+  [ -n "$SSL_PORT" ] && { LISTENERS="$LISTENERS,SSL://127.0.0.1:$SSL_PORT"; MAP="$MAP,SSL:SSL"; }
+  [ -n "$SASL_SSL_PORT" ] && { LISTENERS="$LISTENERS,SASL_SSL://127.0.0.1:$SASL_SSL_PORT"; MAP="$MAP,SASL_SSL:SASL_SSL"; }
+  {
+    echo ""
+    echo "# --- secured listeners (KAFKA_SASL_PORT / KAFKA_SSL_PORT / KAFKA_SASL_SSL_PORT) ---"
+    echo "listeners=$LISTENERS,CONTROLLER://127.0.0.1:$CONTROLLER_PORT"
+    echo "advertised.listeners=$LISTENERS"
+    echo "listener.security.protocol.map=$MAP"
+  } >> "$RUN/server.properties"
+  if [ -n "$SASL_PORT$SASL_SSL_PORT" ]; then
+    [ -n "${KAFKA_SASL_USERS:-}" ] || die "KAFKA_SASL_USERS (user:password,…) is needed with a SASL listener"
+    PLAIN_USERS=""
+    IFS=',' read -r -a PAIRS <<< "$KAFKA_SASL_USERS"
+    for pair in "${PAIRS[@]}"; do
+      user="${pair%%:*}"; pass="${pair#*:}"
+      PLAIN_USERS="$PLAIN_USERS user_$user=\"$pass\""
+      FORMAT_ARGS+=(--add-scram "SCRAM-SHA-256=[name=$user,password=$pass]" --add-scram "SCRAM-SHA-512=[name=$user,password=$pass]")
+    done
+    {
+      echo "sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
+      for l in ${SASL_PORT:+sasl_plaintext} ${SASL_SSL_PORT:+sasl_ssl}; do
+        echo "listener.name.$l.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required$PLAIN_USERS;"
+        echo "listener.name.$l.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+        echo "listener.name.$l.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+      done
+    } >> "$RUN/server.properties"
+  fi
+  if [ -n "$SSL_PORT$SASL_SSL_PORT" ]; then
+    SSL_DIR="${KAFKA_SSL_DIR:-}"
+    [ -f "$SSL_DIR/broker.pem" ] && [ -f "$SSL_DIR/ca.pem" ] || die "KAFKA_SSL_DIR must hold ca.pem and broker.pem for an SSL listener"
+    {
+      echo "ssl.keystore.type=PEM"
+      echo "ssl.keystore.location=$SSL_DIR/broker.pem"
+      echo "ssl.truststore.type=PEM"
+      echo "ssl.truststore.location=$SSL_DIR/ca.pem"
+      [ -n "$SSL_PORT" ] && echo "listener.name.ssl.ssl.client.auth=required"
+    } >> "$RUN/server.properties"
+  fi
+fi
 # base64url of 16 random bytes = a valid cluster id (saves the JVM of `StorageTool random-uuid`)
 CLUSTER_ID="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
-LOG_OPTS="-Dlog4j2.configurationFile=$LOG_CONFIG"
 # shellcheck disable=SC2086 # word splitting of the option strings is intended
 java -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $LOG_OPTS -cp "$CP" kafka.tools.StorageTool \
-  format -t "$CLUSTER_ID" -c "$RUN/server.properties" > "$RUN/format.log" 2>&1 9>&- \
+  format -t "$CLUSTER_ID" -c "$RUN/server.properties" "${FORMAT_ARGS[@]}" > "$RUN/format.log" 2>&1 9>&- \
   || { cat "$RUN/format.log" >&2; die "storage format failed"; }
+fi
 T1=$(date +%s%N)
 
 # --- 3. start and wait ----------------------------------------------------------------------------
+[ -f "$LOG" ] && mv "$LOG" "$LOG.prev" # a restart (KAFKA_KEEP_DATA) waits for its own start line
 # shellcheck disable=SC2086
 nohup java $HEAP_OPTS $JVM_OPTS $LOG_OPTS -Dkafka.logs.dir="$RUN" -cp "$CP" \
   kafka.Kafka "$RUN/server.properties" > "$LOG" 2>&1 < /dev/null 9>&- &  # 9>&-: the broker must not inherit the lock

@@ -10,6 +10,8 @@ export const REDACTED_PATHS = [
   '*.*.license', '*.*.guid',
   'req.headers.authorization', 'req.body.license', 'req.body.guid',
   'options.license', 'options.guid', 'db', '*.db', 'dbUrl', '*.dbUrl',
+  // Kafka connection secrets (SASL password, TLS key passphrase) wherever a connection is logged
+  '*.*.password', 'passphrase', '*.passphrase', '*.*.passphrase',
 ];
 
 export function loggerOptions(extra: LoggerOptions = {}): LoggerOptions {

@@ -60,7 +60,7 @@ export function parseBrokers(list: string): string[] {
  * Retries every 250 ms until `timeoutMs`.
  */
 export async function waitForBroker(brokers: string[], timeoutMs = 60_000): Promise<void> {
-  const { Kafka, logLevel } = await import('kafkajs'); // lazy: the global setup loads this file on every run
+  const { Kafka, logLevel } = await import('../../src/adapters/kafka/client/kafkajs.ts'); // lazy: the global setup loads this file on every run
   const kafka = new Kafka({
     clientId: 'addrflow-test-ready', brokers, logLevel: logLevel.NOTHING,
     connectionTimeout: 2000, retry: { retries: 0 },

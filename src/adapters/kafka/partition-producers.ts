@@ -7,7 +7,7 @@
  * transactional id, which fences the previous owner's producer and aborts its open transaction.
  * Producers are created on first use and disconnected when their partition is revoked.
  */
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from './client/kafkajs.ts';
 
 export class PartitionProducers {
   private readonly kafka: Kafka;

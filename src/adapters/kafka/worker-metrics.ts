@@ -15,6 +15,8 @@ export interface WorkerMetrics {
   aborts: Counter;
   lag: Gauge<'topic' | 'partition'>;
   paused: Gauge<'topic' | 'partition'>;
+  /** Consecutive failed attempts of the batch at the head of a partition (0 once one commits). */
+  failing: Gauge<'topic' | 'partition'>;
   rate: Gauge;
   batchSeconds: Histogram;
   /** Call after each committed batch: feeds the records-per-second gauge. */
@@ -47,6 +49,7 @@ export function createWorkerMetrics(withDefaults = true): WorkerMetrics {
     aborts: new Counter({ name: 'addrflow_kafka_transactions_aborted_total', help: 'Batches whose transaction was aborted (redelivered)', registers }),
     lag: new Gauge({ name: 'addrflow_kafka_consumer_lag', help: 'High watermark minus the next offset to process, per input partition', labelNames: ['topic', 'partition'], registers }),
     paused: new Gauge({ name: 'addrflow_kafka_partition_paused', help: '1 while an input partition is paused because the balance ran out', labelNames: ['topic', 'partition'], registers }),
+    failing: new Gauge({ name: 'addrflow_kafka_partition_failed_attempts', help: 'Consecutive failed attempts of the batch at the head of an input partition (0 once a batch commits)', labelNames: ['topic', 'partition'], registers }),
     rate,
     batchSeconds: new Histogram({
       name: 'addrflow_kafka_batch_duration_seconds', help: 'Decode, engine, billing and transaction of one batch',

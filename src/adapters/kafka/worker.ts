@@ -26,8 +26,10 @@
  * unpaid and nothing is lost, and the worker carries on by itself once the store is back (logged
  * once each way).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type LogEntry, type Transaction } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, Kafka, Transaction } from './client/kafkajs.ts';
+import { createKafka } from './client/kafkajs.ts';
+import type { KafkaConnection } from './client/connection.ts';
+import { fetchTopicIds } from './client/topic-ids.ts';
 import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contract/records.ts';
 import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
@@ -42,11 +44,12 @@ import { PartitionProducers } from './partition-producers.ts';
 import { sendOffsetsRetrying } from './send-offsets.ts';
 import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
 import type { BatchPlan, StreamMeter } from './stream-meter.ts';
-import { fetchTopicId } from './topic-id.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
 export interface StreamWorkerOptions {
   brokers: string[];
+  /** TLS / SASL to the cluster (src/adapters/kafka/client/connection.ts); `brokers` alone = PLAINTEXT. */
+  connection?: KafkaConnection;
   group: string;
   inputTopic: string;
   resultsTopic: string;
@@ -71,12 +74,18 @@ export interface StreamWorkerOptions {
   transactionTimeoutMs?: number;
   /** Records per transaction (default DEFAULT_MAX_BATCH_RECORDS). */
   maxBatchRecords?: number;
-  /** Looks up the input topic's id (default: the cluster metadata, topic-id.ts). */
+  /** Looks up the input topic's id (default: the cluster metadata, client/topic-ids.ts). */
   topicId?: (topic: string) => Promise<string>;
 }
 
 /** Pause before a batch is tried again while the billing store is unreachable. */
 const STORE_RETRY_MS = 1000;
+/** How long `stop()` waits for the batch in flight and the disconnects before it gives up (the CLI's bound is 30 s in all). */
+export const DEFAULT_STOP_TIMEOUT_MS = 20_000;
+/** Consecutive failures of one partition's batch after which it is reported (error log, /healthz 503). */
+export const FAILING_THRESHOLD = 3;
+/** Back-off between attempts of a failing batch: 500 ms doubled per failure, at most this. */
+const MAX_RETRY_DELAY_MS = 30_000;
 
 /** Records per transaction (a kafkajs batch can hold a whole fetch: thousands). */
 export const DEFAULT_MAX_BATCH_RECORDS = 2000;
@@ -104,16 +113,6 @@ function kafkaErrorType(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null ? (e as { type?: string }).type : undefined;
 }
 
-/** kafkajs log lines into pino. kafkajs logs retried errors (CONCURRENT_TRANSACTIONS…) at ERROR: they become warnings. */
-function kafkaLogCreator(log: Logger) {
-  return () => ({ namespace, level, log: entry }: LogEntry) => {
-    const { message, ...extra } = entry;
-    const fields = { kafkajs: namespace, ...extra };
-    if (level <= logLevel.WARN) log.warn(fields, message);
-    else if (level === logLevel.INFO) log.debug(fields, message);
-  };
-}
-
 /** Splits one op's validated elements into one task per pool thread (a batch of thousands must use every thread). */
 async function runOnPool(pool: EnginePool, op: Op, elements: ValidElement[]): Promise<Outcome[]> {
   const threads = Math.max(1, pool.threads);
@@ -139,7 +138,9 @@ function resultObject(op: Op, o: Outcome, requestid: string, balance: number | u
 
 export class StreamWorker {
   private readonly o: StreamWorkerOptions;
+  private readonly connection: KafkaConnection;
   private readonly kafka: Kafka;
+  private inputTopicIdValue: string | undefined;
   private readonly consumer: Consumer;
   private readonly admin: Admin;
   private readonly producers: PartitionProducers;
@@ -148,6 +149,10 @@ export class StreamWorker {
   private readonly verified = new Set<number>();
   private readonly pausedPartitions = new Set<number>();
   private creditTimer: NodeJS.Timeout | undefined;
+  /** Consecutive failed attempts per input partition (reset by a commit). */
+  private readonly failures = new Map<number, number>();
+  /** Partitions held back after a failure, with the timer that resumes them. */
+  private readonly retryTimers = new Map<number, NodeJS.Timeout>();
   private running = false;
   private stopping = false;
   /** The last batch failed on an unreachable billing store (for logging the outage once). */
@@ -159,12 +164,8 @@ export class StreamWorker {
   constructor(opts: StreamWorkerOptions) {
     this.o = opts;
     this.log = opts.log;
-    this.kafka = new Kafka({
-      clientId: opts.clientId ?? 'addrflow-worker',
-      brokers: opts.brokers,
-      logLevel: logLevel.WARN,
-      logCreator: kafkaLogCreator(opts.log),
-    });
+    this.connection = opts.connection ?? { brokers: opts.brokers };
+    this.kafka = createKafka(this.connection, { clientId: opts.clientId ?? 'addrflow-worker', log: opts.log });
     const sessionTimeout = opts.sessionTimeoutMs ?? 30_000;
     this.consumer = this.kafka.consumer({
       groupId: opts.group,
@@ -180,8 +181,20 @@ export class StreamWorker {
     this.failed = new Promise((resolve) => (this.crashed = resolve));
   }
 
+  /** Running, and no partition's batch has failed FAILING_THRESHOLD times in a row. */
   get healthy(): boolean {
-    return this.running && !this.stopping;
+    return this.running && !this.stopping && this.failingPartitions.length === 0;
+  }
+
+  /** Partitions whose head batch keeps failing (FAILING_THRESHOLD or more attempts in a row). */
+  get failingPartitions(): readonly number[] {
+    return [...this.failures].filter(([, n]) => n >= FAILING_THRESHOLD).map(([p]) => p);
+  }
+
+  /** The input topic's id (UUID, from the cluster metadata; a recreated topic has a new one). Known after start(). */
+  get inputTopicId(): string {
+    if (this.inputTopicIdValue === undefined) throw new Error('the input topic id is known once the worker has started');
+    return this.inputTopicIdValue;
   }
 
   get paused(): readonly number[] {
@@ -199,7 +212,10 @@ export class StreamWorker {
       throw new Error(`topic(s) not found on ${o.brokers.join(',')}: ${missing.join(', ')} (create them first)`);
     }
     // the metering job: this consumer group on this topic, by the topic's id (a recreated topic is new)
-    const topicId = await (o.topicId ?? ((t: string) => fetchTopicId(o.brokers, t)))(o.inputTopic);
+    const topicId = o.topicId
+      ? await o.topicId(o.inputTopic)
+      : (await fetchTopicIds(this.connection, [o.inputTopic])).get(o.inputTopic)!;
+    this.inputTopicIdValue = topicId;
     o.meter.bindJob(topicId, o.group);
     this.log.info({ topic: o.inputTopic, topicId, group: o.group }, 'metering job: consumer group on topic id');
     const { GROUP_JOIN, CRASH } = this.consumer.events;
@@ -211,6 +227,7 @@ export class StreamWorker {
       void this.producers.retain(assigned);
     });
     this.consumer.on(CRASH, (e) => {
+      if (this.stopping) return;
       if (e.payload.restart) {
         this.log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');
         return;
@@ -230,16 +247,35 @@ export class StreamWorker {
     this.running = true;
   }
 
-  /** Graceful stop: no new fetches, the batch in flight finishes its transaction, then everything disconnects. */
-  async stop(): Promise<void> {
-    if (this.stopping) return;
+  /**
+   * Graceful stop: no new fetches, the batch in flight finishes its transaction, then everything
+   * disconnects — within `timeoutMs`, broker reachable or not. Answers whether it finished cleanly;
+   * when it did not (broker unreachable), the batch in flight is not committed: its transaction is
+   * aborted by the next owner of the partition (it fences this producer) and the batch processed
+   * again there, charged at most once (settle is idempotent on the ledger id).
+   */
+  async stop(timeoutMs = DEFAULT_STOP_TIMEOUT_MS): Promise<boolean> {
+    if (this.stopping) return false;
     this.stopping = true;
     if (this.creditTimer) clearInterval(this.creditTimer);
     this.creditTimer = undefined;
-    await this.consumer.disconnect();
-    await this.producers.closeAll();
-    await this.admin.disconnect();
+    for (const t of this.retryTimers.values()) clearTimeout(t);
+    this.retryTimers.clear();
+    const deadline = Date.now() + timeoutMs;
+    const within = async (p: Promise<unknown>, reserveMs: number): Promise<boolean> => {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - reserveMs - Date.now()))));
+      try {
+        return await Promise.race([p.then(() => true, (err: unknown) => (this.log.warn({ err }, 'error while stopping'), false)), timedOut]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    let clean = await within(this.consumer.disconnect(), 4000);
+    clean = (await within(this.producers.closeAll(), 1000)) && clean;
+    clean = (await within(this.admin.disconnect(), 0)) && clean;
     this.running = false;
+    return clean;
   }
 
   private async committedOffset(partition: number): Promise<bigint | undefined> {
@@ -328,6 +364,7 @@ export class StreamWorker {
           this.storeDown = false;
           this.log.warn({ partition }, 'billing store reachable again: processing');
         }
+        this.noteSuccess(partition);
         this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
         start += n;
         if (n < part.length) {
@@ -469,12 +506,23 @@ export class StreamWorker {
       await this.producers.drop(partition);
       this.verified.delete(partition);
     }
+    // a failure that is not a fencing repeats until its cause goes away (broker or store down, a
+    // result the topic refuses…): nothing is skipped; it is retried with a growing back-off and
+    // reported once it has failed FAILING_THRESHOLD times in a row (error log, metric, /healthz 503).
+    // A billing-store outage is logged once per outage and retried every STORE_RETRY_MS: nothing
+    // runs unpaid, the batch waits in Kafka.
     const storeDown = err instanceof StoreUnavailableError;
-    if (!storeDown) {
-      this.log.warn({ err, partition, offset: firstOffset, fenced }, 'batch aborted; it will be processed again');
-    } else if (!this.storeDown) {
-      // once per outage, not once per retry: nothing runs unpaid, the batch waits in Kafka
-      this.log.error({ err, partition, offset: firstOffset }, 'billing store unreachable: batches wait (nothing is processed) until it is back');
+    const failures = fenced ? 0 : (this.failures.get(partition) ?? 0) + 1;
+    if (!fenced) this.failures.set(partition, failures);
+    this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, failures);
+    const delay = fenced ? 0 : storeDown ? STORE_RETRY_MS : Math.min(MAX_RETRY_DELAY_MS, 500 * 2 ** Math.min(failures - 1, 16));
+    if (storeDown) {
+      if (!this.storeDown) this.log.error({ err, partition, offset: firstOffset }, 'billing store unreachable: batches wait (nothing is processed) until it is back');
+    } else if (failures >= FAILING_THRESHOLD) {
+      this.log.error({ err, partition, offset: firstOffset, failures, retryInMs: delay },
+        'a batch keeps failing: retried with back-off, nothing skipped; the worker reports unhealthy until it commits');
+    } else {
+      this.log.warn({ err, partition, offset: firstOffset, fenced, failures }, 'batch aborted; it will be processed again');
     }
     this.storeDown ||= storeDown;
     try {
@@ -482,7 +530,29 @@ export class StreamWorker {
     } catch {
       // not assigned any more: the next owner starts from the committed offset
     }
-    if (!this.stopping) await sleep(fenced ? 0 : storeDown ? STORE_RETRY_MS : 500);
+    this.holdPartition(partition, delay);
+  }
+
+  /**
+   * Keeps a partition from being fetched for `ms` (the back-off of a failing batch). Paused, not
+   * slept on: the consumer keeps heartbeating and the other partitions keep flowing.
+   */
+  private holdPartition(partition: number, ms: number): void {
+    if (ms <= 0 || this.stopping) return;
+    const tp = [{ topic: this.o.inputTopic, partitions: [partition] }];
+    this.consumer.pause(tp);
+    clearTimeout(this.retryTimers.get(partition));
+    this.retryTimers.set(partition, setTimeout(() => {
+      this.retryTimers.delete(partition);
+      if (!this.stopping && !this.pausedPartitions.has(partition)) this.consumer.resume(tp);
+    }, ms));
+  }
+
+  private noteSuccess(partition: number): void {
+    if (!this.failures.has(partition)) return;
+    if ((this.failures.get(partition) ?? 0) >= FAILING_THRESHOLD) this.log.info({ partition }, 'the failing batch committed: healthy again');
+    this.failures.delete(partition);
+    this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, 0);
   }
 }
 

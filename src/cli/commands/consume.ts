@@ -14,6 +14,7 @@ import { StreamMeter } from '../../adapters/kafka/stream-meter.ts';
 import { StreamWorker } from '../../adapters/kafka/worker.ts';
 import { createWorkerMetrics, serveMetrics, type MetricsServer } from '../../adapters/kafka/worker-metrics.ts';
 import { createLogger } from '../../log.ts';
+import { ConnectionSettingsError, CONNECTION_ENV, connectionFrom, describeConnection, type KafkaConnection } from '../../adapters/kafka/client/connection.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { UsageError, type Command } from '../main.ts';
 import { credentialsFrom } from '../credentials.ts';
@@ -26,6 +27,9 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
                         [--metrics-port P] [--metrics-host H] [--transactional-id-prefix X]
                         [--registry-ids subject.vN=id,…] [--session-timeout MS]
                         [--credit-check-interval MS] [--concurrency N]
+                        [--tls] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--tls-servername NAME]
+                        [--sasl-mechanism plain|scram-sha-256|scram-sha-512 --sasl-username U
+                         [--sasl-password-file FILE]]
 
   Reads request records (one element each; Avro or JSON values) from the input topic and writes,
   exactly once per input record, the result to the results topic and one ledger entry per
@@ -45,14 +49,39 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
   --value-format   result and ledger values: avro (single-object encoding; Confluent framing with
                    --registry-ids) or json (default avro); input accepts both
   --workers        engine worker threads (default: number of cores)
-  --metrics-port   GET /metrics and /healthz on this port (default 9464; 0 = any free port)
+  --metrics-port   GET /metrics and /healthz on this port (default 9464; 0 = any free port);
+                   /healthz answers 503 while a batch has failed 3 times in a row (it is retried
+                   with a back-off up to 30 s, never skipped)
   --transactional-id-prefix  prefix of the per-partition transactional ids (default addrflow-<group>)
   --session-timeout  consumer group session timeout in ms (default 30000)
   --credit-check-interval  how often a worker paused for credits checks the balance (ms, default 5000)
   --concurrency    input partitions processed at the same time (default 4)
 
-Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the consumer failed; 2 usage error; 4 credentials refused.`;
+  Managed Kafka (TLS, SASL). Every flag has an environment variable; the flag wins. Secrets are
+  never taken from the command line: the SASL password comes from ADDRFLOW_KAFKA_SASL_PASSWORD or
+  a file, the client key from a file (its passphrase from ADDRFLOW_KAFKA_TLS_KEY_PASSPHRASE).
+  --tls              TLS to the brokers with the system CAs (env ADDRFLOW_KAFKA_TLS=1); implied by
+                     any --tls-* file
+  --tls-ca           PEM CA bundle that signs the broker certificates (ADDRFLOW_KAFKA_TLS_CA_FILE)
+  --tls-cert, --tls-key  client certificate and unencrypted or passphrase-protected key, PEM, for
+                     mutual TLS (ADDRFLOW_KAFKA_TLS_CERT_FILE, ADDRFLOW_KAFKA_TLS_KEY_FILE)
+  --tls-servername   name checked against the broker certificate (ADDRFLOW_KAFKA_TLS_SERVERNAME)
+  --sasl-mechanism   plain, scram-sha-256 or scram-sha-512 (ADDRFLOW_KAFKA_SASL_MECHANISM)
+  --sasl-username    (ADDRFLOW_KAFKA_SASL_USERNAME)
+  --sasl-password-file  file holding the password, one line (ADDRFLOW_KAFKA_SASL_PASSWORD_FILE);
+                     or the password itself in ADDRFLOW_KAFKA_SASL_PASSWORD
 
+SIGTERM/SIGINT: the batch in flight finishes and commits, then the worker exits — within 30 s,
+broker reachable or not (a batch it could not finish is processed again by the next worker).
+
+Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the consumer failed (or the stop hung past its bound);
+2 usage error; 4 credentials refused.`;
+
+
+/** A stopping worker exits at most this long after SIGTERM/SIGINT, whatever the broker and store do. */
+export const STOP_BOUND_MS = 30_000;
+/** What the worker's own stop may take (the batch in flight, the disconnects); the rest of the bound is for closing pool and store. */
+const STOP_TIMEOUT_MS = 20_000;
 
 function required(values: Record<string, unknown>, name: string): string {
   const v = values[name];
@@ -64,6 +93,9 @@ const command: Command = {
   summary: 'run the Kafka stream worker (requests topic → results and ledger topics, exactly once)',
   usage,
   async run(argv) {
+    if (argv.some((a) => /^--(sasl-password|tls-key-passphrase|tls-passphrase)(=|$)/.test(a))) {
+      throw new UsageError(`secrets are not taken from the command line: set ${CONNECTION_ENV.saslPassword} (or --sasl-password-file) / ${CONNECTION_ENV.tlsKeyPassphrase}`);
+    }
     const { values } = parseArgs({
       args: argv,
       options: {
@@ -87,6 +119,14 @@ const command: Command = {
         'session-timeout': { type: 'string' },
         'credit-check-interval': { type: 'string' },
         concurrency: { type: 'string' },
+        tls: { type: 'boolean' },
+        'tls-ca': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'tls-servername': { type: 'string' },
+        'sasl-mechanism': { type: 'string' },
+        'sasl-username': { type: 'string' },
+        'sasl-password-file': { type: 'string' },
       },
       strict: true,
     });
@@ -111,6 +151,17 @@ const command: Command = {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
+    let connection: KafkaConnection;
+    try {
+      connection = connectionFrom({
+        brokers, tls: values.tls, tlsCaFile: values['tls-ca'], tlsCertFile: values['tls-cert'], tlsKeyFile: values['tls-key'],
+        tlsServername: values['tls-servername'], saslMechanism: values['sasl-mechanism'], saslUsername: values['sasl-username'],
+        saslPasswordFile: values['sasl-password-file'],
+      });
+    } catch (e) {
+      if (e instanceof ConnectionSettingsError) throw new UsageError(e.message);
+      throw e;
+    }
     const creds = validateCredentials(credentialsFrom(values));
     const log = createLogger();
 
@@ -131,7 +182,7 @@ const command: Command = {
     const pool = await EnginePool.create({ ...(workers !== undefined ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
     const metrics = createWorkerMetrics();
     const worker = new StreamWorker({
-      brokers, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, valueFormat,
+      brokers, connection, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, valueFormat,
       ...(op ? { op } : {}),
       transactionalIdPrefix: values['transactional-id-prefix'] ?? `addrflow-${group}`,
       pool, meter, codec: createValueCodec(registryIds ? { registryIds } : {}), log, metrics,
@@ -139,12 +190,14 @@ const command: Command = {
     });
 
     let server: MetricsServer | undefined;
-    const shutdown = async (): Promise<void> => {
-      await worker.stop().catch((err) => log.error({ err }, 'error while stopping the consumer'));
+    /** Answers whether the worker stopped cleanly (its batch in flight committed or aborted). */
+    const shutdown = async (): Promise<boolean> => {
+      const clean = await worker.stop(STOP_TIMEOUT_MS).catch((err) => (log.error({ err }, 'error while stopping the consumer'), false));
       await server?.close();
       await meter.close().catch(() => {});
       await pool.destroy();
       await billing.close();
+      return clean;
     };
     try {
       server = await serveMetrics(metrics, metricsPort, values['metrics-host']!, () => worker.healthy);
@@ -154,11 +207,12 @@ const command: Command = {
       await shutdown();
       log.flush();
       process.stderr.write(`addrflow consume: ${(err as Error).message}\n`);
+      exitSoon(1);
       return 1;
     }
     log.info({
-      brokers, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, op: op ?? 'from value', valueFormat,
-      store: describeDb(values.db), workers: pool.threads, metrics: server.url,
+      kafka: describeConnection(connection), group, inputTopic, inputTopicId: worker.inputTopicId, resultsTopic, ledgerTopic, dlqTopic,
+      op: op ?? 'from value', valueFormat, store: describeDb(values.db), workers: pool.threads, metrics: server.url,
     }, 'addrflow consume started');
     process.stdout.write(JSON.stringify({ consuming: inputTopic, group, metrics: server.url }) + '\n');
 
@@ -167,11 +221,23 @@ const command: Command = {
       const finish = async (code: number, why: string) => {
         if (done) return;
         done = true;
-        log.info({ why }, 'stopping: finishing the batch in flight');
-        await shutdown();
-        log.info('stopped');
+        log.info({ why, boundMs: STOP_BOUND_MS }, 'stopping: finishing the batch in flight');
+        // the last resort of the bound: whatever hangs (a store that does not answer…), exit
+        const hard = setTimeout(() => {
+          log.error({ why, boundMs: STOP_BOUND_MS }, 'the stop did not finish within its bound: exiting now (the next worker fences this one)');
+          log.flush();
+          process.exit(code === 0 ? 1 : code);
+        }, STOP_BOUND_MS - 2000);
+        hard.unref();
+        const clean = await shutdown();
+        if (!clean) {
+          log.warn({ timeoutMs: STOP_TIMEOUT_MS }, 'stopped without finishing the batch in flight (broker unreachable?): the next worker processes it again, charged at most once');
+        }
+        clearTimeout(hard);
+        log.info({ clean }, 'stopped');
         log.flush();
         resolve(code);
+        exitSoon(code);
       };
       process.once('SIGTERM', () => void finish(0, 'SIGTERM'));
       process.once('SIGINT', () => void finish(0, 'SIGINT'));
@@ -179,5 +245,15 @@ const command: Command = {
     });
   },
 };
+
+/**
+ * Everything is closed; the process must not linger. kafkajs 2.2.4 can keep a consumer-restart
+ * timer after `disconnect()` (a crash it restarts from, e.g. after the broker came back: it logs
+ * "Restarting the consumer" and reconnects), which would keep the event loop alive. The exit code
+ * is set by bin/addrflow.ts; this only ends the process if something still holds it a second later.
+ */
+function exitSoon(code: number): void {
+  setTimeout(() => process.exit(process.exitCode ?? code), 1000).unref();
+}
 
 export default command;

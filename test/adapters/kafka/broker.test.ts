@@ -3,7 +3,7 @@
  * exactly-once worker is built on. Each test uses its own topics and groups.
  */
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, Partitioners, type Admin, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type Producer } from '../../../src/adapters/kafka/client/kafkajs.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sendOffsetsRetrying } from '../../../src/adapters/kafka/send-offsets.ts';
 import { describeWithKafka } from '../../helpers/kafka.ts';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Billing } from '../../../src/billing/billing.ts';
 import { PRICES } from '../../../src/billing/prices.ts';
 import { HEADERS, headerString } from '../../../src/adapters/kafka/headers.ts';
-import { fetchTopicId } from '../../../src/adapters/kafka/topic-id.ts';
+import { fetchTopicIds } from '../../../src/adapters/kafka/client/topic-ids.ts';
 import type { Op } from '../../../src/contract/params.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
 import type { EnginePool } from '../../../src/pool/engine-pool.ts';
@@ -82,7 +82,7 @@ await describeWithKafka('Kafka stream worker: billing', (brokers) => {
     const account = await createAccount(db, start, ['lines']);
     const n = 40;
     await produce(h, topics.input, linesRecords('job', n));
-    const topicId = await fetchTopicId(brokers(), topics.input);
+    const topicId = (await fetchTopicIds({ brokers: brokers() }, [topics.input])).get(topics.input);
     expect(topicId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
     const g1 = `g-${h.run}-job-1`;
@@ -118,7 +118,7 @@ await describeWithKafka('Kafka stream worker: billing', (brokers) => {
         await new Promise((r) => setTimeout(r, 200));
       }
     }
-    expect(await fetchTopicId(brokers(), topics.input)).not.toBe(topicId);
+    expect((await fetchTopicIds({ brokers: brokers() }, [topics.input])).get(topics.input)).not.toBe(topicId);
     await produce(h, topics.input, linesRecords('job', n));
     await runGroup(topics, g1, db, account);
     st = await ledgerRows(db, account.account);

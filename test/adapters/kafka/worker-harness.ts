@@ -4,7 +4,7 @@
  * and the exactly-once invariants.
  */
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type IHeaders, type Producer } from '../../../src/adapters/kafka/client/kafkajs.ts';
 import { expect } from 'vitest';
 import type { Op } from '../../../src/contract/params.ts';
 import { isChargeableLinesStatus } from '../../../src/contract/records.ts';
@@ -15,7 +15,7 @@ import { singleObjectHeader } from '../../../src/adapters/kafka/avro/framing.ts'
 import { HEADERS, headerString } from '../../../src/adapters/kafka/headers.ts';
 import { StreamMeter } from '../../../src/adapters/kafka/stream-meter.ts';
 import { StreamWorker } from '../../../src/adapters/kafka/worker.ts';
-import { fetchTopicId } from '../../../src/adapters/kafka/topic-id.ts';
+import { fetchTopicIds } from '../../../src/adapters/kafka/client/topic-ids.ts';
 import { createWorkerMetrics, type WorkerMetrics } from '../../../src/adapters/kafka/worker-metrics.ts';
 import { EnginePool } from '../../../src/pool/engine-pool.ts';
 import { loadDefaultIndex } from '../../../src/data/index-file.ts';
@@ -307,7 +307,7 @@ export async function checkInvariants(
   const chargedResults = results.filter((r) => r.charged);
   const expectedIds = chargedResults.map((r) => sourceOf.get(r.key)!).sort();
   // ledger ids: <account>/<op>/kafka:<topic id>:<group>/<partition>/<offset> (compared here by topic/partition/offset)
-  const topicId = await fetchTopicId(h.brokers, topics.input);
+  const topicId = (await fetchTopicIds({ brokers: [...h.brokers] }, [topics.input])).get(topics.input)!;
   const idShape = new RegExp(`^${account.account}/(search|lines)/kafka:${topicId}:[^/]+/(\\d+)/(\\d+)$`);
   const source = (id: string): string => {
     const m = idShape.exec(id);
