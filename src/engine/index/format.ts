@@ -9,7 +9,7 @@
  * worker threads share one copy through a SharedArrayBuffer.
  */
 export const INDEX_MAGIC = 'ADDRIDX1';
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 export const INDEX_FILE_NAME = 'index.bin';
 
 export type ColumnType = 'u8' | 'u32' | 'i32';
