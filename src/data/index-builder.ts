@@ -232,6 +232,14 @@ export class IndexBuilder {
       streetKey: (i) => foldOf(P.street.a[i]!),
       hnKey: (i) => this.hnKeyOf.of(P.hn.a[i]!, () => 0),
       postcodeKey: (i) => pcKeyOf(P.postcode.a[i]!),
+      mergedAlternatives: (win, lose) => {
+        const names = new Set<string>();
+        for (const id of [P.alt.a[win]!, P.alt.a[lose]!]) if (id) for (const x of S.str(id).split(NAMES_US)) names.add(x);
+        const lc = P.city.a[lose]!;
+        if (lc && foldOf(lc) !== foldOf(P.city.a[win]!)) names.add(S.str(lc));
+        names.delete('');
+        return names.size ? S.intern([...names].join(NAMES_US)) : 0;
+      },
     }, pr);
 
     // ---- street documents: group by (country, folded street, folded city), counting sort

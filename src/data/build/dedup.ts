@@ -1,10 +1,12 @@
 /**
- * The same address from two sources becomes one: same country, same folded street, same
+ * The same address from two sources becomes one (points of one source are that source's own
+ * business and are all kept): same country, same folded street, same
  * house-number key, the same postcode (or none on one side) and at most 100 m apart. Points are
  * grouped by (country, street, number) with a typed hash and a counting sort, and each group is
  * swept in latitude order, so only points within 100 m north-south are compared. The point of the
- * source given first wins; each field it lacks (postcode, city, district, unit, other city
- * names) is taken from the point merged into it.
+ * source given first wins; each field it lacks (postcode, city, district, unit) is taken from the
+ * point merged into it, and the other point's city names become other names of the winner's
+ * city (still matched, as BAN's old commune names are).
  */
 import { COORD_SCALE } from '../../engine/index/format.ts';
 import { distanceMeters } from '../geo.ts';
@@ -18,6 +20,8 @@ export interface DedupKeys {
   streetKey(i: number): number;
   hnKey(i: number): number;
   postcodeKey(i: number): number;
+  /** The winner's other-city-names id after taking the loser's city and other names. */
+  mergedAlternatives(win: number, lose: number): number;
 }
 
 /** Marks merged points in `dead` (1) and returns how many were merged. */
@@ -50,12 +54,13 @@ export function mergeDuplicates(P: PointStore, dead: Uint8Array, keys: DedupKeys
       for (let b = a + 1; b < k; b++) {
         const j = m[b]!;
         if (lat[j]! - lat[i]! > LAT_WINDOW) break;
-        if (dead[j]) continue;
+        if (dead[j] || P.source.a[i] === P.source.a[j]) continue;
         const pi = keys.postcodeKey(i), pj = keys.postcodeKey(j);
         if (pi && pj && pi !== pj) continue;
         if (distanceMeters(lat[i]! / COORD_SCALE, lon[i]! / COORD_SCALE, lat[j]! / COORD_SCALE, lon[j]! / COORD_SCALE) > DEDUP_METERS) continue;
         const [win, lose] = P.source.a[j]! < P.source.a[i]! ? [j, i] : [i, j];
-        for (const c of [P.postcode, P.city, P.district, P.unit, P.alt]) if (c.a[win] === 0) c.a[win] = c.a[lose]!;
+        P.alt.a[win] = keys.mergedAlternatives(win, lose);
+        for (const c of [P.postcode, P.city, P.district, P.unit]) if (c.a[win] === 0) c.a[win] = c.a[lose]!;
         dead[lose] = 1;
         merged++;
         if (win === j) { i = j; }
