@@ -14,7 +14,7 @@ import { fromBatchReader } from './readers/batch-shim.ts';
 import { readBano } from './readers/bano.ts';
 import { cities500Path, readCities500 } from './readers/cities500.ts';
 import { readGeonamesPostcodes } from './readers/geonames-postcodes.ts';
-import { readOpenAddresses } from './readers/openaddresses.ts';
+import { readOpenAddressesCsvStream } from './readers/openaddresses-csv-stream.ts';
 import { readOsmPbf } from './readers/osm-pbf.ts';
 import type { SourceReader } from './source-sink.ts';
 
@@ -27,7 +27,7 @@ export interface SourceFile { kind: SourceKind; path: string }
 export const READERS: Record<SourceKind, { read: SourceReader; addresses: boolean }> = {
   osm: { read: fromBatchReader(readOsmPbf), addresses: true },
   bano: { read: readBano, addresses: true },
-  openaddresses: { read: fromBatchReader(readOpenAddresses), addresses: true },
+  openaddresses: { read: readOpenAddressesCsvStream, addresses: true },
   'geonames-postcodes': { read: readGeonamesPostcodes, addresses: false },
 };
 
@@ -85,6 +85,7 @@ export async function buildIndexDir(dir: string, src: IndexSources, opts: BuildI
   const pr = opts.progress;
   const quiet: BuildProgress = { phase() {}, tick() {} };
   const b = new IndexBuilder({ tmpDir: opts.tmpDir, progress: pr ?? quiet });
+  pr?.countRows(() => b.rowCount);
   pr?.reading('world layer');
   await addWorldLayer(b);
   for (const f of files) {

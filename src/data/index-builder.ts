@@ -84,6 +84,13 @@ export class IndexBuilder {
     return this.points?.count ?? 0;
   }
 
+  /** Rows taken so far, all kinds (for progress). */
+  get rowCount(): number {
+    let n = this.places.length + this.postcodes.length + this.admins.length + this.lines.count + (this.points?.count ?? 0);
+    for (const s of this.sources) for (const r of Object.values(s.counts.rejected)) n += r;
+    return n;
+  }
+
   get summary(): SourceSummary[] {
     return this.sources;
   }

@@ -24,7 +24,7 @@ export class ProgressReporter implements BuildProgress {
   private last = 0;
   private readonly write: (s: string) => void;
   private readonly tty: boolean;
-  private readonly rows: () => number;
+  private rows: () => number;
   private readonly interval: number;
   private byBytes = false;
 
@@ -40,6 +40,11 @@ export class ProgressReporter implements BuildProgress {
     this.name = name; this.total = total; this.done = 0; this.byBytes = false;
     this.t0 = this.last = performance.now();
     this.rows0 = this.rows();
+  }
+
+  /** Where reading phases get their row count (the builder's rows so far). */
+  countRows(rows: () => number): void {
+    this.rows = rows;
   }
 
   /** A reading phase: progress in file bytes, speed in rows read. */
