@@ -13,6 +13,6 @@ const t = performance.now();
 const r = await buildIndexDir(out!, { files }, { tmpDir: tmp, progress: new ProgressReporter({ tty: false, intervalMs: 30_000 }) });
 process.stderr.write(summaryLines(r.sources).join('\n') + '\n');
 console.log(JSON.stringify({
-  wallMs: performance.now() - t, maxRss: process.resourceUsage().maxRSS * 1024, bytes: r.bytes, addressPoints: r.addressPoints,
+  wallMs: performance.now() - t, cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000, maxRss: process.resourceUsage().maxRSS * 1024, bytes: r.bytes, addressPoints: r.addressPoints,
   peakTempBytes: r.peakTempBytes, readMs: r.readMs, buildMs: r.buildMs,
 }));

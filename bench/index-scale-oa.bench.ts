@@ -13,7 +13,8 @@
  *     the same suite on the real-data-only index.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT, hasSharedData, sharedDataPath } from '../src/config/shared-data.ts';
 import { loadIndexFile } from '../src/data/index-file.ts';
@@ -63,7 +64,8 @@ const baseFile = head(BASE, `oa-head-${BASE}.csv`);
 const realFile = head(realRows.length, `oa-real-${realRows.length}.csv`);
 
 // ---- 2. baseline: previous builder vs current on BASE points
-interface BuildOut { wallMs: number; maxRss: number; bytes: number; addressPoints: number; peakTempBytes: number; readMs: number; buildMs: number }
+interface BuildOut { wallMs: number; cpuMs: number; maxRss: number; bytes: number; addressPoints: number; peakTempBytes: number; readMs: number; buildMs: number }
+const load = () => `load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]} on ${availableParallelism()} cores`;
 const oldDir = join(work, 'old-builder');
 let oldRes: { ms: number; maxRss: number; points: number } | undefined;
 try {
@@ -89,7 +91,7 @@ if (oldRes) {
 const dir = join(work, `idx-${N}`);
 console.log(`building ${N} points …`);
 const big = childJson<BuildOut>([join(PROJECT_ROOT, 'bench', 'index-scale-build.ts'), dir, tmp, file, FR_PC]);
-console.log(`${N}-point build: ${sec(big.wallMs)} wall (read ${sec(big.readMs)}, build ${sec(big.buildMs)}) (target ≤ 600 s: ${big.wallMs <= 600_000 ? 'met' : 'NOT met'}); peak RSS ${gb(big.maxRss)} (target ≤ 6 GiB: ${big.maxRss <= 6 * 1073741824 ? 'met' : 'NOT met'}); index ${gb(big.bytes)}; peak temporary disk ${gb(big.peakTempBytes)}; ${Math.round(big.addressPoints / (big.wallMs / 1000))} points/s vs ${Math.round(newBase.addressPoints / (newBase.wallMs / 1000))} points/s at ${BASE}`);
+console.log(`${N}-point build: ${sec(big.wallMs)} wall, ${sec(big.cpuMs)} CPU (${load()} at the end) (read ${sec(big.readMs)}, build ${sec(big.buildMs)}) (target ≤ 600 s: ${big.wallMs <= 600_000 ? 'met' : 'NOT met'}); peak RSS ${gb(big.maxRss)} (target ≤ 6 GiB: ${big.maxRss <= 6 * 1073741824 ? 'met' : 'NOT met'}); index ${gb(big.bytes)}; peak temporary disk ${gb(big.peakTempBytes)}; ${Math.round(big.addressPoints / (big.wallMs / 1000))} points/s vs ${Math.round(newBase.addressPoints / (newBase.wallMs / 1000))} points/s at ${BASE}`);
 
 // ---- 4. cold load and worker RSS
 function dropCache(): string {
@@ -126,21 +128,27 @@ function mix(free: boolean): SearchRequest[] {
     return free ? { address: `${street} ${t.hn}, ${zip} ${t.city}` } : { street, housenumber: t.hn, zip, city: t.city };
   });
 }
-function rate(idx: AddressIndex, qs: SearchRequest[]): { perS: number; p50: number; p99: number; hn: number } {
+const CATEGORY = ['clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'typo', 'unknown street', 'wrong postcode'];
+function rate(idx: AddressIndex, qs: SearchRequest[]): { perS: number; p50: number; p99: number; hn: number; byCategory: string } {
   for (let i = 0; i < 2000; i++) lookup(idx, qs[i % qs.length]!);
   const lat: number[] = [];
+  const catMs: Record<string, [number, number]> = {};
   let hn = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < 4000) {
-    for (const q of qs) {
+    qs.forEach((q, i) => {
       const t = performance.now();
       if (lookup(idx, q).matchlevel === 'housenumber') hn++;
-      lat.push(performance.now() - t);
-    }
+      const ms = performance.now() - t;
+      lat.push(ms);
+      const c = (catMs[CATEGORY[i % 10]!] ??= [0, 0]);
+      c[0] += ms; c[1]++;
+    });
   }
   const total = performance.now() - t0;
   lat.sort((a, b) => a - b);
-  return { perS: lat.length / (total / 1000), p50: lat[lat.length >> 1]!, p99: lat[Math.floor(lat.length * 0.99)]!, hn: hn / lat.length };
+  const byCategory = Object.entries(catMs).map(([c, [ms, n]]) => `${c} ${Math.round(n / (ms / 1000))}/s`).join(', ');
+  return { perS: lat.length / (total / 1000), p50: lat[lat.length >> 1]!, p99: lat[Math.floor(lat.length * 0.99)]!, hn: hn / lat.length, byCategory };
 }
 const realDir = join(work, 'idx-real');
 childJson<BuildOut>([join(PROJECT_ROOT, 'bench', 'index-scale-build.ts'), realDir, tmp, realFile, FR_PC]);
@@ -149,7 +157,7 @@ for (const free of [false, true]) {
   const qs = mix(free);
   const r = rate(index, qs), b = rate(realIndex, qs);
   const target = free ? 10_000 : 20_000;
-  console.log(`${free ? 'free-text' : 'structured'} lookups on the ${N}-point index, one core, mix of 70 % clean / 10 % typo / 10 % unknown street / 10 % wrong postcode: ${Math.round(r.perS)}/s (target ${target}: ${r.perS >= target ? 'met' : 'NOT met'}), p50 ${(r.p50 * 1000).toFixed(0)} µs, p99 ${(r.p99 * 1000).toFixed(0)} µs, housenumber-level ${(r.hn * 100).toFixed(1)} %; baseline real-data-only index (${realRows.length} points): ${Math.round(b.perS)}/s, p99 ${(b.p99 * 1000).toFixed(0)} µs; ratio ${(b.perS / r.perS).toFixed(1)}× slower at ${N}`);
+  console.log(`${free ? 'free-text' : 'structured'} lookups on the ${N}-point index, one core, mix of 70 % clean / 10 % typo / 10 % unknown street / 10 % wrong postcode: ${Math.round(r.perS)}/s (target ${target}: ${r.perS >= target ? 'met' : 'NOT met'}), p50 ${(r.p50 * 1000).toFixed(0)} µs, p99 ${(r.p99 * 1000).toFixed(0)} µs, housenumber-level ${(r.hn * 100).toFixed(1)} %; by kind: ${r.byCategory}; baseline real-data-only index (${realRows.length} points): ${Math.round(b.perS)}/s, p99 ${(b.p99 * 1000).toFixed(0)} µs (${b.byCategory}); ratio ${(b.perS / r.perS).toFixed(1)}× slower at ${N}`);
 }
 
 // ---- 6. accuracy on the real copy

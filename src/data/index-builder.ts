@@ -434,8 +434,8 @@ export class IndexBuilder {
 
     // ---- places
     pr.phase('place documents', this.places.length);
-    const pcGrid = new PointGrid<PostcodeEntry>(0.1);
-    for (const e of this.postcodes) pcGrid.add(e.lat, e.lon, e);
+    const pcGrid = new PointGrid<{ e: PostcodeEntry; fold: string }>(0.1);
+    for (const e of this.postcodes) pcGrid.add(e.lat, e.lon, { e, fold: foldText(e.place) });
     for (const p of this.places) {
       if (!p.name || !p.country) continue;
       const d = D.begin(DOC_PLACE, S.intern(p.country), S.intern(p.name), S.intern(p.name), 0);
@@ -451,8 +451,8 @@ export class IndexBuilder {
       if (p.names) D.names.a[d] = S.intern(encodeNames(p.names));
       D.admin.a[d] = admin.adminFor(p.country, '', p.lat, p.lon, p);
       const fn = foldText(p.name);
-      const nb = pcGrid.nearest(p.lat, p.lon, 1, (e) => e.country === p.country && foldText(e.place) === fn);
-      if (nb && nb[1] < 10_000) D.postcode.a[d] = S.intern(nb[0].code);
+      const nb = pcGrid.nearest(p.lat, p.lon, 1, (x) => x.e.country === p.country && x.fold === fn);
+      if (nb && nb[1] < 10_000) D.postcode.a[d] = S.intern(nb[0].e.code);
     }
 
     // ---- postcodes: one document per (country, code), the names of all its places
