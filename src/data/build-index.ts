@@ -64,7 +64,10 @@ export interface BuildIndexOptions {
 export interface BuildReport {
   dir: string;
   bytes: number;
+  /** Address points in the index (after merging duplicates). */
   addressPoints: number;
+  /** Address rows taken from the sources. */
+  addressRows: number;
   duplicatesMerged: number;
   peakTempBytes: number;
   readMs: number;
@@ -100,19 +103,19 @@ export async function buildIndexDir(dir: string, src: IndexSources, opts: BuildI
     }
     const counts = b.summary.at(-1)!.counts;
     if (addresses && counts.addresses === 0) {
-      const why = Object.entries(counts.rejected).sort((x, y) => y[1] - x[1]).map(([r, n]) => `${n} ${r}`).join(', ');
+      const why = Object.entries(counts.rejected).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([r, n]) => `${n} ${r}`).join(', ');
       throw new IndexBuildError(INDEX_BUILD_ERRORS.SOURCE_EMPTY, f.path,
         `yielded 0 addresses as ${f.kind}${why ? ` (rows rejected: ${why})` : ' (no rows)'}; is it the right format and flag?`);
     }
   }
   const t1 = performance.now();
-  const addressPoints = b.addressCount;
+  const addressRows = b.addressCount;
   mkdirSync(dir, { recursive: true });
   const r = b.writeTo(join(dir, INDEX_FILE_NAME));
   pr?.end();
   writeFileSync(join(dir, 'meta.json'), JSON.stringify({ ...r.meta, sourceCounts: b.summary }, null, 2) + '\n');
   return {
-    dir, bytes: r.bytes, addressPoints, duplicatesMerged: r.merged, peakTempBytes: r.peakTempBytes,
+    dir, bytes: r.bytes, addressPoints: r.meta.counts.addresses ?? 0, addressRows, duplicatesMerged: r.merged, peakTempBytes: r.peakTempBytes,
     readMs: t1 - t0, buildMs: performance.now() - t1, sources: b.summary,
   };
 }
@@ -124,7 +127,7 @@ export function summaryLines(sources: SourceSummary[]): string[] {
       c.addresses && `${c.addresses} addresses`, c.lines && `${c.lines} streets`, c.places && `${c.places} places`,
       c.postcodes && `${c.postcodes} postcodes`, c.admins && `${c.admins} admin areas`,
     ].filter(Boolean).join(', ') || 'nothing kept';
-    const rej = Object.entries(c.rejected).sort((x, y) => y[1] - x[1]).map(([r, n]) => `${n} ${r}`).join(', ');
+    const rej = Object.entries(c.rejected).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([r, n]) => `${n} ${r}`).join(', ');
     return `${label}: ${kept}; rejected: ${rej || 'none'}`;
   });
 }

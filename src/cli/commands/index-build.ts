@@ -64,7 +64,7 @@ const command: Command = {
       process.stderr.write([
         ...summaryLines(r.sources),
         `duplicates merged across sources: ${r.duplicatesMerged}`,
-        `index written to ${values.out}: ${mb(r.bytes)}, ${r.addressPoints} address points, read ${(r.readMs / 1000).toFixed(1)} s, build ${(r.buildMs / 1000).toFixed(1)} s, peak temporary disk ${mb(r.peakTempBytes)}`,
+        `index written to ${values.out}: ${mb(r.bytes)}, ${r.addressPoints} address points (${r.addressRows} rows read), read ${(r.readMs / 1000).toFixed(1)} s, build ${(r.buildMs / 1000).toFixed(1)} s, peak temporary disk ${mb(r.peakTempBytes)}`,
       ].join('\n') + '\n');
       return 0;
     } catch (err) {
