@@ -232,10 +232,11 @@ export class IndexBuilder {
       }
     }
 
-    // ---- duplicates across sources
-    pr.phase('duplicates', n);
+    // ---- duplicates across sources (only when two sources or more gave addresses)
     const dead = new Uint8Array(n);
-    const merged = mergeDuplicates(P, dead, {
+    const addressSources = this.sources.filter((s) => s.counts.addresses > 0).length;
+    if (addressSources > 1) pr.phase('duplicates', n);
+    const merged = addressSources < 2 ? 0 : mergeDuplicates(P, dead, {
       streetKey: (i) => foldOf(P.street.a[i]!),
       hnKey: (i) => this.hnKeyOf.of(P.hn.a[i]!, () => 0),
       postcodeKey: (i) => pcKeyOf(P.postcode.a[i]!),
