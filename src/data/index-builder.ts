@@ -26,7 +26,7 @@ import { indexBytes, writeIndexFile, type Section } from './build/index-writer.t
 import { DerivedIds, StringInterner } from './build/interner.ts';
 import { LineStore } from './build/line-store.ts';
 import { PointStore, packCountry, unpackCountry } from './build/point-store.ts';
-import { MemoryColumn, SpillColumn, TempDir } from './build/spill.ts';
+import { MemoryColumn, NullColumn, SpillColumn, TempDir } from './build/spill.ts';
 import { TokenTable } from './build/token-table.ts';
 import { PointGrid, distanceMeters, nearestOnLine } from './geo.ts';
 import { emptyCounts, type SourceCounts, type SourceSink } from './source-sink.ts';
@@ -266,17 +266,19 @@ export class IndexBuilder {
     const D = new DocColumns();
     const T = new TokenTable(S);
     const col = (name: string, signed: boolean) => (tmp ? new SpillColumn(tmp, name, signed) : new MemoryColumn(signed));
+    const hasLines = this.lines.count > 0;
+    const navCol = (name: string) => (hasLines ? col(name, true) : new NullColumn());
     const A = {
       addrHnTok: col('addrHnTok', false), addrHn: col('addrHn', false), addrLat: col('addrLat', true), addrLon: col('addrLon', true),
-      addrNavLat: col('addrNavLat', true), addrNavLon: col('addrNavLon', true), addrPostcode: col('addrPostcode', false), addrAdmin: col('addrAdmin', false),
+      addrNavLat: navCol('addrNavLat'), addrNavLon: navCol('addrNavLon'), addrPostcode: col('addrPostcode', false), addrAdmin: col('addrAdmin', false),
     };
     const toks = new TokenLists(S);
     const lineFold = (l: number) => foldOf(this.lines.name.a[l]!);
     this.lines.finish();
-    const hasLines = this.lines.count > 0;
     const adminByPc = new Map<number, number>();
     const pcCount = new Map<number, number>();
     const keys = new Float64Array(Math.max(1, maxSegment(segStart, nStreetDocs)));
+    let nAddrNav = 0;
     const countryId = new Map<number, number>();
     const countryStr = (c: number) => { let id = countryId.get(c); if (id === undefined) { id = S.intern(unpackCountry(c)); countryId.set(c, id); } return id; };
 
@@ -372,7 +374,7 @@ export class IndexBuilder {
             const r = nearestOnLine(this.lines.line(l), la / COORD_SCALE, lo / COORD_SCALE);
             if (r[2] < best[2]) best = r;
           }
-          if (best[2] <= NAV_MAX_METERS) { nLat = fix(best[0]); nLon = fix(best[1]); }
+          if (best[2] <= NAV_MAX_METERS) { nLat = fix(best[0]); nLon = fix(best[1]); nAddrNav++; }
         }
         A.addrHnTok.push(T.tokenOf(this.hnKeyOf.of(P.hn.a[i]!, () => 0)));
         A.addrHn.push(P.hn.a[i]!);
@@ -385,6 +387,8 @@ export class IndexBuilder {
     }
     for (const c of Object.values(A)) c.finish();
     const nAddr = A.addrLat.length;
+    // no navigation point at all (no street geometry): the two columns are written empty
+    const noNav = nAddrNav === 0;
 
     // ---- streets known only as lines: one document per (country, name, city)
     if (hasLines) {
@@ -493,8 +497,10 @@ export class IndexBuilder {
     const admCounty = Uint32Array.from(admin.list, (a) => S.intern(a.county));
     const [strOff, strData] = S.finish();
 
-    const addrSection = (c: SpillColumn | MemoryColumn, remap?: Uint32Array): Section => {
+    const addrSection = (c: SpillColumn | MemoryColumn | NullColumn, remap?: Uint32Array, empty = false): Section => {
+      if (empty) return { array: new Int32Array(0) };
       if (c instanceof SpillColumn) return { file: c.path, length: c.length, remap };
+      if (c instanceof NullColumn) throw new Error('a discarded column cannot be written');
       const arr = c.array();
       if (remap) for (let i = 0; i < arr.length; i++) arr[i] = remap[arr[i]!]!;
       return { array: arr };
@@ -532,7 +538,7 @@ export class IndexBuilder {
       docTokStart: { array: D.tokStart.view() }, docTokCount: { array: D.tokCount.view() }, docRank: { array: D.rank.view() },
       docNames: { array: D.names.view() }, docTok: { array: tk.docTok }, docTokRole: { array: tk.docTokRole },
       addrHnTok: addrSection(A.addrHnTok, tk.newId), addrHn: addrSection(A.addrHn), addrLat: addrSection(A.addrLat),
-      addrLon: addrSection(A.addrLon), addrNavLat: addrSection(A.addrNavLat), addrNavLon: addrSection(A.addrNavLon),
+      addrLon: addrSection(A.addrLon), addrNavLat: addrSection(A.addrNavLat, undefined, noNav), addrNavLon: addrSection(A.addrNavLon, undefined, noNav),
       addrPostcode: addrSection(A.addrPostcode), addrAdmin: addrSection(A.addrAdmin),
       admState: { array: admState }, admStateName: { array: admStateName }, admStateCode: { array: admStateCode }, admCounty: { array: admCounty },
     };

@@ -67,6 +67,13 @@ export class SpillColumn {
   }
 }
 
+/** A column nobody will read (navigation points of a build without street geometry). */
+export class NullColumn {
+  length = 0;
+  push(_v: number): void { this.length++; }
+  finish(): void { /* nothing kept */ }
+}
+
 /** The same interface kept in memory (small builds, tests): no temporary files. */
 export class MemoryColumn {
   private readonly g: { a: Int32Array | Uint32Array; n: number };
