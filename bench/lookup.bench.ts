@@ -14,8 +14,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT, hasSharedData } from '../src/config/shared-data.ts';
-import { buildIndex } from '../src/data/build-index.ts';
-import { loadIndexFile, writeIndexDir } from '../src/data/index-file.ts';
+import { buildIndexDir } from '../src/data/build-index.ts';
+import { loadIndexFile } from '../src/data/index-file.ts';
 import { openIndex } from '../src/engine/index/index.ts';
 import { lookup } from '../src/engine/lookup/index.ts';
 import type { SearchRequest } from '../src/contract/requests.ts';
@@ -29,10 +29,9 @@ const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
 
 // ---- build
 const t0 = performance.now();
-const { bytes, stats } = await buildIndex(INDEXES.bench!);
-const buildS = (performance.now() - t0) / 1000;
 const dir = resolve(PROJECT_ROOT, '.cache', 'bench-lookup-index');
-await writeIndexDir(dir, bytes);
+const stats = await buildIndexDir(dir, INDEXES.bench!);
+const buildS = (performance.now() - t0) / 1000;
 console.log(`index build: ${stats.addressPoints} address points in ${buildS.toFixed(1)} s = ${Math.round(stats.addressPoints / buildS)} points/s (read ${(stats.readMs / 1000).toFixed(1)} s, build ${(stats.buildMs / 1000).toFixed(1)} s); index ${mb(stats.bytes)}`);
 
 // ---- load

@@ -1,6 +1,8 @@
 /**
- * `npm run eval:lookup [-- --limit N] [--no-write]`: builds (cached) indexes from ../shared/data
- * and measures the address lookup; writes docs/accuracy.md. No manual checking.
+ * `npm run eval:lookup [-- --limit N] [--no-write] [--large DIR]`: builds (cached) indexes from
+ * ../shared/data and measures the address lookup; writes docs/accuracy.md. No manual checking.
+ * `--large DIR` adds a run on a national-scale index (built by `npm run bench -- index-scale`,
+ * e.g. .cache/index-scale/idx-30000000): the real BANO copy inside it, all variants.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -8,9 +10,12 @@ import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../../src/config/shared-data.ts';
 import { lookup } from '../../src/engine/lookup/index.ts';
 import { nominatimCases, parserCases } from './cases.ts';
+import { loadIndexFile } from '../../src/data/index-file.ts';
+import { openIndex } from '../../src/engine/index/index.ts';
+import { readBanoRows } from '../../tools/gen-oa-national.ts';
 import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type VariantResult } from './suites.ts';
 
-const { values } = parseArgs({ options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' } } });
+const { values } = parseArgs({ options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' } } });
 const limit = values.limit ? Number(values.limit) : Infinity;
 
 const fmtPct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(2)} %` : '–');
@@ -65,6 +70,21 @@ for (const [title, name, truthFn] of suites) {
 }
 say(`**All suites pooled:** relevance ≥ 90 ⇒ correct in ${fmtPct(pooledAll.ok / pooledAll.r90)} of ${pooledAll.r90} answers.`);
 say();
+
+if (values.large) {
+  const large = openIndex(await loadIndexFile(values.large));
+  const truth = sample(readBanoRows(), Number.isFinite(limit) ? limit : 3000, 11)
+    .map((r) => ({ street: r.street, hn: r.hn, postcode: r.postcode, city: r.city, country: 'FR', lat: r.lat, lon: r.lon }));
+  const { results, pooled } = runSuite(large, truth, VARIANTS, lookup);
+  say(`## BANO real copy inside the national-scale index (${large.meta.counts.addresses} address points, ${values.large})`);
+  say();
+  say(`${truth.length} reference addresses sampled from all 17 BANO files (the index's copy 0; the other copies have the same street and commune names in other places and postcodes; tools/gen-oa-national.ts).`);
+  say();
+  table(results);
+  say();
+  say(`Pooled over all variants: ${pooled.rel90} answers with relevance ≥ 90, of which ${fmtPct(pooled.rel90Correct)} correct.`);
+  say();
+}
 
 const nomi = await cachedIndex('nominatim');
 const nr = nominatimCases(nomi.index, lookup);

@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT, sharedDataPath } from '../../src/config/shared-data.ts';
-import { buildIndex, type IndexSources } from '../../src/data/build-index.ts';
-import { loadIndexFile, writeIndexDir } from '../../src/data/index-file.ts';
+import { buildIndexDir, type IndexSources } from '../../src/data/build-index.ts';
+import { loadIndexFile } from '../../src/data/index-file.ts';
 import { INDEX_FORMAT_VERSION } from '../../src/engine/index/format.ts';
 import { openIndex, type AddressIndex } from '../../src/engine/index/index.ts';
 import { abbreviationsOf, countryLanguages } from '../../src/engine/lookup/abbreviations.ts';
@@ -57,7 +57,7 @@ function cacheKey(src: IndexSources): string {
     const st = statSync(f);
     h.update(`${f}:${st.size}:${st.mtimeMs}`);
   }
-  for (const dir of ['src/data', 'src/data/readers', 'src/engine/lookup', 'src/engine/index']) {
+  for (const dir of ['src/data', 'src/data/build', 'src/data/readers', 'src/engine/lookup', 'src/engine/index']) {
     for (const f of readdirSafe(resolve(PROJECT_ROOT, dir)).filter((x) => x.endsWith('.ts'))) {
       if (dir === 'src/engine/lookup' && !['normalize.ts', 'abbreviations.ts'].includes(f)) continue;
       h.update(readFileSync(resolve(PROJECT_ROOT, dir, f)));
@@ -75,8 +75,7 @@ export async function cachedIndex(name: string): Promise<CachedIndex> {
     return { index: openIndex(await loadIndexFile(dir)), dir };
   } catch {
     const t = performance.now();
-    const { bytes, stats } = await buildIndex(src);
-    await writeIndexDir(dir, bytes);
+    const stats = await buildIndexDir(dir, src);
     return { index: openIndex(await loadIndexFile(dir)), dir, buildMs: performance.now() - t, addressPoints: stats.addressPoints };
   }
 }

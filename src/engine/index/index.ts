@@ -103,28 +103,41 @@ export class AddressIndex {
 
 const ALIGN = 8;
 
-/** Views over an index buffer. Throws IndexFormatError on a wrong magic or version. */
-export function openIndex(buffer: SharedArrayBuffer | ArrayBufferLike): AddressIndex {
-  const bytes = new Uint8Array(buffer);
-  if (bytes.length < 16 || decoder.decode(bytes.subarray(0, 8)) !== INDEX_MAGIC) {
-    throw new IndexFormatError('not an addrflow address index (bad magic)');
+interface Toc { sections: Record<string, [number, number]>; meta: IndexMeta }
+
+/** Magic, version and table of contents of an index's first bytes. */
+function readToc(head: Uint8Array, where: string): Toc {
+  if (head.length < 16 || decoder.decode(head.subarray(0, 8)) !== INDEX_MAGIC) {
+    throw new IndexFormatError(`${where}not an addrflow address index (bad magic)`);
   }
-  const dv = new DataView(buffer as ArrayBuffer);
+  const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const version = dv.getUint32(8, true);
   if (version !== INDEX_FORMAT_VERSION) {
-    throw new IndexFormatError(`index format version ${version}, this build reads ${INDEX_FORMAT_VERSION}; rebuild the index`);
+    throw new IndexFormatError(`${where}index format version ${version}, this build reads ${INDEX_FORMAT_VERSION}; rebuild the index`);
   }
   const tocLen = dv.getUint32(12, true);
-  const toc = JSON.parse(decoder.decode(bytes.subarray(16, 16 + tocLen))) as {
-    sections: Record<string, [number, number]>;
-    meta: IndexMeta;
-  };
+  if (16 + tocLen > head.length) throw new IndexFormatError(`${where}index truncated inside its table of contents`);
+  try {
+    return JSON.parse(decoder.decode(head.subarray(16, 16 + tocLen))) as Toc;
+  } catch {
+    throw new IndexFormatError(`${where}index table of contents is not valid JSON (damaged file)`);
+  }
+}
+
+/** Views over an index buffer. Throws IndexFormatError on a wrong magic, version or size. */
+export function openIndex(buffer: SharedArrayBuffer | ArrayBufferLike): AddressIndex {
+  const bytes = new Uint8Array(buffer);
+  const toc = readToc(bytes, '');
   const views = {} as Record<string, Uint8Array | Uint32Array | Int32Array>;
   for (const [name, type] of Object.entries(COLUMNS)) {
     const s = toc.sections[name];
     if (!s) throw new IndexFormatError(`index lacks section ${name}`);
     const [off, len] = s;
     if (off % ALIGN !== 0) throw new IndexFormatError(`section ${name} misaligned`);
+    const end = off + len * (type === 'u8' ? 1 : 4);
+    if (end > bytes.length) {
+      throw new IndexFormatError(`index truncated: section ${name} ends at byte ${end} but the index has ${bytes.length} bytes; rebuild or copy it again`);
+    }
     views[name] = type === 'u8' ? new Uint8Array(buffer, off, len)
       : type === 'u32' ? new Uint32Array(buffer, off, len) : new Int32Array(buffer, off, len);
   }

@@ -86,8 +86,9 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice)
       rec.housenumber = index.str(c.addrHn[a]!);
       rec.latitude = coord(c.addrLat[a]!);
       rec.longitude = coord(c.addrLon[a]!);
-      rec.navigation_latitude = coord(c.addrNavLat[a]!);
-      rec.navigation_longitude = coord(c.addrNavLon[a]!);
+      // an index without street geometry stores no address navigation points (empty columns)
+      rec.navigation_latitude = coord(c.addrNavLat[a] ?? NO_COORD);
+      rec.navigation_longitude = coord(c.addrNavLon[a] ?? NO_COORD);
       rec.matchlevel = 'housenumber';
     } else {
       rec.zip = s.zipMatched ? (q.zipKeys.length > 0 ? matchedZip(index, q, d) : index.str(c.docPostcode[d]!)) : index.str(c.docPostcode[d]!);

@@ -1,0 +1,116 @@
+/**
+ * Admin assignment: which state / county / district a point lies in. Polygons are found through
+ * a Flatbush R-tree over their boxes and tested with an edge grid each (PolygonGrid, built on
+ * first use), so a point costs a box search and a few edge tests, not a walk over every edge of
+ * every area. Where no polygon answers, the admin names a source already knows (a place's state,
+ * a postcode's state and county) fill in, then the nearest postcode's.
+ */
+import Flatbush from 'flatbush';
+import { postcodeKey } from '../../engine/lookup/normalize.ts';
+import { PointGrid } from '../geo.ts';
+import { isoSubdivision } from '../iso3166-2.ts';
+import type { AdminArea, PostcodeEntry } from '../source-types.ts';
+import { PolygonGrid } from './polygon-grid.ts';
+
+export interface Admin { state: string; stateName: string; stateCode: string; county: string; district: string }
+
+export class AdminIndex {
+  readonly list: Admin[] = [{ state: '', stateName: '', stateCode: '', county: '', district: '' }];
+  private readonly ids = new Map<string, number>([['||||', 0]]);
+  private readonly areas: AdminArea[];
+  private readonly grids: (PolygonGrid | undefined)[];
+  private readonly tree: Flatbush | undefined;
+  private readonly pcByKey: Map<string, PostcodeEntry>;
+  private readonly pcGrid: PointGrid<PostcodeEntry>;
+  /** (country, postcode) → admin id when no polygon is involved. */
+  private readonly byPostcode = new Map<string, number>();
+  /** Polygon tests made (for the build summary). */
+  tests = 0;
+
+  constructor(admins: AdminArea[], postcodes: PostcodeEntry[]) {
+    this.areas = admins.filter((a) => a.level > 2 && a.rings.length > 0);
+    this.grids = new Array(this.areas.length);
+    if (this.areas.length > 0) {
+      const t = new Flatbush(this.areas.length);
+      for (const a of this.areas) t.add(a.bbox[0], a.bbox[1], a.bbox[2], a.bbox[3]);
+      t.finish();
+      this.tree = t;
+    }
+    this.pcByKey = new Map();
+    this.pcGrid = new PointGrid<PostcodeEntry>(0.1);
+    for (const p of postcodes) {
+      const k = `${p.country}|${postcodeKey(p.code)}`;
+      if (!this.pcByKey.has(k)) this.pcByKey.set(k, p);
+      this.pcGrid.add(p.lat, p.lon, p);
+    }
+  }
+
+  get hasPolygons(): boolean {
+    return this.tree !== undefined;
+  }
+
+  postcodeEntry(country: string, postcode: string): PostcodeEntry | undefined {
+    return postcode ? this.pcByKey.get(`${country}|${postcodeKey(postcode)}`) : undefined;
+  }
+
+  /** The admin id of a point; `known` are admin names the source gave (a place's state). */
+  adminFor(country: string, postcode: string, lat: number, lon: number, known?: { state?: string; stateCode?: string; county?: string }): number {
+    if (!this.tree && !known?.state && !known?.county) {
+      const k = `${country}|${postcode}`;
+      let id = this.byPostcode.get(k);
+      if (id === undefined && postcode) {
+        id = this.compute(country, postcode, lat, lon, known);
+        this.byPostcode.set(k, id);
+      }
+      return id ?? this.compute(country, postcode, lat, lon, known);
+    }
+    return this.compute(country, postcode, lat, lon, known);
+  }
+
+  private compute(country: string, postcode: string, lat: number, lon: number, known?: { state?: string; stateCode?: string; county?: string }): number {
+    const a: Admin = { state: '', stateName: '', stateCode: '', county: '', district: '' };
+    if (known?.state) {
+      a.stateName = known.state;
+      a.stateCode = isoSubdivision(country, known.stateCode ?? '', known.state);
+      a.state = a.stateCode ? a.stateCode.split('-')[1]! : known.state;
+    }
+    if (known?.county) a.county = known.county;
+    if (this.tree) {
+      let stateLevel = a.stateName ? -1 : 99, countyLevel = a.county ? -1 : 99, districtLevel = -1;
+      for (const i of this.tree.search(lon, lat, lon, lat)) {
+        const ar = this.areas[i]!;
+        let g = this.grids[i];
+        if (!g) { g = new PolygonGrid(ar.rings); this.grids[i] = g; }
+        this.tests++;
+        if (!g.contains(lon, lat)) continue;
+        if (ar.iso && ar.level < stateLevel) {
+          stateLevel = ar.level;
+          a.stateName = ar.name; a.stateCode = ar.iso; a.state = ar.iso.split('-')[1] ?? ar.name;
+        } else if (ar.level >= 5 && ar.level <= 7 && ar.level < countyLevel) {
+          countyLevel = ar.level; a.county = ar.name;
+        } else if (ar.level >= 9 && ar.level > districtLevel) {
+          districtLevel = ar.level; a.district = ar.name;
+        }
+      }
+    }
+    if (!a.stateName || !a.county) {
+      let pc = this.postcodeEntry(country, postcode);
+      if (!pc) {
+        const n = this.pcGrid.nearest(lat, lon, 2, (p) => p.country === country);
+        if (n && n[1] < 15_000) pc = n[0];
+      }
+      if (pc) {
+        if (!a.stateName && pc.state) {
+          a.stateName = pc.state;
+          a.stateCode = isoSubdivision(country, pc.stateCode, pc.state);
+          a.state = a.stateCode ? a.stateCode.split('-')[1]! : pc.state;
+        }
+        if (!a.county && pc.county) a.county = pc.county;
+      }
+    }
+    const k = `${a.state}|${a.stateName}|${a.stateCode}|${a.county}|${a.district}`;
+    let id = this.ids.get(k);
+    if (id === undefined) { id = this.list.length; this.list.push(a); this.ids.set(k, id); }
+    return id;
+  }
+}
