@@ -62,7 +62,7 @@ describe('BAN reader (adresses-france.csv)', () => {
     const out = join(dir, 'idx');
     const built = await runCli(['index', 'build', '--out', out, '--ban', f]);
     expect(built.code, built.stderr).toBe(0);
-    expect(built.stderr).toMatch(/ban .*adresses-france\.csv: 3 addresses, rejected rows: /);
+    expect(built.stderr).toMatch(/ban:.*adresses-france\.csv: 3 addresses; rejected: /);
     const r = await runCli(['run', '--op', 'search', '--index', out, '--progress', 'off'], { stdin: JSON.stringify({ address: '12 bis Avenue de Périgueux 74600 Annecy' }) + '\n' });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ country_iso_2: 'FR', street: 'Avenue de Périgueux', housenumber: '12 bis', zip: '74600', matchlevel: 'housenumber' });
