@@ -4,3 +4,7 @@
 export const EXIT_CREDITS = 3;
 /** The credentials were refused (401/403): nothing was processed. */
 export const EXIT_REFUSED = 4;
+/** The output could not be written (device full, closed pipe, I/O error); a file output is resumable. */
+export const EXIT_OUTPUT = 5;
+/** The input cannot be read (missing, a directory, no permission, a read error). */
+export const EXIT_INPUT = 6;

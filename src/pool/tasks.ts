@@ -33,6 +33,11 @@ export interface RawTask {
    * first) instead of their slot in `output`.
    */
   separateErrors?: boolean;
+  /**
+   * When set (a job with --report), the result carries `report`: per-record facts and the
+   * batch's `rows` lowest-ranked records with rank ≤ `rankAtMost`, with their input.
+   */
+  report?: { rows: number; rankAtMost: number };
 }
 
 export type EngineTask = ElementsTask | RawTask;
@@ -63,4 +68,18 @@ export interface RawResult {
   codes: Uint16Array;
   /** Per record: index into MATCHLEVELS. */
   matchlevels: Uint8Array;
+  /** With `task.report`: what the job report needs of each record (src/pool/report-facts.ts). */
+  report?: RawReportFacts;
+}
+
+export interface RawReportFacts {
+  /** Per record: search relevance 0..100; 255 = none. */
+  relevance: Uint8Array;
+  /** Per record: ISO 3166-1 alpha-2 code as (c0 << 8 | c1); 0 = unknown. */
+  country: Uint16Array;
+  /** Per record: the answered point of a search; NaN = none. */
+  lat: Float32Array;
+  lon: Float32Array;
+  /** The batch's lowest-ranked records: [index in batch, rank, input text, output line]. */
+  rows: Array<[number, number, string, string]>;
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import type { Op } from '../../contract/params.ts';
+import type { ReportState } from './report/aggregate.ts';
 
 export const CHECKPOINT_VERSION = 1;
 
@@ -22,6 +23,8 @@ export interface Checkpoint {
   totals: CheckpointTotals;
   /** Why the job stopped at this checkpoint, if it did. */
   stoppedBecause?: string;
+  /** The job report's aggregates (--report), so a resumed job's report covers the whole job. */
+  report?: ReportState;
 }
 
 export interface CheckpointTotals {

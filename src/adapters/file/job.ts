@@ -19,6 +19,7 @@ import { readNdjsonBatches } from './ndjson-reader.ts';
 import type { ProgressReporter } from './progress.ts';
 import { batchLength, sliceBatch, type InputFormat, type RawBatch } from './raw-batch.ts';
 import type { Sink } from './sink.ts';
+import type { ReportAggregator } from './report/aggregate.ts';
 
 /** Billing of a job, per batch (see src/billing/job-meter.ts). */
 export interface JobMeter {
@@ -48,6 +49,8 @@ export interface JobOptions {
   inputFraction?: () => number | undefined;
   /** Aborting stops reading new batches; in-flight ones finish and are checkpointed. */
   signal?: AbortSignal;
+  /** --report: fed every ordered output batch; its state rides in the checkpoint. */
+  report?: ReportAggregator;
 }
 
 export type JobEnd = 'done' | 'credits' | 'signal';
@@ -85,6 +88,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       outputBytes: opts.output.bytes, errorsBytes: opts.errors?.bytes ?? 0, totals,
     };
     if (stoppedBecause) cp.stoppedBecause = stoppedBecause;
+    if (opts.report) cp.report = opts.report.state(); // [report] the report's aggregates
     writeCheckpoint(opts.checkpoint.path, cp);
     lastCheckpoint = performance.now();
   };
@@ -107,6 +111,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       const ml = MATCHLEVELS[result.matchlevels[i]!];
       if (ml) totals.byMatchlevel[ml] = (totals.byMatchlevel[ml] ?? 0) + 1;
     }
+    opts.report?.addBatch(batch.positions, result); // [report] one call per ordered output batch
     await opts.output.write(result.output);
     if (result.errors.length) await opts.errors!.write(result.errors);
     recordsDone += n;
@@ -117,6 +122,9 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
   };
 
   try {
+    // [faults] A checkpoint before the first record is written, so that a job killed at any
+    // moment has one: --resume then cuts the output back to what that checkpoint claims.
+    if (!resume) await saveCheckpoint();
     for await (let batch of batches) {
       if (opts.signal?.aborted) {
         end = 'signal';
@@ -139,7 +147,10 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
         }
       }
       // The batch's bytes are transferred to a worker; only its positions are kept here.
-      const result = opts.pool.runRaw(opts.op, { ...batch, unit, separateErrors: opts.errors !== undefined });
+      const result = opts.pool.runRaw(opts.op, {
+        ...batch, unit, separateErrors: opts.errors !== undefined,
+        ...(opts.report ? { report: opts.report.request } : {}), // [report] facts for the report
+      });
       result.catch(() => {}); // awaited in order by drainOne; no unhandled rejection meanwhile
       inFlight.push({ batch, result });
       if (inFlight.length >= window) await drainOne();

@@ -2,14 +2,16 @@
  * `addrflow run`: a file job. Request elements from NDJSON or a JSON array, one NDJSON record per
  * element out, in input order; resumable, with progress, optionally metered against an account.
  */
-import { statSync } from 'node:fs';
+import { renameSync, statSync, writeFileSync } from 'node:fs';
 import type { ReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { OPS, type Op } from '../../contract/params.ts';
-import { openInput } from '../../adapters/file/input.ts';
+import { asInputError, checkInput, InputError, openInput } from '../../adapters/file/input.ts';
 import { runFileJob, type JobSummary } from '../../adapters/file/job.ts';
 import { fileIdentity, readCheckpoint, removeCheckpoint, type Checkpoint } from '../../adapters/file/checkpoint.ts';
-import { Sink } from '../../adapters/file/sink.ts';
+import { OutputError, Sink } from '../../adapters/file/sink.ts';
+import { checkReportState, emptyReportState, MAX_REPORT_ROWS, ReportAggregator } from '../../adapters/file/report/aggregate.ts';
+import { renderReport } from '../../adapters/file/report/render.ts';
 import { createProgress } from '../../adapters/file/progress.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { Billing, type Reservation } from '../../billing/billing.ts';
@@ -22,11 +24,12 @@ import { UsageError, type Command } from '../main.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { credentialsFrom } from '../credentials.ts';
 import { intOption } from '../options.ts';
-import { EXIT_CREDITS, EXIT_REFUSED } from '../exit-codes.ts';
+import { EXIT_CREDITS, EXIT_INPUT, EXIT_OUTPUT, EXIT_REFUSED } from '../exit-codes.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
                     [--progress auto|bar|log|off] [--license L --guid G [--db URL] [--job-id ID]]
+                    [--report FILE.html [--report-rows N]]
 
   --op          lines (recipient block) or search (address lookup)
   --input       NDJSON or a JSON array of request elements (detected); '-' = stdin (default)
@@ -38,7 +41,8 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
   --batch-size  records per pool task (default 1000)
   --checkpoint  checkpoint file (default: OUTPUT.checkpoint when --output is a file)
   --checkpoint-interval  milliseconds between checkpoints (default 2000)
-  --resume      continue from the checkpoint after a crash, a signal or exhausted credits
+  --resume      continue from the checkpoint after a crash, a signal or exhausted credits (with
+                no checkpoint at all, the job starts over and says so)
   --progress    progress display: bar on a terminal, log lines otherwise (default auto)
   --license, --guid
                 run under this account: same validation, prices, agreements and ledger as the
@@ -47,9 +51,16 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
   --db          billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
   --job-id      names the ledger entries of a metered job reading stdin (a file input is named by
                 its content identity)
+  --report      writes a self-contained HTML report of the job (counts per status code,
+                matchlevel and country, relevance, a map of the answers, the rows to fix first);
+                its aggregates ride in the checkpoint, so a resumed job's report covers it all
+  --report-rows rows with their input in the report (default 50, at most 1000; 0 = no input data)
 
 Exit codes: 0 done; 2 usage error; 3 stopped, balance ran out (top up, then --resume);
-4 credentials refused (the job did not start); 130/143 stopped by SIGINT/SIGTERM (--resume).`;
+4 credentials refused (the job did not start); 5 the output could not be written (device full,
+closed pipe, I/O error; with --output FILE, free space, then --resume); 6 the input cannot be
+read (missing, a directory, no permission, read error); 130/143 stopped by SIGINT/SIGTERM
+(--resume).`;
 
 
 /**
@@ -92,6 +103,8 @@ const command: Command = {
         guid: { type: 'string' },
         db: { type: 'string' },
         'job-id': { type: 'string' },
+        report: { type: 'string' },
+        'report-rows': { type: 'string' },
       },
       strict: true,
     });
@@ -100,6 +113,7 @@ const command: Command = {
     const workers = intOption('workers', values.workers, -1, 0);
     const batchSize = intOption('batch-size', values['batch-size'], 1000, 1);
     const intervalMs = intOption('checkpoint-interval', values['checkpoint-interval'], 2000, 1);
+    const reportRows = intOption('report-rows', values['report-rows'], 50, 0, MAX_REPORT_ROWS);
     if (!['auto', 'bar', 'log', 'off'].includes(values.progress!)) throw new UsageError('--progress must be auto, bar, log or off');
     const inputPath = values.input!;
     const outputPath = values.output!;
@@ -109,12 +123,21 @@ const command: Command = {
     }
     const log = createLogger();
 
+    try {
+      checkInput(inputPath);
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      process.stderr.write(`addrflow run: ${err.message}\n`);
+      return EXIT_INPUT;
+    }
     const inputId = inputPath !== '-' ? fileIdentity(inputPath) : undefined;
     let resumeFrom: Checkpoint | undefined;
     if (values.resume) {
       resumeFrom = readCheckpoint(checkpointPath!);
-      if (!resumeFrom) throw new UsageError(`--resume: no checkpoint at ${checkpointPath}; run without --resume to start over`);
-      if (resumeFrom.inputId !== inputId || resumeFrom.op !== op) {
+      // Every job writes a checkpoint before its first record; none means the job died before
+      // that (or never ran): nothing of the output is claimed, so it starts over from record 1.
+      if (!resumeFrom) process.stderr.write(`addrflow run: --resume: no checkpoint at ${checkpointPath}; the job starts over from the first record\n`);
+      else if (resumeFrom.inputId !== inputId || resumeFrom.op !== op) {
         throw new UsageError(`--resume: ${checkpointPath} belongs to another input file or operation`);
       }
     }
@@ -144,6 +167,10 @@ const command: Command = {
       ...(workers >= 0 ? { threads: workers } : {}),
       ...(indexBuffer ? { indexBuffer } : {}),
     });
+    // [report] The aggregates continue from the checkpoint's, so the report covers the whole job.
+    const report = values.report === undefined ? undefined : new ReportAggregator(
+      resumeFrom?.report ? checkReportState(resumeFrom.report)
+        : { ...emptyReportState(op, reportRows, new Date()), notCovered: resumeFrom?.recordsDone ?? 0 });
     const input = openInput(inputPath);
     const output = outputPath === '-' ? Sink.stdout() : Sink.file(outputPath, resumeFrom?.outputBytes);
     const errors = values.errors ? Sink.file(values.errors, resumeFrom ? resumeFrom.errorsBytes : undefined) : undefined;
@@ -166,17 +193,39 @@ const command: Command = {
         ...(meter ? { meter } : {}),
         ...(errors ? { errors } : {}),
         ...(progress ? { progress } : {}),
+        ...(report ? { report } : {}),
         ...(checkpointPath && inputId ? { checkpoint: { path: checkpointPath, inputId, intervalMs, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
         ...(inputSize > 0 ? { inputFraction: () => Math.min(1, (input as ReadStream).bytesRead / inputSize) } : {}),
       });
       await output.close();
       await errors?.close();
-      report(log, summary, checkpointPath);
+      printSummary(log, summary, checkpointPath);
+      if (report && values.report) {
+        writeReport(values.report, renderReport(report.state(), {
+          jobId: inputId ?? values['job-id'] ?? 'stdin', input: inputPath === '-' ? 'stdin' : inputPath,
+          output: outputPath === '-' ? 'stdout' : outputPath,
+          end: summary.end === 'done' ? 'done' : summary.end === 'credits' ? 'the balance ran out' : 'interrupted by a signal',
+          finishedAt: new Date(), elapsedMs: summary.elapsedMs, credits: meter ? summary.credits : undefined,
+          unit: summary.format === 'array' ? 'element' : 'line',
+        }));
+        process.stderr.write(`  report: ${values.report}\n`);
+      }
       if (summary.end === 'done') {
         if (checkpointPath) removeCheckpoint(checkpointPath);
         return 0;
       }
       return summary.end === 'credits' ? EXIT_CREDITS : signalCode;
+    } catch (err) {
+      // [faults] A full device, a closed pipe or an unreadable input: one clear line and an exit
+      // code; the last checkpoint (written before the failure) is where --resume continues.
+      const failure = asInputError(inputPath, err);
+      if (!(failure instanceof OutputError) && !(failure instanceof InputError)) throw err;
+      output.abandon();
+      errors?.abandon();
+      const resumable = failure instanceof OutputError && checkpointPath && outputPath !== '-';
+      process.stderr.write(`addrflow run: STOPPED — ${failure.message}.${resumable ? ` Free space (or fix the output), then run the same command with --resume (checkpoint: ${checkpointPath}).` : ''}\n`);
+      log.warn({ err: failure.message }, 'file job stopped');
+      return failure instanceof OutputError ? EXIT_OUTPUT : EXIT_INPUT;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -188,7 +237,14 @@ const command: Command = {
   },
 };
 
-function report(log: Logger, s: JobSummary, checkpointPath: string | undefined): void {
+/** Writes the report next to its final name, then renames it: a reader never sees half a file. */
+function writeReport(path: string, html: string): void {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, html);
+  renameSync(tmp, path);
+}
+
+function printSummary(log: Logger, s: JobSummary, checkpointPath: string | undefined): void {
   const lines = [
     `addrflow run: ${s.end === 'done' ? 'finished' : 'STOPPED'} — ${s.records.toLocaleString('en')} records (${s.processed.toLocaleString('en')} processed, ${s.rejected.toLocaleString('en')} rejected) in ${(s.elapsedMs / 1000).toFixed(1)} s`,
     `  by code:       ${Object.entries(s.byCode).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,

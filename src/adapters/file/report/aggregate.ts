@@ -1,0 +1,142 @@
+/**
+ * The job report's aggregates, fed once per ordered output batch (record by record) with the
+ * facts the workers gathered (src/pool/report-facts.ts).
+ *
+ * Its state is plain JSON of a fixed maximum size whatever the job's size (counts keyed by code,
+ * matchlevel and country; a relevance histogram; a 1° grid of answered points, at most 360 × 180
+ * cells; the N lowest-ranked rows), so it rides in the job's checkpoint and a resumed job's
+ * report covers the whole job. Folding is deterministic: the same records give the same state
+ * however they were batched or interrupted.
+ */
+import type { Op } from '../../../contract/params.ts';
+import { MATCHLEVELS, OK, type RawResult } from '../../../pool/tasks.ts';
+import { NO_RELEVANCE, unpackCountry } from '../../../pool/report-facts.ts';
+
+export const REPORT_STATE_VERSION = 1;
+/** Relevance histogram: ten bins 0–9, 10–19, …, 90–100. */
+export const RELEVANCE_BINS = 10;
+/** Grid of answered points: cells of this many degrees. */
+export const GRID_DEGREES = 1;
+/** Most rows a report may keep (--report-rows). */
+export const MAX_REPORT_ROWS = 1000;
+
+export interface ReportRow {
+  /** Line, element or row number in the input. */
+  position: number;
+  /** -1 rejected; search: relevance 0..100; lines: 0 not formatted, 100 formatted. */
+  rank: number;
+  input: string;
+  output: string;
+}
+
+export interface ReportState {
+  version: number;
+  op: Op;
+  /** When the job first started (ISO 8601). */
+  startedAt: string;
+  /** Rows to keep (0 = no input data in the report). */
+  rowsKept: number;
+  /** Records of the job before the report started (a job resumed with --report it lacked). */
+  notCovered: number;
+  records: number;
+  processed: number;
+  rejected: number;
+  byCode: Record<string, number>;
+  byMatchlevel: Record<string, number>;
+  /** Processed records with a relevance, per bin. */
+  relevance: number[];
+  /** Records per ISO country code ('' = none given or found). */
+  byCountry: Record<string, number>;
+  /** Answered points per grid cell, keyed `col,row` (col 0 = 180° W, row 0 = 90° N). */
+  grid: Record<string, number>;
+  answered: number;
+  /** The lowest-ranked rows, best-first order reversed: rows[0] needs attention most. */
+  rows: ReportRow[];
+}
+
+export function emptyReportState(op: Op, rowsKept: number, startedAt: Date): ReportState {
+  return {
+    version: REPORT_STATE_VERSION, op, startedAt: startedAt.toISOString(), rowsKept, notCovered: 0,
+    records: 0, processed: 0, rejected: 0, byCode: {}, byMatchlevel: {},
+    relevance: new Array<number>(RELEVANCE_BINS).fill(0), byCountry: {}, grid: {}, answered: 0, rows: [],
+  };
+}
+
+/** Accepts a state from a checkpoint, or says why not. */
+export function checkReportState(v: unknown): ReportState {
+  const s = v as ReportState;
+  if (!s || typeof s !== 'object' || s.version !== REPORT_STATE_VERSION || !Array.isArray(s.rows) || !Array.isArray(s.relevance)) {
+    throw new Error(`the checkpoint's report state is not version ${REPORT_STATE_VERSION}`);
+  }
+  return s;
+}
+
+function bump(m: Record<string, number>, k: string): void {
+  m[k] = (m[k] ?? 0) + 1;
+}
+
+export class ReportAggregator {
+  private readonly s: ReportState;
+
+  constructor(state: ReportState) {
+    this.s = state;
+  }
+
+  /** What the workers are asked for: how many rows, and the worst rank that could still enter. */
+  get request(): { rows: number; rankAtMost: number } {
+    const { rows, rowsKept } = this.s;
+    return { rows: rowsKept, rankAtMost: rows.length < rowsKept ? 99 : rows[rows.length - 1]!.rank };
+  }
+
+  /** One ordered output batch: `positions[i]` is record i's place in the input. */
+  addBatch(positions: readonly number[], result: RawResult): void {
+    const facts = result.report;
+    if (!facts) throw new Error('a report job got a result without report facts');
+    const s = this.s;
+    const n = result.flags.length;
+    for (let i = 0; i < n; i++) {
+      s.records++;
+      bump(s.byCode, String(result.codes[i]));
+      bump(s.byCountry, unpackCountry(facts.country[i]!));
+      if (!(result.flags[i]! & OK)) {
+        s.rejected++;
+        continue;
+      }
+      s.processed++;
+      const ml = MATCHLEVELS[result.matchlevels[i]!];
+      if (ml) bump(s.byMatchlevel, ml);
+      const rel = facts.relevance[i]!;
+      if (rel !== NO_RELEVANCE) s.relevance[Math.min(RELEVANCE_BINS - 1, Math.floor(rel / 10))]!++;
+      const lat = facts.lat[i]!;
+      const lon = facts.lon[i]!;
+      if (!Number.isNaN(lat) && !Number.isNaN(lon)) {
+        s.answered++;
+        bump(s.grid, gridKey(lat, lon));
+      }
+    }
+    for (const [i, rank, input, output] of facts.rows) this.offerRow({ position: positions[i]!, rank, input, output });
+  }
+
+  private offerRow(row: ReportRow): void {
+    const rows = this.s.rows;
+    const before = (a: ReportRow, b: ReportRow) => a.rank < b.rank || (a.rank === b.rank && a.position < b.position);
+    if (rows.length >= this.s.rowsKept && !before(row, rows[rows.length - 1]!)) return;
+    let at = rows.length;
+    while (at > 0 && before(row, rows[at - 1]!)) at--;
+    rows.splice(at, 0, row);
+    if (rows.length > this.s.rowsKept) rows.pop();
+  }
+
+  /** The state as plain JSON (a copy), for the checkpoint and the renderer. */
+  state(): ReportState {
+    return structuredClone(this.s);
+  }
+}
+
+export function gridKey(lat: number, lon: number): string {
+  const cols = 360 / GRID_DEGREES;
+  const rows = 180 / GRID_DEGREES;
+  const col = Math.min(cols - 1, Math.max(0, Math.floor((lon + 180) / GRID_DEGREES)));
+  const row = Math.min(rows - 1, Math.max(0, Math.floor((90 - lat) / GRID_DEGREES)));
+  return `${col},${row}`;
+}

@@ -1,0 +1,141 @@
+/**
+ * The report's map: country outlines from Natural Earth (the `world-atlas` package's TopoJSON,
+ * turned into GeoJSON by `topojson-client`) and the grid of answered points, projected at render
+ * time to one inline SVG. The view is cropped to the answered points (with a margin), the
+ * projection is equirectangular with the middle latitude's aspect, and outlines are rounded to
+ * 0.1 px with points closer than a pixel dropped, so the SVG stays tens of KiB.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { feature } from 'topojson-client';
+import type { Topology, GeometryCollection } from 'topojson-specification';
+import { GRID_DEGREES } from './aggregate.ts';
+import { esc, fmt } from './html.ts';
+
+const require = createRequire(import.meta.url);
+const atlasCache = new Map<string, Array<{ name: string; rings: number[][][] }>>();
+
+/** Country outlines as rings of [lon, lat], from the coarse (110m) or medium (50m) atlas. */
+function countries(scale: '110m' | '50m'): Array<{ name: string; rings: number[][][] }> {
+  const cached = atlasCache.get(scale);
+  if (cached) return cached;
+  const topo = JSON.parse(readFileSync(require.resolve(`world-atlas/countries-${scale}.json`), 'utf8')) as Topology;
+  const fc = feature(topo, topo.objects.countries as GeometryCollection<{ name: string }>);
+  const out: Array<{ name: string; rings: number[][][] }> = [];
+  for (const f of fc.features) {
+    const g = f.geometry;
+    if (!g) continue;
+    const rings = g.type === 'Polygon' ? g.coordinates : g.type === 'MultiPolygon' ? g.coordinates.flat() : [];
+    out.push({ name: f.properties?.name ?? '', rings: rings as number[][][] });
+  }
+  atlasCache.set(scale, out);
+  return out;
+}
+
+interface View {
+  west: number;
+  east: number;
+  south: number;
+  north: number;
+  width: number;
+  height: number;
+  kx: number;
+  ky: number;
+}
+
+const WIDTH = 960;
+const MAX_HEIGHT = 560;
+
+function viewOf(cells: Array<[number, number, number]>): View {
+  let west = 180, east = -180, south = 90, north = -90;
+  for (const [col, row] of cells) {
+    const lon = col * GRID_DEGREES - 180;
+    const lat = 90 - row * GRID_DEGREES;
+    west = Math.min(west, lon);
+    east = Math.max(east, lon + GRID_DEGREES);
+    north = Math.max(north, lat);
+    south = Math.min(south, lat - GRID_DEGREES);
+  }
+  // A margin, a minimum extent (a job in one town still shows its surroundings), and the whole
+  // inhabited world when the points span most of it.
+  const padLon = Math.max(2, (east - west) * 0.08);
+  const padLat = Math.max(1.5, (north - south) * 0.08);
+  west -= padLon; east += padLon; south -= padLat; north += padLat;
+  const minLon = 14, minLat = 9;
+  if (east - west < minLon) { const c = (east + west) / 2; west = c - minLon / 2; east = c + minLon / 2; }
+  if (north - south < minLat) { const c = (north + south) / 2; south = c - minLat / 2; north = c + minLat / 2; }
+  if (east - west > 200 || cells.length === 0) { west = -180; east = 180; south = -58; north = 84; }
+  west = Math.max(-180, west); east = Math.min(180, east);
+  south = Math.max(-90, south); north = Math.min(90, north);
+  const midLat = ((north + south) / 2) * (Math.PI / 180);
+  const aspect = Math.max(0.3, Math.cos(midLat));
+  const spanX = (east - west) * aspect;
+  const spanY = north - south;
+  const scale = Math.min(WIDTH / spanX, MAX_HEIGHT / spanY);
+  const width = Math.round(spanX * scale);
+  const height = Math.round(spanY * scale);
+  return { west, east, south, north, width, height, kx: scale * aspect, ky: scale };
+}
+
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+function ringPath(ring: number[][], v: View): string {
+  let d = '';
+  let px = NaN, py = NaN, n = 0;
+  for (const [lon, lat] of ring) {
+    const x = r1((lon! - v.west) * v.kx);
+    const y = r1((v.north - lat!) * v.ky);
+    if (n > 0 && Math.abs(x - px) < 1 && Math.abs(y - py) < 1) continue;
+    d += (n === 0 ? 'M' : 'L') + x + ' ' + y;
+    px = x; py = y; n++;
+  }
+  return n >= 3 ? d + 'Z' : '';
+}
+
+function intersects(ring: number[][], v: View): boolean {
+  let w = 180, e = -180, s = 90, n = -90;
+  for (const [lon, lat] of ring) {
+    if (lon! < w) w = lon!; if (lon! > e) e = lon!;
+    if (lat! < s) s = lat!; if (lat! > n) n = lat!;
+  }
+  return e >= v.west && w <= v.east && n >= v.south && s <= v.north;
+}
+
+/** Colour steps for cells, by count on a log scale (light to dark). */
+const STEPS = ['#fdba74', '#fb923c', '#ea580c', '#c2410c', '#7c2d12'];
+
+/** The map of answered points as one <svg>, or a note when there are none. */
+export function renderMap(grid: Record<string, number>): string {
+  const cells: Array<[number, number, number]> = Object.entries(grid).map(([k, c]) => {
+    const [col, row] = k.split(',').map(Number);
+    return [col!, row!, c];
+  });
+  if (cells.length === 0) return '<p class="note">No answered points to draw.</p>';
+  const v = viewOf(cells);
+  const atlas = countries(v.east - v.west > 60 ? '110m' : '50m');
+  const paths: string[] = [];
+  for (const c of atlas) {
+    let d = '';
+    for (const ring of c.rings) if (intersects(ring, v)) d += ringPath(ring, v);
+    if (d) paths.push(`<path d="${d}"><title>${esc(c.name)}</title></path>`);
+  }
+  const max = Math.max(...cells.map((c) => c[2]));
+  const step = (count: number) => (max <= 1 ? 2 : Math.min(STEPS.length - 1, Math.floor((Math.log(count) / Math.log(max)) * (STEPS.length - 1) + 1e-9)));
+  const cw = Math.max(2, GRID_DEGREES * v.kx);
+  const ch = Math.max(2, GRID_DEGREES * v.ky);
+  const rects = cells.sort((a, b) => a[2] - b[2]).map(([col, row, count]) => {
+    const lon = col * GRID_DEGREES - 180;
+    const lat = 90 - row * GRID_DEGREES;
+    const x = r1((lon - v.west) * v.kx);
+    const y = r1((v.north - lat) * v.ky);
+    return `<rect x="${x}" y="${y}" width="${r1(cw)}" height="${r1(ch)}" fill="${STEPS[step(count)]}"><title>${fmt(count)} answered in ${lat - GRID_DEGREES}…${lat}° N, ${lon}…${lon + GRID_DEGREES}° E</title></rect>`;
+  });
+  const legend = STEPS.map((c, i) => {
+    const lo = max <= 1 ? 1 : Math.ceil(Math.exp((i / (STEPS.length - 1)) * Math.log(max)));
+    return `<span class="key"><i style="background:${c}"></i>${i === 0 ? '1' : `≥ ${fmt(lo)}`}</span>`;
+  }).filter((_, i) => max > 1 || i === 2);
+  return `<svg class="map" id="map" viewBox="0 0 ${v.width} ${v.height}" width="${v.width}" height="${v.height}" role="img" aria-label="answered points per ${GRID_DEGREES}° cell">`
+    + `<rect class="sea" width="${v.width}" height="${v.height}"/>`
+    + `<g class="land">${paths.join('')}</g><g class="cells">${rects.join('')}</g></svg>`
+    + `<div class="legend">Answered points per ${GRID_DEGREES}° × ${GRID_DEGREES}° cell: ${legend.join(' ')}</div>`;
+}
