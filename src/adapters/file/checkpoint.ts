@@ -3,9 +3,10 @@
  * `--resume` after a crash, kill -9, a signal or exhausted credits continues exactly there.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, renameSync, statSync, writeFileSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import type { Op } from '../../contract/params.ts';
 import type { ReportState } from './report/aggregate.ts';
+import { OutputError } from './sink.ts';
 
 export const CHECKPOINT_VERSION = 1;
 
@@ -63,16 +64,25 @@ export function fileIdentity(path: string): string {
   return h.digest('hex').slice(0, 32);
 }
 
+/**
+ * Writes `cp` atomically. When that fails (a full device), the previous checkpoint stays as it
+ * was and the failure is an OutputError, so the job stops there, resumable.
+ */
 export function writeCheckpoint(path: string, cp: Checkpoint): void {
   const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, JSON.stringify(cp, null, 1) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, 'w');
+    try {
+      writeFileSync(fd, JSON.stringify(cp, null, 1) + '\n'); // loops over short writes
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new OutputError(`checkpoint ${path}`, err as NodeJS.ErrnoException);
   }
-  renameSync(tmp, path);
 }
 
 export function readCheckpoint(path: string): Checkpoint | undefined {

@@ -224,7 +224,6 @@ const command: Command = {
       errors?.abandon();
       const resumable = failure instanceof OutputError && checkpointPath && outputPath !== '-';
       process.stderr.write(`addrflow run: STOPPED — ${failure.message}.${resumable ? ` Free space (or fix the output), then run the same command with --resume (checkpoint: ${checkpointPath}).` : ''}\n`);
-      log.warn({ err: failure.message }, 'file job stopped');
       return failure instanceof OutputError ? EXIT_OUTPUT : EXIT_INPUT;
     } finally {
       process.off('SIGINT', onSignal);
