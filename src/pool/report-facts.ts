@@ -3,9 +3,10 @@
  * already holds the parsed request and its result, so the main thread never parses a record:
  * relevance, country, the answered point, and the batch's lowest-ranked rows with their input.
  *
- * Rank orders records by how much they need a person's attention: a rejected record first (-1),
- * then by relevance (search) or by recipient-block status (lines: 100 for a formatted block, 0
- * for a status code that says it could not be formatted). Ties go to the earlier record.
+ * Rank orders processed records by how much they need a person's attention: by relevance
+ * (search) or by recipient-block status (lines: 100 for a formatted block, 0 for a status code
+ * that says it could not be formatted); ties go to the earlier record. Rejected records (-1) are
+ * kept apart: the first few, as examples of what was refused.
  */
 import type { RawReportFacts } from './tasks.ts';
 
@@ -24,8 +25,9 @@ export class ReportFactsBuilder {
   private readonly outputs: Array<string | undefined>;
   private readonly rows: number;
   private readonly rankAtMost: number;
+  private readonly rejectedWanted: number;
 
-  constructor(n: number, opts: { rows: number; rankAtMost: number }) {
+  constructor(n: number, opts: { rows: number; rankAtMost: number; rejected: number }) {
     this.relevance = new Uint8Array(n).fill(NO_RELEVANCE);
     this.country = new Uint16Array(n);
     this.lat = new Float32Array(n).fill(NaN);
@@ -33,6 +35,7 @@ export class ReportFactsBuilder {
     this.rank = new Int8Array(n).fill(-1);
     this.rows = opts.rows;
     this.rankAtMost = opts.rankAtMost;
+    this.rejectedWanted = opts.rejected;
     this.inputs = opts.rows > 0 ? new Array<string | undefined>(n) : [];
     this.outputs = opts.rows > 0 ? new Array<string | undefined>(n) : [];
   }
@@ -78,10 +81,18 @@ export class ReportFactsBuilder {
   take(): RawReportFacts {
     const facts: RawReportFacts = { relevance: this.relevance, country: this.country, lat: this.lat, lon: this.lon, rows: [] };
     if (this.rows === 0) return facts;
+    // The first rejected records, as examples of what was refused.
+    let wanted = this.rejectedWanted;
+    for (let i = 0; i < this.rank.length && wanted > 0; i++) {
+      if (this.rank[i] === -1) {
+        facts.rows.push([i, -1, this.inputs[i] ?? '', this.outputs[i] ?? '']);
+        wanted--;
+      }
+    }
     const candidates: number[] = [];
     // A perfect record (relevance 100, a formatted block) needs no one's attention.
     const atMost = Math.min(this.rankAtMost, 99);
-    for (let i = 0; i < this.rank.length; i++) if (this.rank[i]! <= atMost) candidates.push(i);
+    for (let i = 0; i < this.rank.length; i++) if (this.rank[i]! >= 0 && this.rank[i]! <= atMost) candidates.push(i);
     candidates.sort((a, b) => this.rank[a]! - this.rank[b]! || a - b);
     for (const i of candidates.slice(0, this.rows)) {
       facts.rows.push([i, this.rank[i]!, this.inputs[i] ?? '', this.outputs[i] ?? '']);

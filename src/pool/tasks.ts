@@ -34,10 +34,11 @@ export interface RawTask {
    */
   separateErrors?: boolean;
   /**
-   * When set (a job with --report), the result carries `report`: per-record facts and the
-   * batch's `rows` lowest-ranked records with rank ≤ `rankAtMost`, with their input.
+   * When set (a job with --report), the result carries `report`: per-record facts, the batch's
+   * `rows` lowest-ranked processed records with rank ≤ `rankAtMost`, and its first `rejected`
+   * rejected records, with their input.
    */
-  report?: { rows: number; rankAtMost: number };
+  report?: { rows: number; rankAtMost: number; rejected: number };
 }
 
 export type EngineTask = ElementsTask | RawTask;
@@ -80,6 +81,6 @@ export interface RawReportFacts {
   /** Per record: the answered point of a search; NaN = none. */
   lat: Float32Array;
   lon: Float32Array;
-  /** The batch's lowest-ranked records: [index in batch, rank, input text, output line]. */
+  /** Rows for the report: [index in batch, rank (-1 = rejected), input text, output line]. */
   rows: Array<[number, number, string, string]>;
 }

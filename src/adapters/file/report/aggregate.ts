@@ -19,6 +19,8 @@ export const RELEVANCE_BINS = 10;
 export const GRID_DEGREES = 1;
 /** Most rows a report may keep (--report-rows). */
 export const MAX_REPORT_ROWS = 1000;
+/** Rejected rows kept as examples (at most --report-rows). */
+export const REJECTED_ROWS = 10;
 
 export interface ReportRow {
   /** Line, element or row number in the input. */
@@ -50,22 +52,24 @@ export interface ReportState {
   /** Answered points per grid cell, keyed `col,row` (col 0 = 180° W, row 0 = 90° N). */
   grid: Record<string, number>;
   answered: number;
-  /** The lowest-ranked rows, best-first order reversed: rows[0] needs attention most. */
+  /** The lowest-ranked processed rows, rows[0] needing attention most. */
   rows: ReportRow[];
+  /** The first rejected rows, in input order (examples of what was refused). */
+  rejectedRows: ReportRow[];
 }
 
 export function emptyReportState(op: Op, rowsKept: number, startedAt: Date): ReportState {
   return {
     version: REPORT_STATE_VERSION, op, startedAt: startedAt.toISOString(), rowsKept, notCovered: 0,
     records: 0, processed: 0, rejected: 0, byCode: {}, byMatchlevel: {},
-    relevance: new Array<number>(RELEVANCE_BINS).fill(0), byCountry: {}, grid: {}, answered: 0, rows: [],
+    relevance: new Array<number>(RELEVANCE_BINS).fill(0), byCountry: {}, grid: {}, answered: 0, rows: [], rejectedRows: [],
   };
 }
 
 /** Accepts a state from a checkpoint, or says why not. */
 export function checkReportState(v: unknown): ReportState {
   const s = v as ReportState;
-  if (!s || typeof s !== 'object' || s.version !== REPORT_STATE_VERSION || !Array.isArray(s.rows) || !Array.isArray(s.relevance)) {
+  if (!s || typeof s !== 'object' || s.version !== REPORT_STATE_VERSION || !Array.isArray(s.rows) || !Array.isArray(s.rejectedRows) || !Array.isArray(s.relevance)) {
     throw new Error(`the checkpoint's report state is not version ${REPORT_STATE_VERSION}`);
   }
   return s;
@@ -83,9 +87,13 @@ export class ReportAggregator {
   }
 
   /** What the workers are asked for: how many rows, and the worst rank that could still enter. */
-  get request(): { rows: number; rankAtMost: number } {
-    const { rows, rowsKept } = this.s;
-    return { rows: rowsKept, rankAtMost: rows.length < rowsKept ? 99 : rows[rows.length - 1]!.rank };
+  get request(): { rows: number; rankAtMost: number; rejected: number } {
+    const { rows, rowsKept, rejectedRows } = this.s;
+    return {
+      rows: rowsKept,
+      rankAtMost: rows.length < rowsKept ? 99 : rows[rows.length - 1]!.rank,
+      rejected: Math.max(0, Math.min(rowsKept, REJECTED_ROWS) - rejectedRows.length),
+    };
   }
 
   /** One ordered output batch: `positions[i]` is record i's place in the input. */
@@ -114,7 +122,12 @@ export class ReportAggregator {
         bump(s.grid, gridKey(lat, lon));
       }
     }
-    for (const [i, rank, input, output] of facts.rows) this.offerRow({ position: positions[i]!, rank, input, output });
+    const rejectedMax = Math.min(s.rowsKept, REJECTED_ROWS);
+    for (const [i, rank, input, output] of facts.rows) {
+      const row = { position: positions[i]!, rank, input, output };
+      if (rank >= 0) this.offerRow(row);
+      else if (s.rejectedRows.length < rejectedMax) s.rejectedRows.push(row); // batches come in order
+    }
   }
 
   private offerRow(row: ReportRow): void {

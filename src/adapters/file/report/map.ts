@@ -79,6 +79,32 @@ function viewOf(cells: Array<[number, number, number]>): View {
 
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
+/**
+ * A ring's longitudes made continuous: a ring that crosses the antimeridian (Russia, Fiji) jumps
+ * from 180 to -180; unwrapped, it runs on past 180 instead of drawing a line across the map.
+ */
+function unwrap(ring: number[][]): { ring: number[][]; crosses: boolean } {
+  let shift = 0, prev = NaN, crosses = false;
+  const out: number[][] = [];
+  for (const [lon, lat] of ring) {
+    if (!Number.isNaN(prev) && Math.abs(lon! + shift - prev) > 180) shift += lon! + shift < prev ? 360 : -360;
+    const l = lon! + shift;
+    if (l > 180 || l < -180) crosses = true;
+    out.push([l, lat!]);
+    prev = l;
+  }
+  return { ring: out, crosses };
+}
+
+/** A ring as SVG path data, drawn once more a world to the west when it runs past 180°. */
+function ringPaths(ring: number[][], v: View): string {
+  const u = unwrap(ring);
+  if (!u.crosses) return intersects(ring, v) ? ringPath(ring, v) : '';
+  const east = u.ring.some(([lon]) => lon! > 180);
+  const copy = u.ring.map(([lon, lat]) => [lon! + (east ? -360 : 360), lat!]);
+  return [u.ring, copy].filter((r) => intersects(r, v)).map((r) => ringPath(r, v)).join('');
+}
+
 function ringPath(ring: number[][], v: View): string {
   let d = '';
   let px = NaN, py = NaN, n = 0;
@@ -115,19 +141,21 @@ export function renderMap(grid: Record<string, number>): string {
   const atlas = countries(v.east - v.west > 60 ? '110m' : '50m');
   const paths: string[] = [];
   for (const c of atlas) {
+    if (c.name === 'Antarctica') continue; // no addresses; its ring runs along the map's edge
     let d = '';
-    for (const ring of c.rings) if (intersects(ring, v)) d += ringPath(ring, v);
+    for (const ring of c.rings) d += ringPaths(ring, v);
     if (d) paths.push(`<path d="${d}"><title>${esc(c.name)}</title></path>`);
   }
   const max = Math.max(...cells.map((c) => c[2]));
   const step = (count: number) => (max <= 1 ? 2 : Math.min(STEPS.length - 1, Math.floor((Math.log(count) / Math.log(max)) * (STEPS.length - 1) + 1e-9)));
-  const cw = Math.max(2, GRID_DEGREES * v.kx);
-  const ch = Math.max(2, GRID_DEGREES * v.ky);
+  // A cell is drawn at least 4 px wide (centred on its place), so that a world view still shows it.
+  const cw = Math.max(4, GRID_DEGREES * v.kx);
+  const ch = Math.max(4, GRID_DEGREES * v.ky);
   const rects = cells.sort((a, b) => a[2] - b[2]).map(([col, row, count]) => {
     const lon = col * GRID_DEGREES - 180;
     const lat = 90 - row * GRID_DEGREES;
-    const x = r1((lon - v.west) * v.kx);
-    const y = r1((v.north - lat) * v.ky);
+    const x = r1((lon + GRID_DEGREES / 2 - v.west) * v.kx - cw / 2);
+    const y = r1((v.north - lat + GRID_DEGREES / 2) * v.ky - ch / 2);
     return `<rect x="${x}" y="${y}" width="${r1(cw)}" height="${r1(ch)}" fill="${STEPS[step(count)]}"><title>${fmt(count)} answered in ${lat - GRID_DEGREES}…${lat}° N, ${lon}…${lon + GRID_DEGREES}° E</title></rect>`;
   });
   const legend = STEPS.map((c, i) => {

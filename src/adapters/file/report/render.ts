@@ -127,11 +127,17 @@ function rowsTable(s: ReportState, unit: string): string {
     return '<section class="card wide"><h2>Rows to look at first</h2><p class="note">Left out (<code>--report-rows 0</code>): this report holds no input data.</p></section>';
   }
   const what = s.op === 'search' ? 'lowest relevance' : 'not formatted';
-  if (s.rows.length === 0) return `<section class="card wide"><h2>Rows to look at first</h2><p class="note">No rejected or ${what} rows.</p></section>`;
-  const trs = s.rows.map((r) => `<tr><td class="pos" data-position="${r.position}">${esc(unit)} ${fmt(r.position)}</td><td>${rankLabel(s.op, r)}</td>`
-    + `<td class="in">${fields(r.input)}</td><td class="out">${fields(r.output, OUTPUT_NOISE)}</td></tr>`);
-  return `<section class="card wide"><h2>Rows to look at first</h2><p class="note">The ${fmt(s.rows.length)} rows that need attention most: rejected ones, then the ${what}, in input order within each (at most ${fmt(s.rowsKept)}; <code>--report-rows 0</code> leaves input data out).</p>`
-    + `<table id="rows"><thead><tr><th>where</th><th>why</th><th>input</th><th>result</th></tr></thead><tbody>${trs.join('')}</tbody></table></section>`;
+  const tr = (r: ReportRow) => `<tr><td class="pos" data-position="${r.position}">${esc(unit)} ${fmt(r.position)}</td><td>${rankLabel(s.op, r)}</td>`
+    + `<td class="in">${fields(r.input)}</td><td class="out">${fields(r.output, OUTPUT_NOISE)}</td></tr>`;
+  const head = '<thead><tr><th>where</th><th>why</th><th>input</th><th>result</th></tr></thead>';
+  const lowest = s.rows.length === 0
+    ? `<p class="note">No processed row with ${s.op === 'search' ? 'a relevance below 100' : 'a block that could not be formatted'}.</p>`
+    : `<p class="note">The ${fmt(s.rows.length)} processed rows with the ${what}${s.op === 'search' ? ' (below 100)' : ''}, lowest first, then in input order (at most ${fmt(s.rowsKept)}; <code>--report-rows 0</code> leaves input data out).</p>`
+      + `<table id="rows">${head}<tbody>${s.rows.map(tr).join('')}</tbody></table>`;
+  const rejected = s.rejectedRows.length === 0 ? ''
+    : `<h2 class="sub2">First rejected rows</h2><p class="note">${fmt(s.rejectedRows.length)} of ${fmt(s.rejected)} rejected rows, in input order, as examples of what was refused.</p>`
+      + `<table id="rejected-rows">${head}<tbody>${s.rejectedRows.map(tr).join('')}</tbody></table>`;
+  return `<section class="card wide"><h2>Rows to look at first</h2>${lowest}${rejected}</section>`;
 }
 
 const CSS = `
@@ -161,7 +167,7 @@ svg.map .sea{fill:#e0f2fe}svg.map .land path{fill:#f1f5f9;stroke:#94a3b8;stroke-
 svg.map .cells rect{stroke:#7c2d12;stroke-width:.3;fill-opacity:.9}
 .legend{color:var(--muted);font-size:12px;margin-top:8px}.key{margin-right:10px;white-space:nowrap}
 .key i{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:4px;vertical-align:-2px}
-.note{color:var(--muted);margin:0 0 10px}
+.note{color:var(--muted);margin:0 0 10px}h2.sub2{margin-top:22px}
 table{border-collapse:collapse;width:100%;font-size:13px}
 th{text-align:left;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line);padding:6px 8px}
 td{border-bottom:1px solid var(--line);padding:6px 8px;vertical-align:top}
