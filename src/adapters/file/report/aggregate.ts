@@ -89,6 +89,7 @@ export class ReportAggregator {
   /** What the workers are asked for: how many rows, and the worst rank that could still enter. */
   get request(): { rows: number; rankAtMost: number; rejected: number } {
     const { rows, rowsKept, rejectedRows } = this.s;
+    if (rowsKept === 0) return { rows: 0, rankAtMost: -1, rejected: 0 };
     return {
       rows: rowsKept,
       rankAtMost: rows.length < rowsKept ? 99 : rows[rows.length - 1]!.rank,

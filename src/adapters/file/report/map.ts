@@ -151,13 +151,20 @@ export function renderMap(grid: Record<string, number>): string {
   // A cell is drawn at least 4 px wide (centred on its place), so that a world view still shows it.
   const cw = Math.max(4, GRID_DEGREES * v.kx);
   const ch = Math.max(4, GRID_DEGREES * v.ky);
-  const rects = cells.sort((a, b) => a[2] - b[2]).map(([col, row, count]) => {
+  // One path per colour step, each cell a small closed square: ~25 bytes a cell, so even a job
+  // that covers the whole grid (64,800 cells) draws in under 2 MB.
+  const byStep: string[] = STEPS.map(() => '');
+  const counts: number[] = STEPS.map(() => 0);
+  for (const [col, row, count] of cells) {
     const lon = col * GRID_DEGREES - 180;
     const lat = 90 - row * GRID_DEGREES;
     const x = r1((lon + GRID_DEGREES / 2 - v.west) * v.kx - cw / 2);
     const y = r1((v.north - lat + GRID_DEGREES / 2) * v.ky - ch / 2);
-    return `<rect x="${x}" y="${y}" width="${r1(cw)}" height="${r1(ch)}" fill="${STEPS[step(count)]}"><title>${fmt(count)} answered in ${lat - GRID_DEGREES}…${lat}° N, ${lon}…${lon + GRID_DEGREES}° E</title></rect>`;
-  });
+    const k = step(count);
+    byStep[k] += `M${x} ${y}h${r1(cw)}v${r1(ch)}h${-r1(cw)}z`;
+    counts[k]! += count;
+  }
+  const rects = byStep.map((d, k) => (d ? `<path fill="${STEPS[k]}" d="${d}"><title>${fmt(counts[k]!)} answered points in these cells</title></path>` : ''));
   const legend = STEPS.map((c, i) => {
     const lo = max <= 1 ? 1 : Math.ceil(Math.exp((i / (STEPS.length - 1)) * Math.log(max)));
     return `<span class="key"><i style="background:${c}"></i>${i === 0 ? '1' : `≥ ${fmt(lo)}`}</span>`;

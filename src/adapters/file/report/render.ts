@@ -164,7 +164,7 @@ svg text.count{font-weight:600;fill:#111827}
 svg .axis{stroke:#9ca3af}
 svg.map{width:100%;height:auto;border-radius:6px}
 svg.map .sea{fill:#e0f2fe}svg.map .land path{fill:#f1f5f9;stroke:#94a3b8;stroke-width:.6}
-svg.map .cells rect{stroke:#7c2d12;stroke-width:.3;fill-opacity:.9}
+svg.map .cells path{stroke:#7c2d12;stroke-width:.3;fill-opacity:.9}
 .legend{color:var(--muted);font-size:12px;margin-top:8px}.key{margin-right:10px;white-space:nowrap}
 .key i{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:4px;vertical-align:-2px}
 .note{color:var(--muted);margin:0 0 10px}h2.sub2{margin-top:22px}
