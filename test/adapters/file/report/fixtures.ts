@@ -24,7 +24,12 @@ export function searchLines(n: number): string[] {
     const id = i + 1;
     if (i % 97 === 5) out.push(`{"id":${id},"city":`); // not JSON
     else if (i % 89 === 7) out.push(JSON.stringify({ id, city: 'Paris', countrycode: 'FR', zip: 12345 })); // 412: a number
-    else if (i % 83 === 3) out.push(JSON.stringify({ id, city: INJECTIONS[(i / 83) % INJECTIONS.length | 0], countrycode: 'FR' }));
+    else if (i % 83 === 3) {
+      // Hostile values, in processed rows and (with a zip that is a number: 412) in rejected ones.
+      const k = (i / 83) | 0;
+      const v = INJECTIONS[k % INJECTIONS.length]!;
+      out.push(JSON.stringify(k % 2 === 0 ? { id, city: v, street: v, countrycode: 'FR', zip: 1 } : { id, city: v, countrycode: 'FR' }));
+    }
     else {
       const [city, cc] = CITIES[i % CITIES.length]!;
       out.push(JSON.stringify({ id, city, countrycode: cc }));
