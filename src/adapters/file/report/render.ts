@@ -46,7 +46,7 @@ const BAR_ROW = 24;
 function bars(chart: string, title: string, items: Bar[]): string {
   if (items.length === 0) return '';
   const max = Math.max(1, ...items.map((b) => b.count));
-  const labelW = 190, barW = 210, width = labelW + barW + 80;
+  const labelW = 215, barW = 190, width = labelW + barW + 75;
   const height = items.length * BAR_ROW + 4;
   const rows = items.map((b, i) => {
     const y = i * BAR_ROW + 2;
@@ -126,13 +126,14 @@ function rowsTable(s: ReportState, unit: string): string {
   if (s.rowsKept === 0) {
     return '<section class="card wide"><h2>Rows to look at first</h2><p class="note">Left out (<code>--report-rows 0</code>): this report holds no input data.</p></section>';
   }
-  const what = s.op === 'search' ? 'lowest relevance' : 'not formatted';
   const tr = (r: ReportRow) => `<tr><td class="pos" data-position="${r.position}">${esc(unit)} ${fmt(r.position)}</td><td>${rankLabel(s.op, r)}</td>`
     + `<td class="in">${fields(r.input)}</td><td class="out">${fields(r.output, OUTPUT_NOISE)}</td></tr>`;
   const head = '<thead><tr><th>where</th><th>why</th><th>input</th><th>result</th></tr></thead>';
   const lowest = s.rows.length === 0
     ? `<p class="note">No processed row with ${s.op === 'search' ? 'a relevance below 100' : 'a block that could not be formatted'}.</p>`
-    : `<p class="note">The ${fmt(s.rows.length)} processed rows with the ${what}${s.op === 'search' ? ' (below 100)' : ''}, lowest first, then in input order (at most ${fmt(s.rowsKept)}; <code>--report-rows 0</code> leaves input data out).</p>`
+    : `<p class="note">${s.op === 'search'
+      ? `The ${fmt(s.rows.length)} processed rows with the lowest relevance (below 100), lowest first, then in input order`
+      : `The ${fmt(s.rows.length)} processed rows whose recipient block could not be formatted, in input order`} (at most ${fmt(s.rowsKept)}; <code>--report-rows 0</code> leaves input data out).</p>`
       + `<table id="rows">${head}<tbody>${s.rows.map(tr).join('')}</tbody></table>`;
   const rejected = s.rejectedRows.length === 0 ? ''
     : `<h2 class="sub2">First rejected rows</h2><p class="note">${fmt(s.rejectedRows.length)} of ${fmt(s.rejected)} rejected rows, in input order, as examples of what was refused.</p>`
