@@ -2,7 +2,7 @@
  * `addrflow run`: a file job. Request elements from NDJSON or a JSON array, one NDJSON record per
  * element out, in input order; resumable, with progress, optionally metered against an account.
  */
-import { renameSync, statSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { ReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { OPS, type Op } from '../../contract/params.ts';
@@ -130,6 +130,15 @@ const command: Command = {
       process.stderr.write(`addrflow run: ${err.message}\n`);
       return EXIT_INPUT;
     }
+    if (values.report !== undefined) {
+      // A report that cannot be written is said now, not after hours of work.
+      try {
+        writeReport(values.report, '', true);
+      } catch (err) {
+        process.stderr.write(`addrflow run: ${(err as Error).message}\n`);
+        return EXIT_OUTPUT;
+      }
+    }
     const inputId = inputPath !== '-' ? fileIdentity(inputPath) : undefined;
     let resumeFrom: Checkpoint | undefined;
     if (values.resume) {
@@ -236,11 +245,24 @@ const command: Command = {
   },
 };
 
-/** Writes the report next to its final name, then renames it: a reader never sees half a file. */
-function writeReport(path: string, html: string): void {
+/**
+ * Writes the report next to its final name, then renames it: a reader never sees half a file.
+ * `probeOnly` checks that it can be written (at the start of a job), leaving nothing behind.
+ */
+function writeReport(path: string, html: string, probeOnly = false): void {
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, html);
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, html);
+    if (probeOnly) rmSync(tmp);
+    else renameSync(tmp, path);
+  } catch (err) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing was created
+    }
+    throw new OutputError(`report ${path}`, err as NodeJS.ErrnoException);
+  }
 }
 
 function printSummary(log: Logger, s: JobSummary, checkpointPath: string | undefined): void {

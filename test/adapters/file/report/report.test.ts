@@ -162,6 +162,14 @@ describe('addrflow run --report', () => {
     expect(drawnCounts(html).charts).toEqual(reference.charts);
   }, 120_000);
 
+  it('a --report that cannot be written is refused before the job starts (exit 5, one line)', async () => {
+    const out = join(dir, 'never.out');
+    const r = await runCli(['run', '--op', 'search', '--input', inputPath, '--output', out, '--report', join(dir, 'no-such-dir', 'r.html'), '--progress', 'off']);
+    expect(r.code).toBe(5);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^addrflow run: cannot write report .*r\.html: .*\(ENOENT\)$/)]);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('a lines job from a JSON array: per-status-code counts, formatted tile, no map', async () => {
     const lines = [...generateLines(3000, 9, 0)];
     for (let i = 0; i < 3000; i += 97) lines[i] = JSON.stringify({ id: i + 1, countrycode: 'DE' }); // 428
