@@ -1,7 +1,8 @@
 /**
  * What the job report costs: `addrflow run` over the same file without `--report`, with
  * `--report` (50 rows, the default) and with `--report-rows 0`, alternated, median of three runs
- * each, records/s and the ratio to the run without a report (the same-run baseline); peak RSS,
+ * each, records/s and CPU seconds with their ratios to the run without a report (the same-run
+ * baseline); peak RSS,
  * and the size of the HTML file. Lines (1M generated records, the fast path where a per-record
  * cost shows most) and search (200k generated city requests on the embedded world city layer,
  * so the map is drawn).
@@ -51,15 +52,21 @@ function* searchLines(n: number): Generator<string> {
   }
 }
 
-function job(path: string, op: string, extra: string[]): { ms: number; rssMB: number } {
+/** CPU seconds (user + system, all threads) come from /usr/bin/time: on a shared, loaded machine
+ * they say what the report costs far more steadily than the wall clock does. */
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+function job(path: string, op: string, extra: string[]): { ms: number; rssMB: number; cpuS: number } {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [`${root}bin/addrflow.ts`, 'run', '--op', op, '--input', path, '--output', '/dev/null', '--workers', '2', '--progress', 'off', ...extra], {
+  const cmd = [process.execPath, `${root}bin/addrflow.ts`, 'run', '--op', op, '--input', path, '--output', '/dev/null', '--workers', '2', '--progress', 'off', ...extra];
+  const r = spawnSync(TIME ?? cmd[0]!, TIME ? ['-f', 'cpu %U %S', ...cmd] : cmd.slice(1), {
     encoding: 'utf8', env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' }, maxBuffer: 1 << 24,
   });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`job failed: ${r.stderr}`);
   const rss = /peak RSS: (\d+) MB/.exec(r.stderr);
-  return { ms, rssMB: rss ? Number(rss[1]) : NaN };
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  return { ms, rssMB: rss ? Number(rss[1]) : NaN, cpuS: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -74,21 +81,25 @@ async function compare(op: 'lines' | 'search', path: string, n: number): Promise
   ];
   const times = new Map<string, number[]>(variants.map(([name]) => [name, []]));
   const rss = new Map<string, number[]>(variants.map(([name]) => [name, []]));
+  const cpu = new Map<string, number[]>(variants.map(([name]) => [name, []]));
   let size = 0;
   for (let run = 0; run < RUNS; run++) {
     for (const [name, extra] of variants) {
       const r = job(path, op, extra);
       times.get(name)!.push(r.ms);
       rss.get(name)!.push(r.rssMB);
+      cpu.get(name)!.push(r.cpuS);
       if (name === '--report') size = statSync(html).size;
     }
   }
   const base = median(times.get('no report')!);
+  const baseCpu = median(cpu.get('no report')!);
   console.log(`\n${op}: ${fmt(n)} records, 2 workers, median of ${RUNS} (process start included)`);
-  console.log('variant            records/s   ratio   peak RSS');
+  console.log('variant            records/s   ratio   CPU s   CPU ratio   peak RSS');
   for (const [name] of variants) {
     const ms = median(times.get(name)!);
-    console.log(`${name.padEnd(18)} ${fmt((n * 1000) / ms).padStart(9)}   ${(base / ms).toFixed(2).padStart(5)}   ${fmt(median(rss.get(name)!))} MB`);
+    const c = median(cpu.get(name)!);
+    console.log(`${name.padEnd(18)} ${fmt((n * 1000) / ms).padStart(9)}   ${(base / ms).toFixed(2).padStart(5)}   ${c.toFixed(1).padStart(5)}   ${(c / baseCpu).toFixed(2).padStart(9)}   ${fmt(median(rss.get(name)!))} MB`);
   }
   console.log(`report file: ${(size / 1024).toFixed(0)} KiB`);
 }
