@@ -21,13 +21,15 @@ export class ReportFactsBuilder {
   readonly lat: Float32Array;
   readonly lon: Float32Array;
   private readonly rank: Int8Array;
-  private readonly inputs: Array<string | undefined>;
+  /** Output line of each record (a reference to a string the worker made anyway). */
   private readonly outputs: Array<string | undefined>;
+  /** Decodes record i's input; called only for the few rows the report keeps. */
+  private readonly inputOf: (i: number) => string;
   private readonly rows: number;
   private readonly rankAtMost: number;
   private readonly rejectedWanted: number;
 
-  constructor(n: number, opts: { rows: number; rankAtMost: number; rejected: number }) {
+  constructor(n: number, opts: { rows: number; rankAtMost: number; rejected: number }, inputOf: (i: number) => string) {
     this.relevance = new Uint8Array(n).fill(NO_RELEVANCE);
     this.country = new Uint16Array(n);
     this.lat = new Float32Array(n).fill(NaN);
@@ -36,15 +38,17 @@ export class ReportFactsBuilder {
     this.rows = opts.rows;
     this.rankAtMost = opts.rankAtMost;
     this.rejectedWanted = opts.rejected;
-    this.inputs = opts.rows > 0 ? new Array<string | undefined>(n) : [];
     this.outputs = opts.rows > 0 ? new Array<string | undefined>(n) : [];
+    this.inputOf = inputOf;
   }
 
-  /** Record i: its input text (only kept when rows are asked for) and its output line. */
-  keepText(i: number, input: () => string, output: string): void {
-    if (this.rows === 0) return;
-    this.inputs[i] = clip(input());
-    this.outputs[i] = clip(output);
+  /** Record i's output line (only kept when rows are asked for). */
+  keepOutput(i: number, output: string): void {
+    if (this.rows !== 0) this.outputs[i] = output;
+  }
+
+  private row(i: number): [number, number, string, string] {
+    return [i, this.rank[i]!, clip(this.inputOf(i)), clip(this.outputs[i] ?? '')];
   }
 
   /** Record i was processed: what the request asked and what the engine answered. */
@@ -85,7 +89,7 @@ export class ReportFactsBuilder {
     let wanted = this.rejectedWanted;
     for (let i = 0; i < this.rank.length && wanted > 0; i++) {
       if (this.rank[i] === -1) {
-        facts.rows.push([i, -1, this.inputs[i] ?? '', this.outputs[i] ?? '']);
+        facts.rows.push(this.row(i));
         wanted--;
       }
     }
@@ -94,9 +98,7 @@ export class ReportFactsBuilder {
     const atMost = Math.min(this.rankAtMost, 99);
     for (let i = 0; i < this.rank.length; i++) if (this.rank[i]! >= 0 && this.rank[i]! <= atMost) candidates.push(i);
     candidates.sort((a, b) => this.rank[a]! - this.rank[b]! || a - b);
-    for (const i of candidates.slice(0, this.rows)) {
-      facts.rows.push([i, this.rank[i]!, this.inputs[i] ?? '', this.outputs[i] ?? '']);
-    }
+    for (const i of candidates.slice(0, this.rows)) facts.rows.push(this.row(i));
     return facts;
   }
 }

@@ -45,8 +45,9 @@ function runRaw(state: WorkerState, task: RawTask): RawResult {
   const label = UNIT_LABEL[task.unit];
   let out = '';
   let err = '';
-  const facts = task.report ? new ReportFactsBuilder(n, task.report) : undefined;
-  const inputText = (i: number) => () => buf.toString('utf8', task.bounds[2 * i]!, task.bounds[2 * i + 1]!);
+  const facts = task.report
+    ? new ReportFactsBuilder(n, task.report, (i) => buf.toString('utf8', task.bounds[2 * i]!, task.bounds[2 * i + 1]!))
+    : undefined;
 
   const reject = (i: number, id: unknown, e: ErrorBody, request?: unknown): void => {
     codes[i] = e.errorcode;
@@ -58,7 +59,7 @@ function runRaw(state: WorkerState, task: RawTask): RawResult {
     }
     if (facts) {
       facts.rejected(i, request);
-      facts.keepText(i, inputText(i), line);
+      facts.keepOutput(i, line);
     }
   };
 
@@ -99,7 +100,7 @@ function runRaw(state: WorkerState, task: RawTask): RawResult {
     out += line + '\n';
     if (facts) {
       facts.processed(i, parsed, r.record);
-      facts.keepText(i, inputText(i), line);
+      facts.keepOutput(i, line);
     }
     const rec = r.record as { addresslinestatuscode?: number; matchlevel?: string };
     flags[i] = OK | (r.chargeable ? CHARGEABLE : 0);

@@ -103,10 +103,13 @@ export class ReportAggregator {
     if (!facts) throw new Error('a report job got a result without report facts');
     const s = this.s;
     const n = result.flags.length;
+    // Counted by number within the batch, then merged: no string made per record.
+    const codes = new Map<number, number>();
+    const countries = new Map<number, number>();
     for (let i = 0; i < n; i++) {
       s.records++;
-      bump(s.byCode, String(result.codes[i]));
-      bump(s.byCountry, unpackCountry(facts.country[i]!));
+      codes.set(result.codes[i]!, (codes.get(result.codes[i]!) ?? 0) + 1);
+      countries.set(facts.country[i]!, (countries.get(facts.country[i]!) ?? 0) + 1);
       if (!(result.flags[i]! & OK)) {
         s.rejected++;
         continue;
@@ -122,6 +125,11 @@ export class ReportAggregator {
         s.answered++;
         bump(s.grid, gridKey(lat, lon));
       }
+    }
+    for (const [code, c] of codes) s.byCode[code] = (s.byCode[code] ?? 0) + c;
+    for (const [country, c] of countries) {
+      const k = unpackCountry(country);
+      s.byCountry[k] = (s.byCountry[k] ?? 0) + c;
     }
     const rejectedMax = Math.min(s.rowsKept, REJECTED_ROWS);
     for (const [i, rank, input, output] of facts.rows) {
