@@ -3,8 +3,9 @@
  * facts the workers gathered (src/pool/report-facts.ts).
  *
  * Its state is plain JSON of a fixed maximum size whatever the job's size (counts keyed by code,
- * matchlevel and country; a relevance histogram; a 1° grid of answered points, at most 360 × 180
- * cells; the N lowest-ranked rows), so it rides in the job's checkpoint and a resumed job's
+ * matchlevel and country; a relevance histogram; grids of answered points of 1°, 0.25° and 0.05°,
+ * the finer ones dropped once they pass a cap; the N lowest-ranked rows), so it rides in the
+ * job's checkpoint and a resumed job's
  * report covers the whole job. Folding is deterministic: the same records give the same state
  * however they were batched or interrupted.
  */
@@ -15,8 +16,17 @@ import { NO_RELEVANCE, unpackCountry } from '../../../pool/report-facts.ts';
 export const REPORT_STATE_VERSION = 1;
 /** Relevance histogram: ten bins 0–9, 10–19, …, 90–100. */
 export const RELEVANCE_BINS = 10;
-/** Grid of answered points: cells of this many degrees. */
-export const GRID_DEGREES = 1;
+/**
+ * Grids of answered points, coarse to fine. The 1° grid always stays (at most 360 × 180 cells);
+ * a finer one is dropped for good once it holds more than `maxCells` cells, which depends only
+ * on the set of points, not on how the job was batched or resumed. The map draws the finest grid
+ * that is left and fits its view.
+ */
+export const GRID_LEVELS: ReadonlyArray<{ degrees: number; maxCells: number }> = [
+  { degrees: 1, maxCells: Infinity },
+  { degrees: 0.25, maxCells: 16_384 },
+  { degrees: 0.05, maxCells: 16_384 },
+];
 /** Most rows a report may keep (--report-rows). */
 export const MAX_REPORT_ROWS = 1000;
 /** Rejected rows kept as examples (at most --report-rows). */
@@ -49,8 +59,11 @@ export interface ReportState {
   relevance: number[];
   /** Records per ISO country code ('' = none given or found). */
   byCountry: Record<string, number>;
-  /** Answered points per grid cell, keyed `col,row` (col 0 = 180° W, row 0 = 90° N). */
-  grid: Record<string, number>;
+  /**
+   * Answered points per cell, one grid per GRID_LEVELS entry (null: dropped, too many cells),
+   * keyed `col,row` (col 0 at 180° W, row 0 at 90° N).
+   */
+  grids: Array<Record<string, number> | null>;
   answered: number;
   /** The lowest-ranked processed rows, rows[0] needing attention most. */
   rows: ReportRow[];
@@ -62,14 +75,14 @@ export function emptyReportState(op: Op, rowsKept: number, startedAt: Date): Rep
   return {
     version: REPORT_STATE_VERSION, op, startedAt: startedAt.toISOString(), rowsKept, notCovered: 0,
     records: 0, processed: 0, rejected: 0, byCode: {}, byMatchlevel: {},
-    relevance: new Array<number>(RELEVANCE_BINS).fill(0), byCountry: {}, grid: {}, answered: 0, rows: [], rejectedRows: [],
+    relevance: new Array<number>(RELEVANCE_BINS).fill(0), byCountry: {}, grids: GRID_LEVELS.map(() => ({})), answered: 0, rows: [], rejectedRows: [],
   };
 }
 
 /** Accepts a state from a checkpoint, or says why not. */
 export function checkReportState(v: unknown): ReportState {
   const s = v as ReportState;
-  if (!s || typeof s !== 'object' || s.version !== REPORT_STATE_VERSION || !Array.isArray(s.rows) || !Array.isArray(s.rejectedRows) || !Array.isArray(s.relevance)) {
+  if (!s || typeof s !== 'object' || s.version !== REPORT_STATE_VERSION || !Array.isArray(s.rows) || !Array.isArray(s.rejectedRows) || !Array.isArray(s.relevance) || !Array.isArray(s.grids)) {
     throw new Error(`the checkpoint's report state is not version ${REPORT_STATE_VERSION}`);
   }
   return s;
@@ -81,9 +94,12 @@ function bump(m: Record<string, number>, k: string): void {
 
 export class ReportAggregator {
   private readonly s: ReportState;
+  /** Cells in each grid (not part of the state: counted again from it). */
+  private readonly cells: number[];
 
   constructor(state: ReportState) {
     this.s = state;
+    this.cells = state.grids.map((g) => (g ? Object.keys(g).length : 0));
   }
 
   /** What the workers are asked for: how many rows, and the worst rank that could still enter. */
@@ -123,7 +139,15 @@ export class ReportAggregator {
       const lon = facts.lon[i]!;
       if (!Number.isNaN(lat) && !Number.isNaN(lon)) {
         s.answered++;
-        bump(s.grid, gridKey(lat, lon));
+        for (let l = 0; l < GRID_LEVELS.length; l++) {
+          const g = s.grids[l];
+          if (!g) continue;
+          const k = gridKey(lat, lon, GRID_LEVELS[l]!.degrees);
+          if (g[k] === undefined) {
+            g[k] = 1;
+            if (++this.cells[l]! > GRID_LEVELS[l]!.maxCells) s.grids[l] = null;
+          } else g[k]++;
+        }
       }
     }
     for (const [code, c] of codes) s.byCode[code] = (s.byCode[code] ?? 0) + c;
@@ -155,10 +179,10 @@ export class ReportAggregator {
   }
 }
 
-export function gridKey(lat: number, lon: number): string {
-  const cols = 360 / GRID_DEGREES;
-  const rows = 180 / GRID_DEGREES;
-  const col = Math.min(cols - 1, Math.max(0, Math.floor((lon + 180) / GRID_DEGREES)));
-  const row = Math.min(rows - 1, Math.max(0, Math.floor((90 - lat) / GRID_DEGREES)));
+export function gridKey(lat: number, lon: number, degrees: number): string {
+  const cols = Math.round(360 / degrees);
+  const rows = Math.round(180 / degrees);
+  const col = Math.min(cols - 1, Math.max(0, Math.floor((lon + 180) / degrees)));
+  const row = Math.min(rows - 1, Math.max(0, Math.floor((90 - lat) / degrees)));
   return `${col},${row}`;
 }

@@ -220,7 +220,7 @@ export function renderReport(s: ReportState, meta: ReportMeta): string {
     s.op === 'search' ? bars('matchlevels', 'Processed records per matchlevel', levels) : '',
     s.op === 'search' ? `<section class="card"><h2>Relevance</h2>${histogram(s.relevance)}</section>` : '',
     bars('countries', 'Records per country', countries),
-    s.op === 'search' ? `<section class="card wide"><h2>Where the answers are</h2>${renderMap(s.grid)}</section>` : '',
+    s.op === 'search' ? `<section class="card wide"><h2>Where the answers are</h2>${renderMap(s.grids)}</section>` : '',
     rowsTable(s, meta.unit),
     '</div>',
     `<footer>Made by addrflow. Country outlines: Natural Earth (public domain), via the world-atlas package. This file fetches nothing; it can be archived and mailed as it is.</footer>`,
