@@ -18,8 +18,10 @@ export default function run(task: EngineTask) {
   const result = runTask(state, task);
   if (task.kind !== 'raw') return result;
   const r = result as RawResult;
+  const transfer = [r.flags.buffer, r.codes.buffer, r.matchlevels.buffer];
+  if (r.report) transfer.push(r.report.relevance.buffer, r.report.country.buffer, r.report.lat.buffer, r.report.lon.buffer);
   return Piscina.move({
-    [Piscina.transferableSymbol]: [r.flags.buffer, r.codes.buffer, r.matchlevels.buffer],
+    [Piscina.transferableSymbol]: transfer,
     [Piscina.valueSymbol]: r,
   } as unknown as ArrayBuffer);
 }

@@ -5,6 +5,7 @@
  * message (empty on success). A record that cannot be read (bad bytes, bad quoting, more fields
  * than the header) keeps its columns and gets its error in the two error columns.
  */
+import { ReportFactsBuilder } from './report-facts.ts';
 import { ERRORS, errorBody, type ErrorBody } from '../contract/errors.ts';
 import { processElement } from '../engine/process.ts';
 import { decodeBytes } from '../csv/decode.ts';
@@ -36,12 +37,21 @@ export function runCsvRaw(state: WorkerState, task: RawTask & { csv: CsvTaskSpec
   const emptyResult = o.delimiter.repeat(spec.resultKeys.length);
   let out = '';
   let err = '';
+  // --report: per-row facts and the rows to show, with the row as read as their input
+  const facts = task.report
+    ? new ReportFactsBuilder(n, task.report, (i) => decodeBytes(buf, task.bounds[2 * i]!, task.bounds[2 * i + 1]!, spec.encoding).text)
+    : undefined;
 
-  const reject = (i: number, input: string, e: ErrorBody): void => {
+  const reject = (i: number, input: string, e: ErrorBody, request?: Record<string, string>): void => {
     codes[i] = e.errorcode;
     const tail = `${csvCell(String(e.errorcode), o)}${o.delimiter}${csvCell(e.errormessage, o)}${o.newline}`;
-    if (task.separateErrors) err += `${task.positions[i]}${o.delimiter}${input}${o.delimiter}${tail}`;
-    else out += `${input}${emptyResult}${o.delimiter}${tail}`;
+    const row = task.separateErrors ? `${task.positions[i]}${o.delimiter}${input}${o.delimiter}${tail}` : `${input}${emptyResult}${o.delimiter}${tail}`;
+    if (task.separateErrors) err += row;
+    else out += row;
+    if (facts) {
+      facts.rejected(i, request);
+      facts.keepOutput(i, row);
+    }
   };
   const blankInput = o.delimiter.repeat(Math.max(0, spec.columns - 1));
 
@@ -92,11 +102,11 @@ export function runCsvRaw(state: WorkerState, task: RawTask & { csv: CsvTaskSpec
     try {
       r = processElement(task.op, element, state.ctx);
     } catch (x) {
-      reject(i, input, errorBody('INTERNAL', `Record ${pos}: ${ERRORS.INTERNAL.message} (${(x as Error).message})`));
+      reject(i, input, errorBody('INTERNAL', `Record ${pos}: ${ERRORS.INTERNAL.message} (${(x as Error).message})`), element);
       continue;
     }
     if (!r.ok) {
-      reject(i, input, r.error);
+      reject(i, input, r.error, element);
       continue;
     }
     const rec = r.record as Record<string, unknown>;
@@ -105,10 +115,17 @@ export function runCsvRaw(state: WorkerState, task: RawTask & { csv: CsvTaskSpec
       const v = rec[k];
       row += o.delimiter + (v === undefined || v === null ? '' : csvCell(String(v), o));
     }
-    out += row + o.delimiter + o.delimiter + o.newline;
+    row += o.delimiter + o.delimiter + o.newline;
+    out += row;
+    if (facts) {
+      facts.processed(i, element, rec);
+      facts.keepOutput(i, row);
+    }
     flags[i] = OK | (r.chargeable ? CHARGEABLE : 0);
     codes[i] = (rec.addresslinestatuscode as number | undefined) ?? 0;
     matchlevels[i] = MATCHLEVEL_CODE.get((rec.matchlevel as string | undefined) ?? '') ?? 0;
   }
-  return { output: out, errors: err, flags, codes, matchlevels };
+  const result: RawResult = { output: out, errors: err, flags, codes, matchlevels };
+  if (facts) result.report = facts.take();
+  return result;
 }

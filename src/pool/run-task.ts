@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { ERRORS, errorBody, type ErrorBody } from '../contract/errors.ts';
 import { renderError, renderWithId } from '../contract/render-json.ts';
 import { processElement, processValidated, type EngineContext, type Outcome } from '../engine/process.ts';
+import { ReportFactsBuilder } from './report-facts.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, type CsvTaskSpec, type ElementsResult, type EngineTask, type RawResult, type RawTask } from './tasks.ts';
 import { runCsvRaw } from './run-csv.ts';
 
@@ -71,14 +72,21 @@ function runRaw(state: WorkerState, task: RawTask): RawResult {
   const label = UNIT_LABEL[task.unit];
   let out = '';
   let err = '';
+  const facts = task.report
+    ? new ReportFactsBuilder(n, task.report, (i) => buf.toString('utf8', task.bounds[2 * i]!, task.bounds[2 * i + 1]!))
+    : undefined;
 
-  const reject = (i: number, id: unknown, e: ErrorBody): void => {
+  const reject = (i: number, id: unknown, e: ErrorBody, request?: unknown): void => {
     codes[i] = e.errorcode;
+    const line = renderError(id, e);
     if (task.separateErrors) {
-      const line = renderError(id, e);
       err += `{"${task.unit}":${task.positions[i]},${line.slice(1)}\n`;
     } else {
-      out += renderError(id, e) + '\n';
+      out += line + '\n';
+    }
+    if (facts) {
+      facts.rejected(i, request);
+      facts.keepOutput(i, line);
     }
   };
 
@@ -108,18 +116,25 @@ function runRaw(state: WorkerState, task: RawTask): RawResult {
       r = processElement(task.op, parsed, state.ctx);
     } catch (x) {
       // An engine defect must cost one record, not the job: the record gets a 500 in its slot.
-      reject(i, id, errorBody('INTERNAL', `${label} ${task.positions[i]}: ${ERRORS.INTERNAL.message} (${(x as Error).message})`));
+      reject(i, id, errorBody('INTERNAL', `${label} ${task.positions[i]}: ${ERRORS.INTERNAL.message} (${(x as Error).message})`), parsed);
       continue;
     }
     if (!r.ok) {
-      reject(i, id, r.error);
+      reject(i, id, r.error, parsed);
       continue;
     }
-    out += renderWithId(id, r.record) + '\n';
+    const line = renderWithId(id, r.record);
+    out += line + '\n';
+    if (facts) {
+      facts.processed(i, parsed, r.record);
+      facts.keepOutput(i, line);
+    }
     const rec = r.record as { addresslinestatuscode?: number; matchlevel?: string };
     flags[i] = OK | (r.chargeable ? CHARGEABLE : 0);
     codes[i] = rec.addresslinestatuscode ?? 0;
     matchlevels[i] = MATCHLEVEL_CODE.get(rec.matchlevel ?? '') ?? 0;
   }
-  return { output: out, errors: err, flags, codes, matchlevels };
+  const result: RawResult = { output: out, errors: err, flags, codes, matchlevels };
+  if (facts) result.report = facts.take();
+  return result;
 }

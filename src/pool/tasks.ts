@@ -47,6 +47,12 @@ export interface RawTask {
   csv?: CsvTaskSpec;
   /** Compress the output / errors text of this batch as one gzip member each (resumable .gz). */
   gzip?: { output: boolean; errors: boolean };
+  /**
+   * When set (a job with --report), the result carries `report`: per-record facts, the batch's
+   * `rows` lowest-ranked processed records with rank ≤ `rankAtMost`, and its first `rejected`
+   * rejected records, with their input.
+   */
+  report?: { rows: number; rankAtMost: number; rejected: number };
 }
 
 /**
@@ -97,4 +103,18 @@ export interface RawResult {
   codes: Uint16Array;
   /** Per record: index into MATCHLEVELS. */
   matchlevels: Uint8Array;
+  /** With `task.report`: what the job report needs of each record (src/pool/report-facts.ts). */
+  report?: RawReportFacts;
+}
+
+export interface RawReportFacts {
+  /** Per record: search relevance 0..100; 255 = none. */
+  relevance: Uint8Array;
+  /** Per record: ISO 3166-1 alpha-2 code as (c0 << 8 | c1); 0 = unknown. */
+  country: Uint16Array;
+  /** Per record: the answered point of a search; NaN = none. */
+  lat: Float32Array;
+  lon: Float32Array;
+  /** Rows for the report: [index in batch, rank (-1 = rejected), input text, output line]. */
+  rows: Array<[number, number, string, string]>;
 }

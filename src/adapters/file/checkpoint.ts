@@ -3,9 +3,11 @@
  * `--resume` after a crash, kill -9, a signal or exhausted credits continues exactly there.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, renameSync, statSync, writeFileSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Op } from '../../contract/params.ts';
+import type { ReportState } from './report/aggregate.ts';
+import { OutputError } from './sink.ts';
 
 export const CHECKPOINT_VERSION = 2;
 
@@ -40,6 +42,8 @@ export interface Checkpoint {
   formatKey?: string;
   /** Why the job stopped at this checkpoint, if it did. */
   stoppedBecause?: string;
+  /** The job report's aggregates (--report), so a resumed job's report covers the whole job. */
+  report?: ReportState;
 }
 
 export interface CheckpointTotals {
@@ -105,22 +109,31 @@ export function checkInputPrefix(path: string, prefix: InputPrefix): string | un
   return h.digest('hex') === prefix.sha256 ? undefined : `its first ${prefix.bytes} bytes differ from those the job had read`;
 }
 
+/**
+ * Writes `cp` atomically. When that fails (a full device), the previous checkpoint stays as it
+ * was and the failure is an OutputError, so the job stops there, resumable.
+ */
 export function writeCheckpoint(path: string, cp: Checkpoint): void {
   const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, JSON.stringify(cp, null, 1) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, 'w');
+    try {
+      writeFileSync(fd, JSON.stringify(cp, null, 1) + '\n'); // loops over short writes
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new OutputError(`checkpoint ${path}`, err as NodeJS.ErrnoException);
   }
-  renameSync(tmp, path);
   // the rename itself is durable only once the directory is synced (where the filesystem can)
   const dir = openSync(dirname(path), 'r');
   try {
     fsyncSync(dir);
   } catch (err) {
-    if (!['EINVAL', 'ENOTSUP', 'EPERM', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    if (!['EINVAL', 'ENOTSUP', 'EPERM', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) throw new OutputError(`checkpoint ${path}`, err as NodeJS.ErrnoException);
   } finally {
     closeSync(dir);
   }

@@ -2,12 +2,45 @@
  * Opens a job's input as a stream of byte chunks and tells NDJSON from a JSON array by the first
  * byte that is not white space (a UTF-8 byte-order mark is skipped). Nothing is decoded here.
  */
-import { createReadStream } from 'node:fs';
+import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { InputFormat } from './raw-batch.ts';
 import { isBomAt, isJsonSpace } from './bytes.ts';
 
 const CHUNK = 1 << 20;
+
+/** An input that cannot be read, said in one line (no stack trace reaches the user). */
+export class InputError extends Error {
+  constructor(path: string, cause: NodeJS.ErrnoException | string) {
+    const why = typeof cause === 'string' ? cause
+      : cause.code === 'ENOENT' ? 'no such file'
+      : cause.code === 'EACCES' || cause.code === 'EPERM' ? 'permission denied'
+      : cause.code === 'EISDIR' ? 'it is a directory'
+      : cause.message;
+    super(`cannot read --input ${path}: ${why}${typeof cause !== 'string' && cause.code ? ` (${cause.code})` : ''}`);
+    this.name = 'InputError';
+  }
+}
+
+/** Checks that `path` is a readable file (or FIFO) before a job opens its outputs. */
+export function checkInput(path: string): void {
+  if (path === '-') return;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) throw new InputError(path, 'it is a directory');
+    accessSync(path, constants.R_OK);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(path, err as NodeJS.ErrnoException);
+  }
+}
+
+/** A read error of the job's input, as an InputError; anything else is left as it is. */
+export function asInputError(path: string, err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException;
+  if (path !== '-' && e && typeof e === 'object' && typeof e.code === 'string' && e.path === path) return new InputError(path, e);
+  return err;
+}
 
 export function openInput(path: string): Readable {
   return path === '-' ? process.stdin : createReadStream(path, { highWaterMark: CHUNK });

@@ -23,6 +23,7 @@ import type { ProgressReporter } from './progress.ts';
 import { openRecordSource, type CsvJobOptions, type FormatChoice } from './record-source.ts';
 import { batchLength, sliceBatch, type InputFormat, type RawBatch } from './raw-batch.ts';
 import type { Sink } from './sink.ts';
+import type { ReportAggregator } from './report/aggregate.ts';
 
 /** Billing of a job, per batch (src/cli/commands/run.ts builds it on src/billing/meter.ts). */
 export interface JobMeter {
@@ -76,6 +77,8 @@ export interface JobOptions {
    * charged), by line/element number, once per batch: for the log.
    */
   onEngineFailures?: (positions: number[]) => void;
+  /** --report: fed every ordered output batch; its state rides in the checkpoint. */
+  report?: ReportAggregator;
 }
 
 export type JobEnd = 'done' | 'credits' | 'signal';
@@ -122,6 +125,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
     };
     if (opts.checkpoint.formatKey) cp.formatKey = opts.checkpoint.formatKey;
     if (stoppedBecause) cp.stoppedBecause = stoppedBecause;
+    if (opts.report) cp.report = opts.report.state(); // [report] the report's aggregates
     writeCheckpoint(opts.checkpoint.path, cp);
     lastCheckpoint = performance.now();
   };
@@ -147,6 +151,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       if (ml) totals.byMatchlevel[ml] = (totals.byMatchlevel[ml] ?? 0) + 1;
     }
     if (failed) opts.onEngineFailures?.(failed);
+    opts.report?.addBatch(batch.positions, result); // [report] one call per ordered output batch
     if (result.outputGz) await opts.output.writeBytes(result.outputGz);
     else await opts.output.write(result.output);
     if (result.errorsGz) await opts.errors!.writeBytes(result.errorsGz);
@@ -161,6 +166,9 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
   // the job's id is durable before anything is charged (a resumed job's checkpoint already holds it)
   if (!resume) await saveCheckpoint();
   try {
+    // [faults] A checkpoint before the first record is written, so that a job killed at any
+    // moment has one: --resume then cuts the output back to what that checkpoint claims.
+    if (!resume) await saveCheckpoint();
     for await (let batch of batches) {
       if (opts.signal?.aborted) {
         end = 'signal';
@@ -189,6 +197,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
         ...batch, unit, separateErrors: opts.errors !== undefined,
         ...(source.csv ? { csv: source.csv } : {}),
         ...(gzip ? { gzip: { output: gzip.output, errors: gzip.errors && opts.errors !== undefined } } : {}),
+        ...(opts.report ? { report: opts.report.request } : {}), // [report] facts for the report
       });
       result.catch(() => {}); // awaited in order by drainOne; no unhandled rejection meanwhile
       inFlight.push({ batch, result });

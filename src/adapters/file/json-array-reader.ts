@@ -28,6 +28,7 @@ export async function* readJsonArrayBatches(
   let held = 0; // bytes in `pieces`
   let oversized = false; // the current element passed the limit: its bytes are dropped
   let trailing = '';
+  let commas = 0; // top-level commas seen: `[]` has one empty slot that is not an element
 
   /** Keeps bytes of the current element, unless it has grown past the limit. */
   const keep = (bytes: Uint8Array): void => {
@@ -39,8 +40,13 @@ export async function* readJsonArrayBatches(
     } else pieces.push(bytes);
   };
 
-  /** Ends the current element: its trimmed bytes become a record (nothing for `[]`). */
-  const finish = (): boolean => {
+  /**
+   * Ends the current element: its trimmed bytes become a record. An empty slot (`[a,,b]`,
+   * `[a,]`, `[,a]`) is an error in that slot, so the numbering never shifts; only the single
+   * empty slot of `[]` is no element at all, and an array cut short reports its end itself.
+   */
+  const finish = (by: 'comma' | 'bracket' | 'eof'): boolean => {
+    const closing = by !== 'comma';
     if (oversized) {
       oversized = false;
       held = 0;
@@ -55,7 +61,13 @@ export async function* readJsonArrayBatches(
     let e = all.length;
     while (s < e && isJsonSpace(all[s]!)) s++;
     while (e > s && isJsonSpace(all[e - 1]!)) e--;
-    if (s === e) return false;
+    if (s === e) {
+      if ((closing && commas === 0) || by === 'eof') return false;
+      const where = closing ? 'after the last comma' : commas === 0 ? "before the first comma" : 'between two commas';
+      const full = batch.pushError(`Element ${element}: empty (nothing ${where}).`, element);
+      element++;
+      return full;
+    }
     const full = batch.push(all, s, e, element);
     element++;
     return full;
@@ -104,7 +116,8 @@ export async function* readJsonArrayBatches(
       else if ((c === RBRACE || c === RBRACKET) && depth > 0) depth--;
       else if (depth === 0 && (c === COMMA || c === RBRACKET)) {
         keep(chunk.subarray(start, i));
-        const full = finish();
+        const full = finish(c === RBRACKET ? 'bracket' : 'comma');
+        if (c === COMMA) commas++;
         start = i + 1;
         if (c === RBRACKET) {
           state = 'after';
@@ -120,7 +133,7 @@ export async function* readJsonArrayBatches(
   if (state === 'inside') {
     // Unterminated array: the last element is handed on (if it is not a whole value the worker
     // reports it as invalid JSON in its slot), and the missing bracket gets a slot of its own.
-    finish();
+    finish('eof');
     batch.pushError(`Element ${element}: the input ended before the array's closing ].`, element);
   } else if (state === 'after' && trailing.trim().length > 0) {
     batch.pushError(`Element ${element}: text after the array's closing ] ('${trailing.trim().slice(0, 20)}…').`, element);

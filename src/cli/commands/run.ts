@@ -3,14 +3,16 @@
  * element out; or CSV/TSV rows, each written back with the result columns appended; plain or
  * gzip. In input order, resumable, with progress, optionally metered against an account.
  */
-import { statSync } from 'node:fs';
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { ReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { OPS, type Op } from '../../contract/params.ts';
-import { openInput } from '../../adapters/file/input.ts';
+import { asInputError, checkInput, InputError, openInput } from '../../adapters/file/input.ts';
 import { runFileJob, type JobSummary } from '../../adapters/file/job.ts';
 import { checkInputPrefix, InputDigest, readCheckpoint, removeCheckpoint, type Checkpoint } from '../../adapters/file/checkpoint.ts';
-import { Sink } from '../../adapters/file/sink.ts';
+import { OutputError, Sink } from '../../adapters/file/sink.ts';
+import { checkReportState, emptyReportState, MAX_REPORT_ROWS, ReportAggregator } from '../../adapters/file/report/aggregate.ts';
+import { renderReport } from '../../adapters/file/report/render.ts';
 import { createProgress } from '../../adapters/file/progress.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { Billing } from '../../billing/billing.ts';
@@ -28,13 +30,14 @@ import { bindColumns, parseColumnMap } from '../../adapters/file/column-map.ts';
 import type { CsvJobOptions, FormatChoice } from '../../adapters/file/record-source.ts';
 import { parseEncodingOption } from '../../csv/decode.ts';
 import { parseDelimiterOption } from '../../csv/detect.ts';
-import { EXIT_CREDITS, EXIT_REFUSED } from '../exit-codes.ts';
+import { EXIT_CREDITS, EXIT_INPUT, EXIT_OUTPUT, EXIT_REFUSED } from '../exit-codes.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
                     [--format ndjson|json|csv|tsv] [--encoding utf-8|windows-1252|latin1]
                     [--delimiter ,|;|tab||] [--map param=Column[+Column…],…] [--prefix P] [--excel]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
                     [--progress auto|bar|log|off] [--license L --guid G [--db URL]]
+                    [--report FILE.html [--report-rows N]]
 
   --op          lines (recipient block) or search (address lookup)
   --input       NDJSON, a JSON array of request elements, or CSV/TSV with a header row;
@@ -60,19 +63,27 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
   --checkpoint-interval  milliseconds between checkpoints (default 2000)
   --resume      continue the job of the checkpoint after a crash, a signal or exhausted credits;
                 refused unless --input is the same file (a hash of the bytes read is checked);
-                stdin cannot be resumed
+                stdin cannot be resumed; with no checkpoint at all (killed before its first one),
+                the job starts over as a new job and says so
   --progress    progress display: bar on a terminal, log lines otherwise (default auto)
   --license, --guid
                 run under this account: same validation, prices, agreements and ledger as the
                 HTTP adapter; without them the run is unmetered (operators' own data); env
                 ADDRFLOW_LICENSE / ADDRFLOW_GUID keep them out of the process list
   --db          billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
+  --report      writes a self-contained HTML report of the job (counts per status code,
+                matchlevel and country, relevance, a map of the answers, the rows to fix first);
+                its aggregates ride in the checkpoint, so a resumed job's report covers it all
+  --report-rows rows with their input in the report (default 50, at most 1000; 0 = no input data)
 
 Every run without --resume is a new job and is charged for every record it processes; --resume
 continues the job named in the checkpoint and never charges a record of it twice.
 
 Exit codes: 0 done; 2 usage error; 3 stopped, balance ran out (top up, then --resume);
-4 credentials refused (the job did not start); 130/143 stopped by SIGINT/SIGTERM (--resume).`;
+4 credentials refused (the job did not start); 5 the --index cannot be used; 6 the billing
+store cannot be reached or --db is wrong; 7 the output could not be written (device full, closed
+pipe, I/O error; with --output FILE, free space, then --resume); 8 the input cannot be read
+(missing, a directory, no permission, read error); 130/143 stopped by SIGINT/SIGTERM (--resume).`;
 
 
 /**
@@ -128,6 +139,8 @@ const command: Command = {
         map: { type: 'string' },
         prefix: { type: 'string', default: 'result_' },
         excel: { type: 'boolean', default: false },
+        report: { type: 'string' },
+        'report-rows': { type: 'string' },
       },
       strict: true,
     });
@@ -136,6 +149,7 @@ const command: Command = {
     const workers = intOption('workers', values.workers, -1, 0);
     const batchSize = intOption('batch-size', values['batch-size'], 1000, 1);
     const intervalMs = intOption('checkpoint-interval', values['checkpoint-interval'], 2000, 1);
+    const reportRows = intOption('report-rows', values['report-rows'], 50, 0, MAX_REPORT_ROWS);
     if (!['auto', 'bar', 'log', 'off'].includes(values.progress!)) throw new UsageError('--progress must be auto, bar, log or off');
     const inputPath = values.input!;
     const outputPath = values.output!;
@@ -151,6 +165,22 @@ const command: Command = {
     const formatKey = files.key + (outputPath.endsWith('.gz') ? ` batch=${batchSize}` : '');
     const log = createLogger();
 
+    try {
+      checkInput(inputPath);
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      process.stderr.write(`addrflow run: ${err.message}\n`);
+      return EXIT_INPUT;
+    }
+    if (values.report !== undefined) {
+      // A report that cannot be written is said now, not after hours of work.
+      try {
+        writeReport(values.report, '', true);
+      } catch (err) {
+        process.stderr.write(`addrflow run: ${(err as Error).message}\n`);
+        return EXIT_OUTPUT;
+      }
+    }
     let resumeFrom: Checkpoint | undefined;
     if (values.resume) {
       try {
@@ -158,13 +188,15 @@ const command: Command = {
       } catch (err) {
         throw new UsageError(`--resume: ${(err as Error).message}`);
       }
-      if (!resumeFrom) throw new UsageError(`--resume: no checkpoint at ${checkpointPath}; run without --resume to start over`);
-      if (resumeFrom.op !== op) throw new UsageError(`--resume: ${checkpointPath} is a job of --op ${resumeFrom.op}, not ${op}`);
-      const differs = checkInputPrefix(inputPath, resumeFrom.input);
+      // Every job writes a checkpoint (with its job id) before its first record; none means the
+      // job died before that, charged nothing and claimed no output: it starts over as a new job.
+      if (!resumeFrom) process.stderr.write(`addrflow run: --resume: no checkpoint at ${checkpointPath}; the job starts over from the first record\n`);
+      else if (resumeFrom.op !== op) throw new UsageError(`--resume: ${checkpointPath} is a job of --op ${resumeFrom.op}, not ${op}`);
+      const differs = resumeFrom && checkInputPrefix(inputPath, resumeFrom.input);
       if (differs) {
         throw new UsageError(`--resume refused: ${inputPath} is not the input of the job in ${checkpointPath} (${differs}); run without --resume to start a new job (charged again)`);
       }
-      if (resumeFrom.formatKey !== undefined && resumeFrom.formatKey !== formatKey) {
+      if (resumeFrom?.formatKey !== undefined && resumeFrom.formatKey !== formatKey) {
         throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel, output name and, for a .gz output, --batch-size`);
       }
     }
@@ -197,6 +229,10 @@ const command: Command = {
       ...(workers >= 0 ? { threads: workers } : {}),
       ...(indexBuffer ? { indexBuffer } : {}),
     });
+    // [report] The aggregates continue from the checkpoint's, so the report covers the whole job.
+    const report = values.report === undefined ? undefined : new ReportAggregator(
+      resumeFrom?.report ? checkReportState(resumeFrom.report)
+        : { ...emptyReportState(op, reportRows, new Date()), notCovered: resumeFrom?.recordsDone ?? 0 });
     const input = openInput(inputPath);
     const digest = new InputDigest();
     const output = outputPath === '-' ? Sink.stdout() : Sink.file(outputPath, resumeFrom?.outputBytes);
@@ -223,17 +259,38 @@ const command: Command = {
         ...(meter ? { meter } : {}),
         ...(errors ? { errors } : {}),
         ...(progress ? { progress } : {}),
+        ...(report ? { report } : {}),
         ...(checkpointPath && inputPath !== '-' ? { checkpoint: { path: checkpointPath, jobId, inputPrefix: () => digest.prefix(), intervalMs, formatKey, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
         ...(inputSize > 0 ? { inputFraction: () => Math.min(1, (input as ReadStream).bytesRead / inputSize) } : {}),
       });
       await output.close();
       await errors?.close();
-      report(log, summary, checkpointPath);
+      printSummary(log, summary, checkpointPath);
+      if (report && values.report) {
+        writeReport(values.report, renderReport(report.state(), {
+          jobId, input: inputPath === '-' ? 'stdin' : inputPath,
+          output: outputPath === '-' ? 'stdout' : outputPath,
+          end: summary.end === 'done' ? 'done' : summary.end === 'credits' ? 'the balance ran out' : 'interrupted by a signal',
+          finishedAt: new Date(), elapsedMs: summary.elapsedMs, credits: meter ? summary.credits : undefined,
+          unit: summary.format === 'array' ? 'element' : summary.format === 'csv' ? 'row' : 'line',
+        }));
+        process.stderr.write(`  report: ${values.report}\n`);
+      }
       if (summary.end === 'done') {
         if (checkpointPath) removeCheckpoint(checkpointPath);
         return 0;
       }
       return summary.end === 'credits' ? EXIT_CREDITS : signalCode;
+    } catch (err) {
+      // [faults] A full device, a closed pipe or an unreadable input: one clear line and an exit
+      // code; the last checkpoint (written before the failure) is where --resume continues.
+      const failure = asInputError(inputPath, err);
+      if (!(failure instanceof OutputError) && !(failure instanceof InputError)) throw err;
+      output.abandon();
+      errors?.abandon();
+      const resumable = failure instanceof OutputError && checkpointPath && outputPath !== '-';
+      process.stderr.write(`addrflow run: STOPPED — ${failure.message}.${resumable ? ` Free space (or fix the output), then run the same command with --resume (checkpoint: ${checkpointPath}).` : ''}\n`);
+      return failure instanceof OutputError ? EXIT_OUTPUT : EXIT_INPUT;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -283,7 +340,27 @@ function fileFormats(
   return { format, csv, key };
 }
 
-function report(log: Logger, s: JobSummary, checkpointPath: string | undefined): void {
+/**
+ * Writes the report next to its final name, then renames it: a reader never sees half a file.
+ * `probeOnly` checks that it can be written (at the start of a job), leaving nothing behind.
+ */
+function writeReport(path: string, html: string, probeOnly = false): void {
+  const tmp = `${path}.tmp`;
+  try {
+    writeFileSync(tmp, html);
+    if (probeOnly) rmSync(tmp);
+    else renameSync(tmp, path);
+  } catch (err) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing was created
+    }
+    throw new OutputError(`report ${path}`, err as NodeJS.ErrnoException);
+  }
+}
+
+function printSummary(log: Logger, s: JobSummary, checkpointPath: string | undefined): void {
   const lines = [
     `addrflow run: ${s.end === 'done' ? 'finished' : 'STOPPED'} — ${s.records.toLocaleString('en')} records (${s.processed.toLocaleString('en')} processed, ${s.rejected.toLocaleString('en')} rejected) in ${(s.elapsedMs / 1000).toFixed(1)} s`,
     `  by code:       ${Object.entries(s.byCode).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,
