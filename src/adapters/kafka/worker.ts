@@ -509,11 +509,12 @@ export class StreamWorker {
     // a failure that is not a fencing repeats until its cause goes away (broker or store down, a
     // result the topic refuses…): nothing is skipped; it is retried with a growing back-off and
     // reported once it has failed FAILING_THRESHOLD times in a row (error log, metric, /healthz 503).
-    // A billing-store outage is logged once per outage and retried every STORE_RETRY_MS: nothing
-    // runs unpaid, the batch waits in Kafka.
+    // A billing-store outage is logged once per outage and retried every STORE_RETRY_MS without
+    // counting as a failure: nothing runs unpaid, the batch waits in Kafka.
     const storeDown = err instanceof StoreUnavailableError;
-    const failures = fenced ? 0 : (this.failures.get(partition) ?? 0) + 1;
-    if (!fenced) this.failures.set(partition, failures);
+    // a store outage is a pause, like an empty balance, not a failing batch: the worker stays healthy
+    const failures = fenced ? 0 : (this.failures.get(partition) ?? 0) + (storeDown ? 0 : 1);
+    if (!fenced && !storeDown) this.failures.set(partition, failures);
     this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, failures);
     const delay = fenced ? 0 : storeDown ? STORE_RETRY_MS : Math.min(MAX_RETRY_DELAY_MS, 500 * 2 ** Math.min(failures - 1, 16));
     if (storeDown) {

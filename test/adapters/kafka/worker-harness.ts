@@ -147,12 +147,18 @@ export interface ReadMessage {
 /** Every committed record of `topic` (read_committed), read until nothing new arrives for `idleMs` after `minCount`. */
 export async function readAll(h: Harness, topic: string, opts: { minCount?: number; idleMs?: number; timeoutMs?: number } = {}): Promise<ReadMessage[]> {
   const out: ReadMessage[] = [];
+  // the reader's own consumer group may rebalance under load and be handed a message again: what
+  // the topic holds is each (partition, offset) once
+  const seen = new Set<string>();
   const consumer = h.kafka.consumer({ groupId: `reader-${h.run}-${randomBytes(4).toString('hex')}`, readUncommitted: false, maxWaitTimeInMs: 200 });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   let last = Date.now();
   await consumer.run({
     eachMessage: async ({ partition, message }) => {
+      const at = `${partition}/${message.offset}`;
+      if (seen.has(at)) return;
+      seen.add(at);
       out.push({ topic, partition, offset: message.offset, key: message.key?.toString() ?? '', value: message.value, headers: message.headers ?? {} });
       last = Date.now();
     },
