@@ -19,6 +19,7 @@ import { renderReport } from '../../../../src/adapters/file/report/render.ts';
 import { packCountry } from '../../../../src/pool/report-facts.ts';
 import { INJECTIONS, drawnCounts, drawnCountries, expectedCounts, searchLines } from './fixtures.ts';
 import { EXIT_OUTPUT } from '../../../../src/cli/exit-codes.ts';
+import { parseFields } from '../../../../src/csv/fields.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -171,6 +172,44 @@ describe('addrflow run --report', () => {
     expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^addrflow run: cannot write report .*r\.html: .*\(ENOENT\)$/)]);
     expect(existsSync(out)).toBe(false);
   });
+
+  it('a CSV search job (rows with quoted fields) reports its rows: tiles, codes and matchlevels drawn = its output columns', async () => {
+    const rows = ['id,street,city,countrycode'];
+    const cities: Array<[string, string]> = [['Paris', 'FR'], ['Vaduz', 'LI'], ['Berlin', 'DE'], ['"Saint-Denis, Réunion"', 'FR'], ['Xyzzy', 'DK']];
+    for (let i = 0; i < 2000; i++) {
+      const [city, cc] = cities[i % cities.length]!;
+      rows.push(`${i + 1},${i % 7 === 0 ? '"Rue de la Paix\n(bâtiment B)"' : 'Hauptstrasse'},${city},${i % 50 === 9 ? 'XXX' : cc}`);
+    }
+    const path = join(dir, 'search.csv');
+    writeFileSync(path, rows.join('\n') + '\n');
+    const out = join(dir, 'search.out.csv');
+    const report = join(dir, 'search-csv.html');
+    const r = await runCli(['run', '--op', 'search', '--input', path, '--output', out, '--report', report, '--progress', 'off']);
+    expect(r.code, r.stderr).toBe(0);
+    // the output's own columns, read back with the project's CSV parser
+    const text = readFileSync(out, 'utf8');
+    const records: string[][] = [];
+    let cur = '';
+    for (const line of text.split('\n')) {
+      cur = cur ? `${cur}\n${line}` : line;
+      if ((cur.match(/"/g)?.length ?? 0) % 2 === 0) { if (cur) records.push(parseFields(cur, ',').fields); cur = ''; }
+    }
+    const header = records.shift()!;
+    expect(records).toHaveLength(2000);
+    const col = (name: string) => header.indexOf(name);
+    const count = (k: number) => {
+      const m: Record<string, number> = {};
+      for (const f of records) if (f[k]) m[f[k]!] = (m[f[k]!] ?? 0) + 1;
+      return m;
+    };
+    const drawn = drawnCounts(readFileSync(report, 'utf8'));
+    const ok = records.filter((f) => !f[col('result_errorcode')]).length;
+    expect(drawn.tiles).toMatchObject({ records: '2,000', processed: ok.toLocaleString('en'), rejected: (2000 - ok).toLocaleString('en') });
+    expect(drawn.charts.matchlevels).toEqual(count(col('result_matchlevel')));
+    expect(drawn.charts.codes).toEqual({ ...(ok ? { 0: ok } : {}), ...count(col('result_errorcode')) });
+    expect(drawn.rows.length).toBeGreaterThan(0);
+    expect(readFileSync(report, 'utf8')).toMatch(/row \d/);
+  }, 60_000);
 
   it('a lines job from a JSON array: per-status-code counts, formatted tile, no map', async () => {
     const lines = [...generateLines(3000, 9, 0)];
