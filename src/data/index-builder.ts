@@ -26,7 +26,7 @@ import { indexBytes, writeIndexFile, type Section } from './build/index-writer.t
 import { DerivedIds, StringInterner } from './build/interner.ts';
 import { LineStore } from './build/line-store.ts';
 import { PointStore, packCountry, unpackCountry } from './build/point-store.ts';
-import { CellLinker, LINK_CELL_METERS } from './build/street-parts.ts';
+import { CellLinker, LINK_METERS } from './build/street-parts.ts';
 import { MemoryColumn, NullColumn, SpillColumn, TempDir } from './build/spill.ts';
 import { TokenTable } from './build/token-table.ts';
 import { PointGrid, distanceMeters, nearestOnLine } from './geo.ts';
@@ -405,7 +405,7 @@ export class IndexBuilder {
       const nLines = this.lines.count;
       const lineGroup = new Int32Array(nLines).fill(-1);
       const lineCity = new Uint32Array(nLines), linePc = new Uint32Array(nLines), lineCc = new Uint16Array(nLines);
-      const pad = 3 * LINK_CELL_METERS / 111_000;
+      const pad = LINK_METERS / 110_000;
       for (let l = 0; l < nLines; l++) {
         if ((l & 0x3fff) === 0) pr.tick(l);
         if (this.lines.used.a[l]) continue;
@@ -595,7 +595,7 @@ export class IndexBuilder {
     const pr = this.progress;
     let labels = new Int32Array(1024), tmp = new Uint32Array(1024), partN = new Uint32Array(64);
     const lat = P.lat.a, lon = P.lon.a;
-    const cellLat = (LINK_CELL_METERS / 110_574) * COORD_SCALE;
+    const cellLat = (LINK_METERS / Math.SQRT2 / 110_574) * COORD_SCALE;
     const pushPart = (g: number, end: number, y0: number, x0: number, y1: number, x1: number) => {
       start.push(end); group.push(g);
       box.push(y0); box.push(x0); box.push(y1); box.push(x1);
@@ -616,7 +616,7 @@ export class IndexBuilder {
       if (y1 - y0 <= cellLat && x1 - x0 <= cellLon) { pushPart(g, e, y0, x0, y1, x1); continue; }
       // the group's own lines (same folded name, near its box) join its points through their cells
       const nameFold = foldOf(P.street.a[order[s]!]!);
-      const pad = 3 * LINK_CELL_METERS / 111_000;
+      const pad = LINK_METERS / 110_000;
       const near = this.lines.count === 0 ? [] : this.lines.search(x0 / COORD_SCALE - pad / cosLat, y0 / COORD_SCALE - pad, x1 / COORD_SCALE + pad / cosLat, y1 / COORD_SCALE + pad)
         .filter((l) => foldOf(this.lines.name.a[l]!) === nameFold);
       const items = k + near.length;

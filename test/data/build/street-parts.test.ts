@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { IndexBuilder } from '../../../src/data/index-builder.ts';
-import { CellLinker, LINK_CELL_METERS } from '../../../src/data/build/street-parts.ts';
+import { CellLinker, LINK_METERS } from '../../../src/data/build/street-parts.ts';
 import { openIndex } from '../../../src/engine/index/index.ts';
 import { lookup } from '../../../src/engine/lookup/index.ts';
 import { emptyBatch, type SourceBatch } from '../../../src/data/source-types.ts';
@@ -23,14 +23,14 @@ function components(points: [number, number][]): number[] {
 }
 
 describe('CellLinker: single linkage on a grid', () => {
-  it('joins points closer than one cell, keeps points farther than 2√2 cells apart', () => {
-    expect(LINK_CELL_METERS).toBe(1000);
+  it('joins points closer than the linkage distance (2 km), never points farther apart', () => {
+    expect(LINK_METERS).toBe(2000);
     // a 20 km chain of points 900 m apart: one component
     const chain = Array.from({ length: 23 }, (_, i): [number, number] => [48 + dLat(900 * i), 8]);
     expect(new Set(components(chain)).size).toBe(1);
-    // two groups 3 km apart (north-south), and a third 50 km away: three, labelled by first item
+    // two groups 2.1 km apart (north-south), and a third 50 km away: three, labelled by first item
     const a: [number, number][] = [[48, 8], [48 + dLat(100), 8]];
-    const b: [number, number][] = [[48 + dLat(3_100), 8], [48 + dLat(3_200), 8]];
+    const b: [number, number][] = [[48 + dLat(2_200), 8], [48 + dLat(2_300), 8]];
     const c: [number, number][] = [[48.45, 8]];
     expect(components([...a, ...c, ...b])).toEqual([0, 0, 1, 2, 2]);
   });
@@ -127,6 +127,18 @@ describe('street documents split by place', () => {
     for (const t of Object.values(TOWNS)) {
       const r = lookup(idx, { address: `Mühlweg, ${t.zip === TOWNS.north.zip ? t.zip + ' ' : ''}Neustadt`, country: 'DE' });
       expect(r.matchlevel).toBe('street');
+    }
+  });
+});
+
+describe('CellLinker: exact at the linkage distance, wherever the grid falls', () => {
+  it('links 1.99 km gaps and never 2.01 km gaps, diagonally and shifted', () => {
+    for (const shift of [0, 0.0013, 0.0071, 0.0123]) {
+      for (const angle of [0, 0.4, Math.PI / 4, 1.2]) {
+        const at = (m: number): [number, number] => [48 + shift + dLat(m * Math.sin(angle)), 8 + shift + (m * Math.cos(angle)) / (111_320 * Math.cos((48 * Math.PI) / 180))];
+        expect(new Set(components([at(0), at(1990), at(3980)])).size, `${shift} ${angle}`).toBe(1);
+        expect(new Set(components([at(0), at(2010), at(4020)])).size, `${shift} ${angle}`).toBe(3);
+      }
     }
   });
 });
