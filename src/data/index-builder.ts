@@ -585,10 +585,11 @@ export class IndexBuilder {
   /**
    * Splits every (country, street, city) group into its separate places (build/street-parts):
    * reorders `order` so each part's points are contiguous (stable inside a part) and returns the
-   * parts' offsets, their group and their boxes (fixed-point lat/lon, min then max).
+   * parts' offsets, their group and (with street lines) their boxes (fixed-point lat/lon, min then max).
    */
   private splitGroups(P: PointStore, order: Uint32Array, groupStart: Uint32Array, nGroups: number, foldOf: (id: number) => number): StreetParts {
-    const start = growU32(nGroups + 1), group = growU32(nGroups), box = growI32(nGroups * 4);
+    const withBox = this.lines.count > 0; // the boxes serve the line-only stage
+    const start = growU32(nGroups + 1), group = growU32(nGroups), box = growI32(withBox ? nGroups * 4 : 16);
     const firstPart = new Uint32Array(nGroups + 1);
     start.push(0);
     const linker = new CellLinker();
@@ -598,7 +599,7 @@ export class IndexBuilder {
     const cellLat = (LINK_METERS / Math.SQRT2 / 110_574) * COORD_SCALE;
     const pushPart = (g: number, end: number, y0: number, x0: number, y1: number, x1: number) => {
       start.push(end); group.push(g);
-      box.push(y0); box.push(x0); box.push(y1); box.push(x1);
+      if (withBox) { box.push(y0); box.push(x0); box.push(y1); box.push(x1); }
     };
     for (let g = 0; g < nGroups; g++) {
       if ((g & 0x3fff) === 0) pr.tick(g);
@@ -688,7 +689,7 @@ interface StreetParts {
   /** The group of each part; a group's parts are contiguous, from firstPart[g] to firstPart[g + 1]. */
   group: Uint32Array;
   firstPart: Uint32Array;
-  /** minLat, minLon, maxLat, maxLon of each part (fixed point). */
+  /** minLat, minLon, maxLat, maxLon of each part (fixed point); empty when the build has no lines. */
   box: Int32Array;
 }
 
