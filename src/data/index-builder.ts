@@ -4,7 +4,7 @@
  * one JS object per address. `build()` / `writeTo()` then run the stages:
  *
  *   fill countries and cities → merge duplicates across sources (build/dedup) → street documents
- *   by grouping (typed hash + counting sort) → street geometry through an R-tree → admin areas
+ *   by grouping (typed hash + counting sort), split by place (build/street-parts) → street geometry through an R-tree → admin areas
  *   through an R-tree and per-polygon edge grids → places and postcodes → token table, postings
  *   and symmetric-delete keys (radix-sorted runs) → the index file, streamed section by section.
  *
