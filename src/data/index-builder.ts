@@ -4,7 +4,7 @@
  * one JS object per address. `build()` / `writeTo()` then run the stages:
  *
  *   fill countries and cities → merge duplicates across sources (build/dedup) → street documents
- *   by grouping (typed hash + counting sort) → street geometry through an R-tree → admin areas
+ *   by grouping (typed hash + counting sort), split by place (build/street-parts) → street geometry through an R-tree → admin areas
  *   through an R-tree and per-polygon edge grids → places and postcodes → token table, postings
  *   and symmetric-delete keys (radix-sorted runs) → the index file, streamed section by section.
  *
@@ -26,6 +26,7 @@ import { indexBytes, writeIndexFile, type Section } from './build/index-writer.t
 import { DerivedIds, StringInterner } from './build/interner.ts';
 import { LineStore } from './build/line-store.ts';
 import { PointStore, packCountry, unpackCountry } from './build/point-store.ts';
+import { CellLinker, LINK_METERS } from './build/street-parts.ts';
 import { MemoryColumn, NullColumn, SpillColumn, TempDir } from './build/spill.ts';
 import { TokenTable } from './build/token-table.ts';
 import { PointGrid, distanceMeters, nearestOnLine } from './geo.ts';
@@ -258,8 +259,14 @@ export class IndexBuilder {
       if ((i & 0xffff) === 0) pr.tick(i);
       docOf[i] = dead[i] ? -1 : grouper.id(P.country.a[i]!, foldOf(P.street.a[i]!), foldOf(P.city.a[i]!));
     }
-    const nStreetDocs = grouper.count;
-    const { start: segStart, order } = orderByGroup(docOf, nStreetDocs);
+    const nGroups = grouper.count;
+    const { start: groupStart, order } = orderByGroup(docOf, nGroups);
+    // ---- one group, several places: split it into its parts (one street document each)
+    this.lines.finish();
+    pr.phase('street parts', nGroups);
+    const parts = this.splitGroups(P, order, groupStart, nGroups, foldOf);
+    const segStart = parts.start;
+    const nStreetDocs = parts.count;
     // house-number order inside a document: the keys' text order
     const hnRank = this.houseNumberRanks(P, dead);
 
@@ -274,7 +281,6 @@ export class IndexBuilder {
     };
     const toks = new TokenLists(S);
     const lineFold = (l: number) => foldOf(this.lines.name.a[l]!);
-    this.lines.finish();
     const adminByPc = new Map<number, number>();
     const pcCount = new Map<number, number>();
     const keys = new Float64Array(Math.max(1, maxSegment(segStart, nStreetDocs)));
@@ -390,13 +396,17 @@ export class IndexBuilder {
     // no navigation point at all (no street geometry): the two columns are written empty
     const noNav = nAddrNav === 0;
 
-    // ---- streets known only as lines: one document per (country, name, city)
+    // ---- streets known only as lines: one document per (country, name, city) and place
     if (hasLines) {
       pr.phase('streets without addresses', this.lines.count);
       const kd = new KDBush(Math.max(1, nStreetDocs));
       for (let d = 0; d < nStreetDocs; d++) kd.add(D.lon.a[d]! / COORD_SCALE, D.lat.a[d]! / COORD_SCALE);
       kd.finish();
-      for (let l = 0; l < this.lines.count; l++) {
+      const nLines = this.lines.count;
+      const lineGroup = new Int32Array(nLines).fill(-1);
+      const lineCity = new Uint32Array(nLines), linePc = new Uint32Array(nLines), lineCc = new Uint16Array(nLines);
+      const pad = LINK_METERS / 110_000;
+      for (let l = 0; l < nLines; l++) {
         if ((l & 0x3fff) === 0) pr.tick(l);
         if (this.lines.used.a[l]) continue;
         const c = this.lines.line(l);
@@ -418,20 +428,47 @@ export class IndexBuilder {
           if (np) { if (!cc) cc = packCountry(np[0].country); if (!city && np[1] < 10_000) city = S.intern(np[0].name); }
         }
         if (!cc) continue;
-        const before = grouper.count;
-        grouper.id(cc, foldOf(this.lines.name.a[l]!), foldOf(city));
-        if (grouper.count === before) continue; // a document of that name and city exists
-        const d = D.begin(DOC_STREET, countryStr(cc), this.lines.name.a[l]!, city, 0);
-        D.lat.a[d] = fix(lat); D.lon.a[d] = fix(lon); D.navLat.a[d] = fix(lat); D.navLon.a[d] = fix(lon);
-        D.postcode.a[d] = postcode;
-        D.names.a[d] = this.lines.names.a[l]!;
-        D.addrStart.a[d] = nAddr;
-        D.tokStart.a[d] = T.beginDoc(d);
-        toks.name(this.lines.name.a[l]!, cc, T);
-        toks.words(city, ROLE_CITY, T);
-        if (postcode) T.add(pcKeyOf(postcode), ROLE_ZIP);
-        D.admin.a[d] = this.adminOf(admin, adminByPc, cc, postcode, lat, lon);
-        D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
+        const g = grouper.id(cc, foldOf(this.lines.name.a[l]!), foldOf(city));
+        if (g < nGroups && lineMeetsParts(c, parts, g, pad)) continue; // a piece of a street that has addresses
+        lineGroup[l] = g; lineCc[l] = cc; lineCity[l] = city; linePc[l] = postcode;
+      }
+      const { start: lgStart, order: lOrder } = orderByGroup(lineGroup, grouper.count);
+      const linker = new CellLinker();
+      let labels = new Int32Array(64);
+      for (let g = 0; g < grouper.count; g++) {
+        const s = lgStart[g]!, m = lgStart[g + 1]! - s;
+        if (m === 0) continue;
+        let nc = 1;
+        if (m > 1) {
+          linker.reset(m, this.lines.line(lOrder[s]!)[1]!);
+          for (let j = 0; j < m; j++) {
+            const c = this.lines.line(lOrder[s + j]!);
+            for (let p = 0; p < c.length; p += 2) linker.add(j, c[p + 1]!, c[p]!);
+          }
+          if (labels.length < m) labels = new Int32Array(m * 2);
+          nc = linker.components(labels);
+        } else labels[0] = 0;
+        // one document per part, from its first line (labels appear in item order)
+        for (let j = 0, next = 0; j < m && next < nc; j++) {
+          if (labels[j] !== next) continue;
+          next++;
+          const l = lOrder[s + j]!;
+          const c = this.lines.line(l);
+          const mid = Math.floor(c.length / 4) * 2;
+          const lon = c[mid]!, lat = c[mid + 1]!;
+          const cc = lineCc[l]!, city = lineCity[l]!, postcode = linePc[l]!;
+          const d = D.begin(DOC_STREET, countryStr(cc), this.lines.name.a[l]!, city, 0);
+          D.lat.a[d] = fix(lat); D.lon.a[d] = fix(lon); D.navLat.a[d] = fix(lat); D.navLon.a[d] = fix(lon);
+          D.postcode.a[d] = postcode;
+          D.names.a[d] = this.lines.names.a[l]!;
+          D.addrStart.a[d] = nAddr;
+          D.tokStart.a[d] = T.beginDoc(d);
+          toks.name(this.lines.name.a[l]!, cc, T);
+          toks.words(city, ROLE_CITY, T);
+          if (postcode) T.add(pcKeyOf(postcode), ROLE_ZIP);
+          D.admin.a[d] = this.adminOf(admin, adminByPc, cc, postcode, lat, lon);
+          D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
+        }
       }
     }
     grouper.dropTable();
@@ -545,6 +582,81 @@ export class IndexBuilder {
     return { sections, meta, merged };
   }
 
+  /**
+   * Splits every (country, street, city) group into its separate places (build/street-parts):
+   * reorders `order` so each part's points are contiguous (stable inside a part) and returns the
+   * parts' offsets, their group and (with street lines) their boxes (fixed-point lat/lon, min then max).
+   */
+  private splitGroups(P: PointStore, order: Uint32Array, groupStart: Uint32Array, nGroups: number, foldOf: (id: number) => number): StreetParts {
+    const withBox = this.lines.count > 0; // the boxes serve the line-only stage
+    const start = growU32(nGroups + 1), group = growU32(nGroups), box = growI32(withBox ? nGroups * 4 : 16);
+    const firstPart = new Uint32Array(nGroups + 1);
+    start.push(0);
+    const linker = new CellLinker();
+    const pr = this.progress;
+    let labels = new Int32Array(1024), tmp = new Uint32Array(1024), partN = new Uint32Array(64);
+    const lat = P.lat.a, lon = P.lon.a;
+    const cellLat = (LINK_METERS / Math.SQRT2 / 110_574) * COORD_SCALE;
+    const pushPart = (g: number, end: number, y0: number, x0: number, y1: number, x1: number) => {
+      start.push(end); group.push(g);
+      if (withBox) { box.push(y0); box.push(x0); box.push(y1); box.push(x1); }
+    };
+    for (let g = 0; g < nGroups; g++) {
+      if ((g & 0x3fff) === 0) pr.tick(g);
+      firstPart[g] = group.n;
+      const s = groupStart[g]!, e = groupStart[g + 1]!, k = e - s;
+      let y0 = 0x7fffffff, x0 = 0x7fffffff, y1 = -0x7fffffff, x1 = -0x7fffffff;
+      for (let j = s; j < e; j++) {
+        const i = order[j]!;
+        const y = lat[i]!, x = lon[i]!;
+        if (y < y0) y0 = y; if (y > y1) y1 = y; if (x < x0) x0 = x; if (x > x1) x1 = x;
+      }
+      const cosLat = Math.max(0.05, Math.cos(((y0 / COORD_SCALE) * Math.PI) / 180));
+      const cellLon = cellLat / cosLat;
+      // within one cell's width both ways, every point touches every other's cell or a neighbour
+      if (y1 - y0 <= cellLat && x1 - x0 <= cellLon) { pushPart(g, e, y0, x0, y1, x1); continue; }
+      // the group's own lines (same folded name, near its box) join its points through their cells
+      const nameFold = foldOf(P.street.a[order[s]!]!);
+      const pad = LINK_METERS / 110_000;
+      const near = this.lines.count === 0 ? [] : this.lines.search(x0 / COORD_SCALE - pad / cosLat, y0 / COORD_SCALE - pad, x1 / COORD_SCALE + pad / cosLat, y1 / COORD_SCALE + pad)
+        .filter((l) => foldOf(this.lines.name.a[l]!) === nameFold);
+      const items = k + near.length;
+      linker.reset(items, y0 / COORD_SCALE);
+      for (let j = 0; j < k; j++) { const i = order[s + j]!; linker.add(j, lat[i]! / COORD_SCALE, lon[i]! / COORD_SCALE); }
+      for (let m = 0; m < near.length; m++) {
+        const c = this.lines.line(near[m]!);
+        for (let p = 0; p < c.length; p += 2) linker.add(k + m, c[p + 1]!, c[p]!);
+      }
+      if (labels.length < items) labels = new Int32Array(items * 2);
+      const nc = linker.components(labels);
+      if (nc === 1) { pushPart(g, e, y0, x0, y1, x1); continue; }
+      // counting sort of the group's points by part (stable), parts without points dropped
+      if (partN.length < nc + 1) partN = new Uint32Array((nc + 1) * 2);
+      partN.fill(0, 0, nc + 1);
+      for (let j = 0; j < k; j++) partN[labels[j]! + 1]!++;
+      for (let c = 0; c < nc; c++) partN[c + 1]! += partN[c]!;
+      if (tmp.length < k) tmp = new Uint32Array(k * 2);
+      for (let j = 0; j < k; j++) tmp[partN[labels[j]!]!++] = order[s + j]!;
+      order.set(tmp.subarray(0, k), s);
+      // partN[c] is now the end of part c
+      let from = 0;
+      for (let c = 0; c < nc; c++) {
+        const to = partN[c]!;
+        if (to === from) continue;
+        let py0 = 0x7fffffff, px0 = 0x7fffffff, py1 = -0x7fffffff, px1 = -0x7fffffff;
+        for (let j = s + from; j < s + to; j++) {
+          const i = order[j]!;
+          const y = lat[i]!, x = lon[i]!;
+          if (y < py0) py0 = y; if (y > py1) py1 = y; if (x < px0) px0 = x; if (x > px1) px1 = x;
+        }
+        pushPart(g, s + to, py0, px0, py1, px1);
+        from = to;
+      }
+    }
+    firstPart[nGroups] = group.n;
+    return { start: start.view() as Uint32Array, count: group.n, group: group.view() as Uint32Array, box: box.view() as Int32Array, firstPart };
+  }
+
   /** Admin id of a point; without polygons it depends on (country, postcode) only: cached. */
   private adminOf(admin: AdminIndex, cache: Map<number, number>, cc: number, pc: number, lat: number, lon: number): number {
     if (admin.hasPolygons || pc === 0) return admin.adminFor(unpackCountry(cc), this.S.str(pc), lat, lon);
@@ -567,6 +679,18 @@ export class IndexBuilder {
     ids.forEach((id, r) => { rank[id] = r; });
     return rank;
   }
+}
+
+/** The street parts of the address groups (see IndexBuilder.splitGroups). */
+interface StreetParts {
+  /** count + 1 offsets into the reordered `order`. */
+  start: Uint32Array;
+  count: number;
+  /** The group of each part; a group's parts are contiguous, from firstPart[g] to firstPart[g + 1]. */
+  group: Uint32Array;
+  firstPart: Uint32Array;
+  /** minLat, minLon, maxLat, maxLon of each part (fixed point); empty when the build has no lines. */
+  box: Int32Array;
 }
 
 /** The documents' columns, appended in document order. */
@@ -650,6 +774,23 @@ class TokenLists {
     this.start.push(this.items.n);
     return this.start.n - 2;
   }
+}
+
+/** Whether a line's box comes within `pad` degrees (latitude; widened for longitude) of a part of group g. */
+function lineMeetsParts(c: Float64Array, parts: StreetParts, g: number, pad: number): boolean {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let p = 0; p < c.length; p += 2) {
+    const x = c[p]!, y = c[p + 1]!;
+    if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+  }
+  const padLon = pad / Math.max(0.05, Math.cos((y0 * Math.PI) / 180));
+  for (let q = parts.firstPart[g]!; q < parts.firstPart[g + 1]!; q++) {
+    const b = q * 4;
+    const py0 = parts.box[b]! / COORD_SCALE - pad, px0 = parts.box[b + 1]! / COORD_SCALE - padLon;
+    const py1 = parts.box[b + 2]! / COORD_SCALE + pad, px1 = parts.box[b + 3]! / COORD_SCALE + padLon;
+    if (x1 >= px0 && x0 <= px1 && y1 >= py0 && y0 <= py1) return true;
+  }
+  return false;
 }
 
 function maxSegment(start: Uint32Array, groups: number): number {

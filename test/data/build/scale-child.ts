@@ -12,7 +12,9 @@ import { openIndex } from '../../../src/engine/index/index.ts';
 import { loadIndexFile } from '../../../src/data/index-file.ts';
 import type { AddressPoint } from '../../../src/data/source-types.ts';
 
-const [nArg, out, tmp] = process.argv.slice(2);
+const [nArg, out, tmp, namesArg] = process.argv.slice(2);
+/** Town names recur every `names` towns (towns lie 8–11 km apart): same street, same city name, other place. */
+const cityNames = Number(namesArg ?? 5000);
 const n = Number(nArg);
 const b = new IndexBuilder({ tmpDir: tmp });
 const sink = b.source('synthetic:scale');
@@ -23,7 +25,7 @@ let heapMax = 0;
 for (let i = 0; i < n; i++) {
   const town = i % 5000;
   const street = (i >>> 3) % 4000;
-  a.city = `Ville ${town}`;
+  a.city = `Ville ${town % cityNames}`;
   a.postcode = String(10000 + town * 7);
   a.street = `${words[street % 8]} ${names[(street >>> 3) % 10]} ${street >>> 6}`;
   a.housenumber = String(1 + ((i * 7) % 300)) + (i % 17 === 0 ? 'bis' : '');
