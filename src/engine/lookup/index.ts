@@ -8,6 +8,7 @@ import { emptySearchRecord, type SearchRecord } from '../../contract/records.ts'
 import { DOC_STREET } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import { candidateDocs, exactMatches, intersectDocs, typoMatches, type TokenMatch } from './candidates.ts';
+import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
 import { parseRequest, type ParsedQuery } from './parse.ts';
 import { buildRecord, type Choice } from './record.ts';
 import { applyPostcodeConstraint, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
@@ -46,7 +47,30 @@ export function lookupUnsafe(index: AddressIndex, req: SearchRequest): SearchRec
     }
     if (added) choice = choose(index, q, matches);
   }
-  return buildRecord(index, q, choice);
+  return buildRecord(index, q, fallback(index, q, matches, choice));
+}
+
+/** Street answers that agree with the place the query names; else the named place itself. */
+function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice: Choice): Choice {
+  const s = choice.best;
+  const named = resolveNamedPlace(index, q, matches);
+  if (s && s.kind === DOC_STREET && (!named || streetAgrees(index, s, named))) return choice;
+  if (named) return { best: named, ambiguous: false };
+  // a general answer that the query does not name (a word shared with some other place) is none
+  return { best: undefined, ambiguous: false };
+}
+
+/** A street is in the named place: its city or postcode was matched, or it lies near the place. */
+function streetAgrees(index: AddressIndex, s: Scored, named: NamedPlace): boolean {
+  const c = index.c;
+  if (index.str(c.docCountry[s.doc]!) !== index.str(c.docCountry[named.doc]!)) return false;
+  if (s.zipMatched) return true;
+  for (let i = 0; i < s.roles.length; i++) {
+    if (named.explained[i]! > 0 && s.explained[i]! > 0 && s.roles[i] !== 0) return true;
+  }
+  const la = c.docLat[s.doc]! / 1e7, lo = c.docLon[s.doc]! / 1e7, lb = c.docLat[named.doc]! / 1e7, lob = c.docLon[named.doc]! / 1e7;
+  const x = (lob - lo) * Math.cos(((la + lb) / 2) * Math.PI / 180);
+  return Math.sqrt(x * x + (lb - la) ** 2) * 111_320 <= 15_000;
 }
 
 function unexplainedWords(q: ParsedQuery, s: Scored | undefined): number[] {

@@ -7,6 +7,7 @@ import type { SearchRequest } from '../../contract/requests.ts';
 import { countryLanguages, expansions } from './abbreviations.ts';
 import { countryOfPhrase, countryPhraseWords, resolveCountry } from './countries.ts';
 import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from './normalize.ts';
+import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
 
 export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';
 
@@ -27,6 +28,8 @@ export interface ParsedQuery {
   hnKeys: string[];
   /** Postcode keys from the zip field. */
   zipKeys: string[];
+  /** Postcodes the query names: the zip field, and codes of a destination's shape in the free text. */
+  zipCands: PostcodeCandidate[];
   /** ISO alpha-2 from the country field or a country name in the free text; '' = all countries. */
   country: string;
   /** The country was given but not recognised. */
@@ -102,9 +105,14 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   for (const t of foldTokens(req.city ?? '')) push(t, 'city', false);
   for (const t of foldTokens(req.district ?? '')) push(t, 'district', false);
   const zipKeys: string[] = [];
+  const zipCands: PostcodeCandidate[] = [];
   if (req.zip) {
     const k = postcodeKey(req.zip);
-    if (k) { zipKeys.push(k); push(k, 'zip', false); }
+    if (k) {
+      zipKeys.push(k);
+      push(k, 'zip', false);
+      zipCands.push({ key: k, raw: req.zip, countries: postcodeCountries(req.zip), start: 0, end: 0 });
+    }
   }
   const hnKeys: string[] = [];
   if (req.housenumber) {
@@ -117,8 +125,20 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     if (base && !hnKeys.includes(base[1]!)) hnKeys.push(base[1]!);
   }
 
+  const joinedKeys = new Set<string>();
   if (req.address) {
-    const text = glueHouseNumbers(extractAdditional(req.address, found));
+    let text = extractAdditional(req.address, found);
+    // postcodes written in parts ("1017 GC", "00-590", "SW1A 1AA", "D-10115") become one token
+    const pcs = findPostcodes(text);
+    for (let k = pcs.length - 1; k >= 0; k--) {
+      const p = pcs[k]!;
+      if (!zipCands.some((z) => z.key === p.key)) zipCands.push(p);
+      if (/[\s-]/.test(p.raw)) {
+        text = `${text.slice(0, p.start)} ${p.key} ${text.slice(p.end)}`;
+        joinedKeys.add(p.key);
+      }
+    }
+    text = glueHouseNumbers(text);
     let free = foldTokens(text);
     // a country name anywhere in the free text (longest phrase first), when more text remains
     for (let n = 3; n >= 1; n--) {
@@ -140,7 +160,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     const fl = country ? countryLanguages(country) : null;
     for (const t of free) {
       if (tokens.length >= MAX_TOKENS) break;
-      const hnLike = looksLikeHouseNumber(t);
+      const hnLike = !joinedKeys.has(t) && looksLikeHouseNumber(t);
       tokens.push({ text: t, field: 'free', alts: withUmlautVariant([t, ...expansions(t, fl)]), hnLike, weight: 1 });
     }
   }
@@ -152,7 +172,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   total += hnKeys.length > 0 ? 1 : 0;
   total += state.length * 0.5 + county.length * 0.5;
   return {
-    tokens, hnKeys, zipKeys, country, countryUnknown, countryWeight, state, county,
+    tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, state, county,
     additional: found.join(', '), locale: (req.locale ?? '').trim(), totalWeight: total,
   };
 }
