@@ -208,6 +208,7 @@ for (const [k, a] of adminRows) rawStateName.set(k, a.name.split('/').pop()!.tri
 type City = { cc: string; name: string; alt: string[]; lat: number; lon: number; pop: number; type: string; a1: string; a2: string; state: string; county: string };
 const cities: City[] = [];
 const wanted = new Set(COUNTRIES);
+const allAlt = new Map<number, string[]>();
 for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
   const f = line.split('\t');
   if (f.length < 15 || f[6] !== 'P' || !wanted.has(f[8]!)) continue;
@@ -218,6 +219,9 @@ for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
   const addAlt = (a: string) => { const k = foldText(a); if (k && !folded.has(k)) { folded.add(k); alt.add(a); } };
   if (f[2]) addAlt(f[2]);
   if (pop >= 50_000 && f[3]) for (const a of f[3].split(',')) if (a && a.length <= 40 && /^[\p{Script=Latin}\s'’.\-]+$/u.test(a)) addAlt(a);
+  // GeoNames writes some capitals in English (Warsaw, Lisbon): the local spelling is the postal
+  // place name among the city's alternate names (chosen below, once the postcodes are indexed)
+  allAlt.set(cities.length, f[3] ? f[3].split(',') : []);
   cities.push({
     cc: f[8]!, name, alt: [...alt], lat: Number(f[4]), lon: Number(f[5]), pop,
     type: f[7] === 'PPLC' || pop >= 100_000 ? 'city' : pop >= 10_000 ? 'town' : 'village',
@@ -248,6 +252,21 @@ function nearest(c: City): Pc | undefined {
   }
   return best;
 }
+let renamed = 0;
+cities.forEach((c, i) => {
+  if (c.pop < 50_000) return;
+  for (const a of allAlt.get(i) ?? []) {
+    if (a === c.name) continue;
+    const ps = (pcByName.get(`${c.cc}|${foldText(a)}`) ?? []).filter((p) => Math.abs(p.lat - c.lat) < 0.15 && Math.abs(p.lon - c.lon) < 0.2);
+    if (ps.length === 0) continue;
+    if (!c.alt.includes(c.name)) c.alt.push(c.name);
+    c.alt = c.alt.filter((x) => x !== ps[0]!.place);
+    c.name = ps[0]!.place;
+    renamed++;
+    break;
+  }
+});
+console.log(`${renamed} large places renamed to their local (postal) spelling`);
 const votes = new Map<string, Map<string, number>>();
 const vote = (k: string, v: string) => { if (!v) return; let m = votes.get(k); if (!m) votes.set(k, (m = new Map())); m.set(v, (m.get(v) ?? 0) + 1); };
 for (const c of cities) {

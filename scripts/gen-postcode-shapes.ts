@@ -13,7 +13,8 @@ import { SUPPORTED_DESTINATIONS } from '../src/engine/lines/iso3166.ts';
 
 const meta = JSON.parse(readFileSync(sharedDataPath('libaddressinput', 'countries.json'), 'utf8')) as Record<string, { zip?: string; postprefix?: string }>;
 const shapes: Record<string, string> = {};
-for (const cc of [...SUPPORTED_DESTINATIONS].sort()) {
+// US too: the parser must not read a ZIP code of a US address (common in the parser cases) as a house number
+for (const cc of [...SUPPORTED_DESTINATIONS, 'US'].sort()) {
   const z = meta[cc]?.zip;
   if (!z) throw new Error(`no zip pattern for ${cc}`);
   shapes[cc] = z;

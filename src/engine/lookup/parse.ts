@@ -44,14 +44,17 @@ export interface ParsedQuery {
   totalWeight: number;
 }
 
-/** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4"). */
+/** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4", "c/o …"). */
 const ADDITIONAL_RES: RegExp[] = [
-  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh)\.?\s*[:#.]?\s*[\p{L}\d]{1,6}(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])c\/o\s+[^,\n]+/giu,
+  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm)\.?\s*(?:no\.?\s*)?[:#.]?\s*[\p{L}\d]{1,6}(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])#\s*\d{1,5}[a-z]?(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+floor(?![\p{L}\d])/giu,
   /(?<![\p{L}\d])(?:\d{1,2}|st|kl)\.?\s*(?:th|tv|mf|sal)(?![\p{L}\d])\.?/giu,
   /(?<![\p{L}\d])\d{1,2}(?:e|er|re|eme|ème|nd|rd|th|st)?\.?\s*(?:og|stock|etage|étage|floor|obergeschoss)(?![\p{L}\d])/giu,
 ];
 
-function extractAdditional(s: string, found: string[]): string {
+export function extractAdditional(s: string, found: string[]): string {
   let out = s;
   for (const re of ADDITIONAL_RES) {
     out = out.replace(re, (m) => {

@@ -34,5 +34,6 @@ export const POSTCODE_SHAPES: Readonly<Record<string, string>> = {
   "RO": "\\d{6}",
   "SE": "\\d{3} ?\\d{2}",
   "SI": "\\d{4}",
-  "SK": "\\d{3} ?\\d{2}"
+  "SK": "\\d{3} ?\\d{2}",
+  "US": "(\\d{5})(?:[ \\-](\\d{4}))?"
 };

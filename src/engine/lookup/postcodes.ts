@@ -36,15 +36,22 @@ const PREFIX_RE = /^(?:[A-Z]{1,3})-(?=\d)/;
 export function postcodeCountries(value: string): string[] {
   const v = value.toUpperCase().replace(/\s+/g, ' ').trim();
   const out: string[] = [];
-  for (const [cc, re] of SHAPES) if (re.test(v)) out.push(cc);
+  const ok = (cc: string, x: string) => {
+    const rule = COMPILED_RULES.get(cc);
+    // the recipient-block rule of the country is stricter where libaddressinput is loose (IE)
+    return !rule || rule.postcode(x) !== null;
+  };
+  for (const [cc, re] of SHAPES) if (re.test(v) && ok(cc, v)) out.push(cc);
   if (out.length === 0 && PREFIX_RE.test(v)) {
     const bare = v.replace(PREFIX_RE, '');
-    for (const [cc, re] of SHAPES) if (re.test(bare)) out.push(cc);
+    for (const [cc, re] of SHAPES) if (re.test(bare) && ok(cc, bare)) out.push(cc);
   }
   return out;
 }
 
 const WORD_RE = /[^\s,;()]+/g;
+/** Second words that make a number a street (`1900 SE F St`, `1111 MD 760`), not an NL or IE code. */
+const NOT_A_CODE_PART = /^(?:N|S|E|W|NE|NW|SE|SW|US|ST|RD|DR|AV|AVE|MD|TX|CA|NY|FL|WA|OR|NJ|PA|OH|IL|GA|NC|VA|MA|MI|AZ)$/i;
 
 /**
  * Postcode candidates in free text: one raw word, or two raw words joined by a space
@@ -60,7 +67,7 @@ export function findPostcodes(text: string): PostcodeCandidate[] {
     const { w, at } = words[i]!;
     if (!/\d/.test(w)) continue;
     const next = words[i + 1];
-    if (next !== undefined && /^[\dA-Za-z]{2,4}$/.test(next.w) && text.slice(at + w.length, next.at).trim() === '') {
+    if (next !== undefined && /^[\dA-Za-z]{2,4}$/.test(next.w) && !NOT_A_CODE_PART.test(next.w) && text.slice(at + w.length, next.at).trim() === '') {
       const pair = `${w} ${next.w}`;
       const cs = postcodeCountries(pair);
       if (cs.length > 0) {
