@@ -100,6 +100,9 @@ function fieldHas(r: SearchRecord, field: string, value: string): boolean {
  */
 export interface ParserScore { suite: string; half: 'tune' | 'measured'; hn: [number, number]; postcode: [number, number]; failures: string[] }
 
+const HN_MARK = /^(?:nr|no|n°|д|#)\.?\s*/i;
+const PC_MARK = /^(?:cep|〒)\s*/i;
+
 export function parserCases(): ParserScore[] {
   const out: ParserScore[] = [];
   for (const [suite, file, hnLabel, pcLabel] of [
@@ -121,8 +124,9 @@ export function parserCases(): ParserScore[] {
         }
         const got = parseComponents(c.input);
         const eh = exp.get(hnLabel), ep = exp.get(pcLabel);
-        const hnRight = eh !== undefined ? houseNumberKey(eh) === got.housenumber : !got.housenumber;
-        const pcRight = ep !== undefined ? postcodeKey(ep) === got.postcode : !got.postcode;
+        // labels may carry the marker typed before the value ("nr. 9", "д. 10", "CEP 01037-010")
+        const hnRight = eh !== undefined ? houseNumberKey(eh.replace(HN_MARK, '')) === got.housenumber : !got.housenumber;
+        const pcRight = ep !== undefined ? postcodeKey(ep.replace(PC_MARK, '')) === got.postcode : !got.postcode;
         if (eh !== undefined || got.housenumber) { hnN++; if (hnRight) hnOk++; }
         if (ep !== undefined || got.postcode) { pcN++; if (pcRight) pcOk++; }
         if (!hnRight || !pcRight) failures.push(`${c.input} → hn ${got.housenumber || '–'} (want ${eh ?? '–'}), postcode ${got.postcode || '–'} (want ${ep ?? '–'})`);
