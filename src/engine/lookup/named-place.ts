@@ -174,7 +174,7 @@ function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: numbe
 
 export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): NamedPlace | undefined {
   const pcs = postcodeHits(index, q);
-  let places = placeHits(index, q, matches);
+  const places = placeHits(index, q, matches);
   const c = index.c;
   const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, penalty: number): NamedPlace => {
     const n = q.tokens.length;
@@ -205,8 +205,11 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       if (!best || score > best.score) best = { pc, place, pcTokens, score };
     }
     const b = best!;
-    const decided = q.country !== '' || countries.size === 1 || b.score >= 10
-      || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country);
+    // without a given country, a postcode that exists only in a country where the named city is
+    // not (LI addresses written with a Swiss code) does not take the answer abroad
+    const cityAbroad = places.some((p) => p.full && p.country !== b.pc.country);
+    const decided = q.country !== '' || b.score >= 10 || (!cityAbroad && (countries.size === 1
+      || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country)));
     if (decided) {
       const { pc, place, pcTokens } = b;
       const zipText = normalisePostcode(pc.country, pc.raw) || index.str(c.docPostcode[pc.doc]!);
@@ -225,7 +228,6 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       return make(pc.doc, tokens, zipText, cityText, penalty);
     }
     // the postcode exists in several countries and nothing names one: it cannot decide
-    places = places.filter((p) => countries.has(p.country) || pcs.length === 0 || true);
   }
   if (places.length === 0) return undefined;
   let best = places[0]!;

@@ -47,7 +47,9 @@ export interface ParsedQuery {
 /** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4", "c/o …"). */
 const ADDITIONAL_RES: RegExp[] = [
   /(?<![\p{L}\d])c\/o\s+[^,\n]+/giu,
-  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm)\.?\s*(?:no\.?\s*)?[:#.]?\s*[\p{L}\d]{1,6}(?![\p{L}\d])/giu,
+  // the designator, then a separator (or digits right away: "Top3"), then the value; never a
+  // word that merely starts like one ("Steinest", "Topweg")
+  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm)(?:[.:#\s]+(?:no\.?\s*)?[\p{L}\d]{1,6}|\d{1,4}[a-z]?)(?![\p{L}\d])/giu,
   /(?<![\p{L}\d])#\s*\d{1,5}[a-z]?(?![\p{L}\d])/giu,
   /(?<![\p{L}\d])(?:p\.?\s?o\.?\s+box|postfach|boîte postale|bp)\s*\d{1,6}(?![\p{L}\d])/giu,
   /(?<![\p{L}\d])(?:ap|sc|et|кв)\.\s*[\p{L}\d]{1,4}(?![\p{L}\d])/giu,
