@@ -285,12 +285,13 @@ export class IndexBuilder {
       docs.push(d);
     }
 
-    // ---- postcodes
+    // ---- postcodes: one document per code and place name, so that a query naming both is
+    // answered with that place and its own centroid (a code shared by several villages)
     const pcDocs = new Map<string, DocBuild>();
     for (const e of this.postcodes) {
       const key = postcodeKey(e.code);
       if (!key) continue;
-      const k = `${e.country}|${key}`;
+      const k = `${e.country}|${key}|${foldText(e.place)}`;
       let d = pcDocs.get(k);
       if (!d) {
         d = newDoc(DOC_POSTCODE, e.country, e.code, e.place);

@@ -35,6 +35,8 @@ export interface NamedPlace extends Scored {
   cityText: string;
   /** Relevance points taken off (postcode and city disagree, prefix-only postcode). */
   penalty: number;
+  /** A postal place named without its code: its `zip` is not shown (the place may have several). */
+  placeOnly: boolean;
 }
 
 const placeCache = new WeakMap<AddressIndex, Map<number, Uint32Array>>();
@@ -105,15 +107,24 @@ function placeToken(q: ParsedQuery, i: number): boolean {
   return (t.field === 'city' || t.field === 'district' || t.field === 'free') && !/^\d/.test(t.text);
 }
 
-/** Places the query names: every word of the display name in the query, or the city field is an alternate name. */
+/**
+ * Places the query names: every word of the display name in the query; the words typed are the
+ * first words of the name ("Krems" for "Krems an der Donau", counted lower); or the whole city
+ * field is one of its other names (Copenhagen → København). Postal place names (postcode
+ * documents) count as places too ("København V"). Typo neighbours name a place only from the
+ * city field: in free text they would let a street word ("Menqa") name a town abroad.
+ */
 function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): PlaceHit[] {
   const c = index.c;
   const byDoc = new Map<number, { tokens: number[]; quality: number }>();
   for (let i = 0; i < q.tokens.length; i++) {
     if (!placeToken(q, i)) continue;
+    const free = q.tokens[i]!.field === 'free';
     for (const m of matches[i]!) {
+      if (free && m.kind === 'typo') continue;
       for (const d of placeDocs(index, m.tok)) {
-        if (c.docKind[d] !== DOC_PLACE) continue;
+        const kind = c.docKind[d];
+        if (kind !== DOC_PLACE && kind !== DOC_POSTCODE) continue;
         if (q.country && index.str(c.docCountry[d]!) !== q.country) continue;
         let e = byDoc.get(d);
         if (!e) byDoc.set(d, (e = { tokens: [], quality: 0 }));
@@ -129,13 +140,17 @@ function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][])
     for (const i of e.tokens) for (const a of q.tokens[i]!.alts) typed.add(a);
     for (const i of e.tokens) for (const m of matches[i]!) typed.add(index.tokenText(m.tok));
     const full = name.length > 0 && name.every((w) => typed.has(w));
-    // another name of the place (Copenhagen → København): the whole city field, or one long free word
-    const alt = !full && (cityField.length > 0
+    // the first words of the name, the first one a real word ("Krems", "Frankfurt")
+    let lead = 0;
+    while (lead < name.length && typed.has(name[lead]!)) lead++;
+    const prefix = !full && lead >= 1 && name[0]!.length >= 4 && lead === e.tokens.length;
+    const alt = !full && !prefix && c.docKind[d] === DOC_PLACE && (cityField.length > 0
       ? cityField.every((i) => e.tokens.includes(i)) && e.tokens.length === cityField.length
       : e.tokens.length === 1 && q.tokens[e.tokens[0]!]!.text.length >= 5 && name.length === 1);
-    if (!full && !alt) continue;
+    if (!full && !alt && !prefix) continue;
     out.push({
-      doc: d, country: index.str(c.docCountry[d]!), tokens: e.tokens, quality: (full ? 1 : 0.9) * (e.quality / e.tokens.length),
+      doc: d, country: index.str(c.docCountry[d]!), tokens: e.tokens,
+      quality: (full ? 1 : alt ? 0.9 : 0.8) * (e.quality / e.tokens.length),
       full, pos: Math.max(...e.tokens), nameLen: name.length,
     });
   }
@@ -146,6 +161,8 @@ function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit): boolean {
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
   if (a.full !== b.full) return a.full;
   if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
+  const ka = index.c.docKind[a.doc], kb = index.c.docKind[b.doc];
+  if (ka !== kb) return ka === DOC_PLACE;
   const ra = index.c.docRank[a.doc]!, rb = index.c.docRank[b.doc]!;
   // a much larger place wins; between places of similar size, the one named later in the text
   if (ra > rb * 20 || rb > ra * 20) return ra > rb;
@@ -176,7 +193,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   const pcs = postcodeHits(index, q);
   const places = placeHits(index, q, matches);
   const c = index.c;
-  const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, penalty: number): NamedPlace => {
+  const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, penalty: number, placeOnly = false): NamedPlace => {
     const n = q.tokens.length;
     const explained = new Float64Array(n);
     const roles = new Int8Array(n).fill(-1);
@@ -187,7 +204,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     }
     return {
       doc, kind: c.docKind[doc]!, explained, roles, nameCoverage: 0, nameTokensMatched: 0, addr: -1, hnQuality: 0, hnToken: -1,
-      zipMatched: zipText !== '', zipConflict: false, typo: false, score: 0, zipText, cityText, penalty,
+      zipMatched: zipText !== '', zipConflict: false, typo: false, score: 0, zipText, cityText, penalty, placeOnly,
     };
   };
 
@@ -198,7 +215,10 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     for (const pc of pcs) {
       const pcTokens = pcPlaceTokens(index, q, matches, pc.doc);
       let place: PlaceHit | undefined;
-      for (const pl of places) if (agrees(index, pc, pl, pcTokens) && (!place || betterPlace(index, pl, place))) place = pl;
+      for (const pl of places) {
+        if (c.docKind[pl.doc] === DOC_POSTCODE && pl.doc !== pc.doc) continue;
+        if (agrees(index, pc, pl, pcTokens) && (!place || betterPlace(index, pl, place))) place = pl;
+      }
       const named = Math.max(place ? place.tokens.length : 0, pcTokens.length);
       // a country the shape alone implies when nothing else decides
       const score = named * 10 + (pc.exact ? 2 : 0) + (pc.shapeCountries.length === 1 && pc.shapeCountries[0] === pc.country ? 1 : 0);
@@ -207,7 +227,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     const b = best!;
     // without a given country, a postcode that exists only in a country where the named city is
     // not (LI addresses written with a Swiss code) does not take the answer abroad
-    const cityAbroad = places.some((p) => p.full && p.country !== b.pc.country);
+    const cityAbroad = places.some((p) => p.full && p.country !== b.pc.country && c.docKind[p.doc] === DOC_PLACE);
     const decided = q.country !== '' || b.score >= 10 || (!cityAbroad && (countries.size === 1
       || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country)));
     if (decided) {
@@ -217,8 +237,8 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       for (const i of pcTokens) tokens.push([i, 1]);
       if (place) for (const i of place.tokens) tokens.push([i, place.quality]);
       // a city was named that is not this postcode's: the postcode wins, the relevance says so
-      const otherCity = places.some((p) => p.full && !(place && p.doc === place.doc) && !p.tokens.every((i) => pcTokens.includes(i)));
-      const cityNamedElsewhere = !place && pcTokens.length === 0 && (places.length > 0 || q.tokens.some((t) => t.field === 'city'));
+      const otherCity = places.some((p) => p.full && c.docKind[p.doc] === DOC_PLACE && !(place && p.doc === place.doc) && !p.tokens.every((i) => pcTokens.includes(i)));
+      const cityNamedElsewhere = !place && pcTokens.length === 0 && (places.some((p) => c.docKind[p.doc] === DOC_PLACE) || q.tokens.some((t) => t.field === 'city'));
       const penalty = (otherCity && !place) || cityNamedElsewhere ? 20 : 0;
       // the name as the postcode data writes it (local: Warszawa, Lisboa) when it is the one typed
       const pcCity = index.str(c.docCity[pc.doc]!);
@@ -241,5 +261,6 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     zipText = normalisePostcode(best.country, z.raw);
     if (zipText) tokens.push([q.tokens.findIndex((t) => t.text === z.key), 0.5]);
   }
-  return make(best.doc, tokens, zipText, index.str(c.docCity[best.doc]!), 0);
+  // a postal place named without its code: the place, not one of its codes
+  return make(best.doc, tokens, zipText, index.str(c.docCity[best.doc]!), 0, c.docKind[best.doc] === DOC_POSTCODE);
 }

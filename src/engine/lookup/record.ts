@@ -111,7 +111,7 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice)
   } else if ('zipText' in s) {
     const n = s as NamedPlace;
     rec.city = localName(index, c.docNames[d]!, loc, n.cityText);
-    rec.zip = n.zipText || (s.kind === DOC_POSTCODE ? index.str(c.docPostcode[d]!) : '');
+    rec.zip = n.zipText || (s.kind === DOC_POSTCODE && !n.placeOnly ? index.str(c.docPostcode[d]!) : '');
     rec.latitude = coord(c.docLat[d]!);
     rec.longitude = coord(c.docLon[d]!);
     rec.matchlevel = 'general';
