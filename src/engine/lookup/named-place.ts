@@ -17,6 +17,7 @@ import { foldTokens } from './normalize.ts';
 import type { ParsedQuery } from './parse.ts';
 import { normalisePostcode, postcodeCountries, postcodeKeysToTry } from './postcodes.ts';
 import type { Scored } from './score.ts';
+import { streetCountries } from './street-countries.ts';
 
 /** A postcode and a place farther apart than this do not agree (unless the postcode names the place). */
 const AGREE_METERS = 25_000;
@@ -26,7 +27,7 @@ const NO_POSTCODE_DATA = new Set(['GR']);
 const SCAN_LIMIT = 200_000;
 
 interface PcHit { doc: number; country: string; token: number; raw: string; exact: boolean; shapeCountries: string[] }
-interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; nameLen: number }
+interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; nameLen: number; seg: number }
 
 export interface NamedPlace extends Scored {
   /** `zip` to show: the query's postcode normalised for the country, or the stored one. */
@@ -151,13 +152,15 @@ function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][])
     out.push({
       doc: d, country: index.str(c.docCountry[d]!), tokens: e.tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (e.quality / e.tokens.length),
-      full, pos: Math.max(...e.tokens), nameLen: name.length,
+      full, pos: Math.max(...e.tokens), nameLen: name.length, seg: Math.min(...e.tokens.map((i) => q.tokens[i]!.seg ?? 0)),
     });
   }
   return out;
 }
 
 function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit): boolean {
+  // free text: a place named in a later part ("…, Bindlach") over street words of the first part
+  if (a.seg !== b.seg) return a.seg > b.seg;
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
   if (a.full !== b.full) return a.full;
   if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
@@ -170,17 +173,27 @@ function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit): boolean {
   return ra > rb;
 }
 
-/** Query tokens that a postcode document explains as one of its place names. */
+/**
+ * Query tokens that name the place of a postcode document: all words of its place name, or its
+ * first words (the first a real word), not a word it merely shares ("de" of "Puente De Guayar").
+ */
 function pcPlaceTokens(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], doc: number): number[] {
-  const out: number[] = [];
+  const hit: number[] = [];
+  const typed = new Set<string>();
   for (let i = 0; i < q.tokens.length; i++) {
     if (!placeToken(q, i)) continue;
     for (const m of matches[i]!) {
+      if (q.tokens[i]!.field === 'free' && m.kind === 'typo') continue;
       const r = docTokenRole(index, doc, m.tok);
-      if (r === ROLE_CITY || r === ROLE_DISTRICT) { out.push(i); break; }
+      if (r === ROLE_CITY || r === ROLE_DISTRICT) { hit.push(i); typed.add(index.tokenText(m.tok)); break; }
     }
   }
-  return out;
+  if (hit.length === 0) return hit;
+  const name = foldTokens(index.str(index.c.docCity[doc]!));
+  let lead = 0;
+  while (lead < name.length && typed.has(name[lead]!)) lead++;
+  const named = lead === name.length || (lead >= 1 && name[0]!.length >= 4);
+  return named ? hit : [];
 }
 
 function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: number[]): boolean {
@@ -211,6 +224,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   if (pcs.length > 0) {
     // per postcode document: the named places it agrees with
     let best: { pc: PcHit; place?: PlaceHit; pcTokens: number[]; score: number } | undefined;
+    let hintDecided = false;
     const countries = new Set(pcs.map((p) => p.country));
     for (const pc of pcs) {
       const pcTokens = pcPlaceTokens(index, q, matches, pc.doc);
@@ -224,11 +238,20 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       const score = named * 10 + (pc.exact ? 2 : 0) + (pc.shapeCountries.length === 1 && pc.shapeCountries[0] === pc.country ? 1 : 0);
       if (!best || score > best.score) best = { pc, place, pcTokens, score };
     }
-    const b = best!;
+    let b = best!;
+    // a code in several countries and nothing named: the street's type word may point to one
+    if (!q.country && b.score < 10 && countries.size > 1) {
+      const hint = streetCountries(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text));
+      const hinted = pcs.filter((p) => hint.has(p.country));
+      if (hinted.length > 0 && new Set(hinted.map((p) => p.country)).size === 1) {
+        b = { pc: hinted[0]!, place: undefined, pcTokens: [], score: 1 };
+        hintDecided = true;
+      }
+    }
     // without a given country, a postcode that exists only in a country where the named city is
     // not (LI addresses written with a Swiss code) does not take the answer abroad
     const cityAbroad = places.some((p) => p.full && p.country !== b.pc.country && c.docKind[p.doc] === DOC_PLACE);
-    const decided = q.country !== '' || b.score >= 10 || (!cityAbroad && (countries.size === 1
+    const decided = q.country !== '' || b.score >= 10 || hintDecided || (!cityAbroad && (countries.size === 1
       || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country)));
     if (decided) {
       const { pc, place, pcTokens } = b;

@@ -20,6 +20,8 @@ export interface QueryToken {
   /** Could be a house number (free text or housenumber field). */
   hnLike: boolean;
   weight: number;
+  /** Free text: index of the comma-separated part the token comes from. */
+  seg?: number;
 }
 
 export interface ParsedQuery {
@@ -147,7 +149,10 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
       }
     }
     text = glueHouseNumbers(text);
-    let free = foldTokens(text);
+    // tokens with the comma-separated part they come from (the town is usually in a later part)
+    let free: string[] = [];
+    let segs: number[] = [];
+    text.split(/[,;\n]/).forEach((part, k) => { for (const t of foldTokens(part)) { free.push(t); segs.push(k); } });
     // a country name anywhere in the free text (longest phrase first), when more text remains
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= free.length; i++) {
@@ -157,20 +162,22 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
           if (!country) country = iso;
           countryWeight += 0.5;
           free = [...free.slice(0, i), ...free.slice(i + n)];
+          segs = [...segs.slice(0, i), ...segs.slice(i + n)];
           i--;
         } else if (iso && !country) {
           country = iso;
           countryWeight += 0.5;
           free = [];
+          segs = [];
         }
       }
     }
     const fl = country ? countryLanguages(country) : null;
-    for (const t of free) {
-      if (tokens.length >= MAX_TOKENS) break;
+    free.forEach((t, k) => {
+      if (tokens.length >= MAX_TOKENS) return;
       const hnLike = !joinedKeys.has(t) && looksLikeHouseNumber(t);
-      tokens.push({ text: t, field: 'free', alts: withUmlautVariant([t, ...expansions(t, fl)]), hnLike, weight: 1 });
-    }
+      tokens.push({ text: t, field: 'free', alts: withUmlautVariant([t, ...expansions(t, fl)]), hnLike, weight: 1, seg: segs[k] });
+    });
   }
 
   const state = req.state ? [foldTokens(req.state).join(' ')] : [];
