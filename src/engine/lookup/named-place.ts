@@ -226,8 +226,11 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     let best: { pc: PcHit; place?: PlaceHit; pcTokens: number[]; score: number } | undefined;
     let hintDecided = false;
     const countries = new Set(pcs.map((p) => p.country));
+    // free text: a place named in a later part ("…, London NW1 6XE") outranks postal place names
+    // made of the street's words ("Baker Street" is also a place of NW1)
+    const lastSeg = places.reduce((m, p) => Math.max(m, p.seg), 0);
     for (const pc of pcs) {
-      const pcTokens = pcPlaceTokens(index, q, matches, pc.doc);
+      const pcTokens = pcPlaceTokens(index, q, matches, pc.doc).filter((i) => (q.tokens[i]!.seg ?? 0) >= lastSeg);
       let place: PlaceHit | undefined;
       for (const pl of places) {
         if (c.docKind[pl.doc] === DOC_POSTCODE && pl.doc !== pc.doc) continue;
