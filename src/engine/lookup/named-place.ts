@@ -149,6 +149,10 @@ function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][])
       ? cityField.every((i) => e.tokens.includes(i)) && e.tokens.length === cityField.length
       : e.tokens.length === 1 && q.tokens[e.tokens[0]!]!.text.length >= 5 && name.length === 1);
     if (!full && !alt && !prefix) continue;
+    // a structured city is named by at least half its words ("København" for "København V"),
+    // not by one expanded abbreviation ("St." → the town of Street for "St. Julian's")
+    const inCity = e.tokens.filter((i) => q.tokens[i]!.field === 'city').length;
+    if (cityField.length > 0 && inCity > 0 && inCity * 2 < cityField.length) continue;
     out.push({
       doc: d, country: index.str(c.docCountry[d]!), tokens: e.tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (e.quality / e.tokens.length),
@@ -158,12 +162,14 @@ function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][])
   return out;
 }
 
-function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit): boolean {
+function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: Set<string>): boolean {
   // free text: a place named in a later part ("…, Bindlach") over street words of the first part
   if (a.seg !== b.seg) return a.seg > b.seg;
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
   if (a.full !== b.full) return a.full;
   if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
+  // the same name in two countries: the one the street's type word points to (Triq → MT)
+  if (hint && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country)) return hint.has(a.country);
   const ka = index.c.docKind[a.doc], kb = index.c.docKind[b.doc];
   if (ka !== kb) return ka === DOC_PLACE;
   const ra = index.c.docRank[a.doc]!, rb = index.c.docRank[b.doc]!;
@@ -253,7 +259,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     }
     // without a given country, a postcode that exists only in a country where the named city is
     // not (LI addresses written with a Swiss code) does not take the answer abroad
-    const cityAbroad = places.some((p) => p.full && p.country !== b.pc.country && c.docKind[p.doc] === DOC_PLACE);
+    const cityAbroad = places.some((p) => p.full && p.country !== b.pc.country);
     const decided = q.country !== '' || b.score >= 10 || hintDecided || (!cityAbroad && (countries.size === 1
       || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country)));
     if (decided) {
@@ -276,8 +282,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     // the postcode exists in several countries and nothing names one: it cannot decide
   }
   if (places.length === 0) return undefined;
+  const hint = streetCountries(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text));
   let best = places[0]!;
-  for (const p of places) if (betterPlace(index, p, best)) best = p;
+  for (const p of places) if (betterPlace(index, p, best, hint)) best = p;
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
   // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with
   // the city it came with; it counts half, since nothing could check it.
