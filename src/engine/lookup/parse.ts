@@ -61,8 +61,12 @@ const ADDITIONAL_RES: RegExp[] = [
   /(?<![\p{L}\d])\d{1,2}(?:e|er|re|eme|ème|nd|rd|th|st)?\.?\s*(?:og|stock|etage|étage|floor|obergeschoss)(?![\p{L}\d])/giu,
 ];
 
+/** A cheap first test: text without any of these cannot hold a designator. */
+const ADDITIONAL_HINT = /[#/]|\d\s*(?:[.]|e|er|re|nd|rd|th|st|og|ob|tr|tv|mf|sal)|(?:st|kl)\.?\s*(?:th|tv|mf|sal)|top|t[üu]|stg|stie|whg|woh|ap|unit|suit|ste|flat|floor|etage|étage|stock|b[âa]t|bloc|esc|porte|lejl|lgh|room|rm|box|postf|bo[iî]te|bp|sc\.|et\.|кв|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|trappa/i;
+
 export function extractAdditional(s: string, found: string[]): string {
   let out = s;
+  if (!ADDITIONAL_HINT.test(s)) return out;
   for (const re of ADDITIONAL_RES) {
     out = out.replace(re, (m) => {
       found.push(m.trim());

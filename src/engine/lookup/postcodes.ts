@@ -10,6 +10,8 @@ import { POSTCODE_SHAPES } from './postcode-shapes.generated.ts';
 import { postcodeKey } from './normalize.ts';
 
 const SHAPES: [string, RegExp][] = Object.entries(POSTCODE_SHAPES).map(([cc, src]) => [cc, new RegExp(`^(?:${src})$`)]);
+/** Every shape in one pattern: most words are no postcode anywhere and are rejected in one test. */
+const ANY_SHAPE = new RegExp(`^(?:[A-Z]{1,3}-)?(?:${Object.values(POSTCODE_SHAPES).map((x) => `(?:${x})`).join('|')})$`);
 
 /** Countries whose postcode data (GeoNames) holds only a prefix of the full code, with its length range. */
 export const PARTIAL_POSTCODES: Readonly<Record<string, readonly [number, number]>> = {
@@ -36,6 +38,7 @@ const PREFIX_RE = /^(?:[A-Z]{1,3})-(?=\d)/;
 export function postcodeCountries(value: string): string[] {
   const v = value.toUpperCase().replace(/\s+/g, ' ').trim();
   const out: string[] = [];
+  if (!ANY_SHAPE.test(v)) return out;
   const ok = (cc: string, x: string) => {
     const rule = COMPILED_RULES.get(cc);
     // the recipient-block rule of the country is stricter where libaddressinput is loose (IE)
