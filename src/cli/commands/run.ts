@@ -33,7 +33,7 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
   --output      NDJSON, one record per input element, in input order; '-' = stdout (default)
   --errors      rejected records go to this file, with their line/element number, instead of
                 their output slot
-  --index       address index directory for --op search (default: the embedded world city layer)
+  --index       address index directory for --op search (default: the embedded default layer)
   --workers     worker threads (default: number of cores; 0 = run on the main thread)
   --batch-size  records per pool task (default 1000)
   --checkpoint  checkpoint file (default: OUTPUT.checkpoint when --output is a file)

@@ -23,6 +23,8 @@ import { streetCountries } from './street-countries.ts';
 const AGREE_METERS = 25_000;
 /** Destinations without postcode data (GeoNames publishes none for Greece). */
 const NO_POSTCODE_DATA = new Set(['GR']);
+/** Named places compared with the postcodes (the best by betterPlace). */
+const MAX_PLACES = 48;
 /** Postings scanned per token for place and postcode documents. */
 const SCAN_LIMIT = 200_000;
 
@@ -41,6 +43,19 @@ export interface NamedPlace extends Scored {
 }
 
 const placeCache = new WeakMap<AddressIndex, Map<number, Uint32Array>>();
+const nameCache = new WeakMap<AddressIndex, Map<number, string[]>>();
+
+/** The folded words of a document's city name (cached per index and document). */
+function foldedName(index: AddressIndex, doc: number): string[] {
+  let m = nameCache.get(index);
+  if (!m) nameCache.set(index, (m = new Map()));
+  let r = m.get(doc);
+  if (r) return r;
+  r = foldTokens(index.str(index.c.docCity[doc]!));
+  if (m.size > 200_000) m.clear();
+  m.set(doc, r);
+  return r;
+}
 
 /** Place and postcode documents among a token's postings (cached per index and token). */
 function placeDocs(index: AddressIndex, tok: number): Uint32Array {
@@ -117,29 +132,37 @@ function placeToken(q: ParsedQuery, i: number): boolean {
  */
 function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): PlaceHit[] {
   const c = index.c;
-  const byDoc = new Map<number, { tokens: number[]; quality: number }>();
-  for (let i = 0; i < q.tokens.length; i++) {
+  const byDoc = new Map<number, { tokens: number[]; quality: number; strong: boolean }>();
+  // the words of three letters or more first: a place named only by short words ("v", "de")
+  // is not looked at, and those words only add to places a real word found
+  const order = q.tokens.map((_, i) => i).sort((a, b) => Number(q.tokens[a]!.text.length < 3) - Number(q.tokens[b]!.text.length < 3));
+  for (const i of order) {
     if (!placeToken(q, i)) continue;
     const free = q.tokens[i]!.field === 'free';
+    const strong = q.tokens[i]!.text.length >= 3;
     for (const m of matches[i]!) {
       if (free && m.kind === 'typo') continue;
       for (const d of placeDocs(index, m.tok)) {
-        const kind = c.docKind[d];
-        if (kind !== DOC_PLACE && kind !== DOC_POSTCODE) continue;
-        if (q.country && index.str(c.docCountry[d]!) !== q.country) continue;
         let e = byDoc.get(d);
-        if (!e) byDoc.set(d, (e = { tokens: [], quality: 0 }));
+        if (!e) {
+          if (!strong) continue;
+          const kind = c.docKind[d];
+          if (kind !== DOC_PLACE && kind !== DOC_POSTCODE) continue;
+          if (q.country && index.str(c.docCountry[d]!) !== q.country) continue;
+          byDoc.set(d, (e = { tokens: [], quality: 0, strong }));
+        }
         if (!e.tokens.includes(i)) { e.tokens.push(i); e.quality += m.quality; }
       }
     }
   }
   const cityField = q.tokens.map((t, i) => (t.field === 'city' ? i : -1)).filter((i) => i >= 0);
+  // per query token, the forms it stands for (as typed, expansions, matched index tokens)
+  const forms: string[][] = q.tokens.map((t, i) => [...t.alts, ...matches[i]!.map((m) => index.tokenText(m.tok))]);
   const out: PlaceHit[] = [];
   for (const [d, e] of byDoc) {
-    const name = foldTokens(index.str(c.docCity[d]!));
+    const name = foldedName(index, d);
     const typed = new Set<string>();
-    for (const i of e.tokens) for (const a of q.tokens[i]!.alts) typed.add(a);
-    for (const i of e.tokens) for (const m of matches[i]!) typed.add(index.tokenText(m.tok));
+    for (const i of e.tokens) for (const a of forms[i]!) typed.add(a);
     const full = name.length > 0 && name.every((w) => typed.has(w));
     // the first words of the name, the first one a real word ("Krems", "Frankfurt")
     let lead = 0;
@@ -195,7 +218,7 @@ function pcPlaceTokens(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[
     }
   }
   if (hit.length === 0) return hit;
-  const name = foldTokens(index.str(index.c.docCity[doc]!));
+  const name = foldedName(index, doc);
   let lead = 0;
   while (lead < name.length && typed.has(name[lead]!)) lead++;
   const named = lead === name.length || (lead >= 1 && name[0]!.length >= 4);
@@ -210,7 +233,11 @@ function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: numbe
 
 export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): NamedPlace | undefined {
   const pcs = postcodeHits(index, q);
-  const places = placeHits(index, q, matches);
+  const hint0 = streetCountries(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text));
+  // the best-named places only (a common name word can hit hundreds of postal places)
+  const places = placeHits(index, q, matches)
+    .sort((a, b) => (betterPlace(index, a, b, hint0) ? -1 : betterPlace(index, b, a, hint0) ? 1 : 0))
+    .slice(0, MAX_PLACES);
   const c = index.c;
   const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, penalty: number, placeOnly = false): NamedPlace => {
     const n = q.tokens.length;
@@ -282,7 +309,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     // the postcode exists in several countries and nothing names one: it cannot decide
   }
   if (places.length === 0) return undefined;
-  const hint = streetCountries(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text));
+  const hint = hint0;
   let best = places[0]!;
   for (const p of places) if (betterPlace(index, p, best, hint)) best = p;
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
