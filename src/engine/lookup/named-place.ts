@@ -17,7 +17,7 @@ import { foldTokens } from './normalize.ts';
 import type { ParsedQuery } from './parse.ts';
 import { normalisePostcode, postcodeCountries, postcodeKeysToTry } from './postcodes.ts';
 import type { Scored } from './score.ts';
-import { streetCountries } from './street-countries.ts';
+import { isStreetWord, streetCountries } from './street-countries.ts';
 
 /** A postcode and a place farther apart than this do not agree (unless the postcode names the place). */
 const AGREE_METERS = 25_000;
@@ -262,8 +262,12 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     // free text: a place named in a later part ("…, London NW1 6XE") outranks postal place names
     // made of the street's words ("Baker Street" is also a place of NW1)
     const lastSeg = places.reduce((m, p) => Math.max(m, p.seg), 0);
+    // and words in the part that holds a street type word are the street's ("Rue de Verdun")
+    const streetSegs = new Set(q.tokens.filter((t) => t.field === 'free' && t.seg !== undefined && isStreetWord(t.text)).map((t) => t.seg!));
+    const multiPart = q.tokens.some((t) => (t.seg ?? 0) > 0);
     for (const pc of pcs) {
-      const pcTokens = pcPlaceTokens(index, q, matches, pc.doc).filter((i) => (q.tokens[i]!.seg ?? 0) >= lastSeg);
+      const pcTokens = pcPlaceTokens(index, q, matches, pc.doc)
+        .filter((i) => (q.tokens[i]!.seg ?? 0) >= lastSeg && !(multiPart && streetSegs.has(q.tokens[i]!.seg ?? -1)));
       let place: PlaceHit | undefined;
       for (const pl of places) {
         if (c.docKind[pl.doc] === DOC_POSTCODE && pl.doc !== pc.doc) continue;

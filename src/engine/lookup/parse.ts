@@ -161,6 +161,11 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= free.length; i++) {
         if (countryPhraseWords(free[i]!) < n) continue;
+        // a country is named at the end of the text or as a part of its own, not inside a
+        // street name ("Rue Maurice Utrillo" is not Mauritius)
+        const atEnd = i + n === free.length;
+        const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
+        if (!atEnd && !ownPart) continue;
         const iso = countryOfPhrase(n === 1 ? free[i]! : free.slice(i, i + n).join(' '));
         if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
           if (!country) country = iso;

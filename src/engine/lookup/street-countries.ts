@@ -32,3 +32,10 @@ export function streetCountries(tokens: readonly string[]): Set<string> {
   }
   return out;
 }
+
+/** True for a street type word ("rue", "calle", "…strasse", "…vej"). */
+export function isStreetWord(t: string): boolean {
+  if (WORDS[t]) return true;
+  if (t.length < 5) return false;
+  return SUFFIXES.some(([suf]) => t.endsWith(suf));
+}
