@@ -17,7 +17,7 @@
  * targets (≤ 10 min, ≤ 4 GiB), and the index's counts (meta.json `counts` and the OSM source's
  * `sourceCounts`): addresses, street lines, places and admin areas exactly tiles × the single
  * extract's; street documents are printed beside tiles × the single extract's (they differ by the
- * untiled world city layer around each moved tile). `ADDRFLOW_BENCH_OSM_BUILD=0` skips the full build.
+ * untiled default layer around each moved tile). `ADDRFLOW_BENCH_OSM_BUILD=0` skips the full build.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -187,11 +187,11 @@ if (process.env.ADDRFLOW_BENCH_OSM_BUILD !== '0') {
     );
     // Street DOCUMENTS are not an exact multiple, by design of the input, not of the build: they
     // are grouped by (country, street, city), and a row without a city takes the nearest place's;
-    // the world city layer (cities500) is not tiled, so a moved tile meets other real towns than
+    // the default layer (places of the 34 destinations) is not tiled, so a moved tile meets other real towns than
     // the original one. The streets themselves (OSM lines) are checked exactly above.
     const docs = bn.counts.streets!, per = b1.counts.streets!;
     console.log(`  index street documents: ${docs} vs ${tiles} × ${per} = ${want(per)} (${((docs / want(per) - 1) * 100).toFixed(1)} %): not an exact multiple by design — a tile moved\n` +
-      '  away from Liechtenstein meets other real towns of the (untiled) world city layer, and rows without a city take the nearest one\n' +
+      '  away from Liechtenstein meets other real towns of the (untiled) default layer, and rows without a city take the nearest one\n' +
       '  (docs/performance.md, "OSM PBF at scale")');
   }
 }

@@ -7,6 +7,7 @@ import { readFileSync, statSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT, sharedDataPath } from '../../src/config/shared-data.ts';
 import { buildIndexDir, type IndexSources } from '../../src/data/build-index.ts';
+import { defaultLayerPath } from '../../src/data/readers/default-layer.ts';
 import { loadIndexFile } from '../../src/data/index-file.ts';
 import { INDEX_FORMAT_VERSION } from '../../src/engine/index/format.ts';
 import { openIndex, type AddressIndex } from '../../src/engine/index/index.ts';
@@ -22,6 +23,8 @@ import { mulberry32 } from '../../tools/prng.ts';
 export const D = (...p: string[]) => sharedDataPath(...p);
 
 export const INDEXES: Record<string, IndexSources> = {
+  /** The embedded default alone (the default layer every build includes). */
+  default: {},
   li: {
     osm: [D('osm-liechtenstein-2024', 'liechtenstein-2024-03-04.osm.pbf')],
     geonamesPostcodes: ['LI', 'AT', 'CH'].map((c) => D('geonames-postalcodes', `${c}.csv.gz`)),
@@ -53,7 +56,7 @@ function readdirSafe(dir: string): string[] {
 function cacheKey(src: IndexSources): string {
   const h = createHash('sha256');
   h.update(String(INDEX_FORMAT_VERSION));
-  for (const f of [...(src.osm ?? []), ...(src.bano ?? []), ...(src.openaddresses ?? []), ...(src.geonamesPostcodes ?? [])]) {
+  for (const f of [...(src.osm ?? []), ...(src.bano ?? []), ...(src.openaddresses ?? []), ...(src.geonamesPostcodes ?? []), defaultLayerPath()]) {
     const st = statSync(f);
     h.update(`${f}:${st.size}:${st.mtimeMs}`);
   }

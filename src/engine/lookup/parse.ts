@@ -7,6 +7,7 @@ import type { SearchRequest } from '../../contract/requests.ts';
 import { countryLanguages, expansions } from './abbreviations.ts';
 import { countryOfPhrase, countryPhraseWords, resolveCountry } from './countries.ts';
 import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from './normalize.ts';
+import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
 
 export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';
 
@@ -19,6 +20,8 @@ export interface QueryToken {
   /** Could be a house number (free text or housenumber field). */
   hnLike: boolean;
   weight: number;
+  /** Free text: index of the comma-separated part the token comes from. */
+  seg?: number;
 }
 
 export interface ParsedQuery {
@@ -27,6 +30,8 @@ export interface ParsedQuery {
   hnKeys: string[];
   /** Postcode keys from the zip field. */
   zipKeys: string[];
+  /** Postcodes the query names: the zip field, and codes of a destination's shape in the free text. */
+  zipCands: PostcodeCandidate[];
   /** ISO alpha-2 from the country field or a country name in the free text; '' = all countries. */
   country: string;
   /** The country was given but not recognised. */
@@ -41,15 +46,27 @@ export interface ParsedQuery {
   totalWeight: number;
 }
 
-/** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4"). */
+/** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4", "c/o …"). */
 const ADDITIONAL_RES: RegExp[] = [
-  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh)\.?\s*[:#.]?\s*[\p{L}\d]{1,6}(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])c\/o\s+[^,\n]+/giu,
+  // the designator, then a separator (or digits right away: "Top3"), then the value; never a
+  // word that merely starts like one ("Steinest", "Topweg")
+  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm)(?:[.:#\s]+(?:no\.?\s*)?[\p{L}\d]{1,6}|\d{1,4}[a-z]?)(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])#\s*\d{1,5}[a-z]?(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])(?:p\.?\s?o\.?\s+box|postfach|boîte postale|bp)\s*\d{1,6}(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])(?:ap|sc|et|кв)\.\s*[\p{L}\d]{1,4}(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])\d{1,2}\s+trappa(?:\s+(?:upp|ned))?(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+floor(?![\p{L}\d])/giu,
   /(?<![\p{L}\d])(?:\d{1,2}|st|kl)\.?\s*(?:th|tv|mf|sal)(?![\p{L}\d])\.?/giu,
   /(?<![\p{L}\d])\d{1,2}(?:e|er|re|eme|ème|nd|rd|th|st)?\.?\s*(?:og|stock|etage|étage|floor|obergeschoss)(?![\p{L}\d])/giu,
 ];
 
-function extractAdditional(s: string, found: string[]): string {
+/** A cheap first test: text without any of these cannot hold a designator. */
+const ADDITIONAL_HINT = /[#/]|\d\s*(?:[.]|e|er|re|nd|rd|th|st|og|ob|tr|tv|mf|sal)|(?:st|kl)\.?\s*(?:th|tv|mf|sal)|top|t[üu]|stg|stie|whg|woh|ap|unit|suit|ste|flat|floor|etage|étage|stock|b[âa]t|bloc|esc|porte|lejl|lgh|room|rm|box|postf|bo[iî]te|bp|sc\.|et\.|кв|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|trappa/i;
+
+export function extractAdditional(s: string, found: string[]): string {
   let out = s;
+  if (!ADDITIONAL_HINT.test(s)) return out;
   for (const re of ADDITIONAL_RES) {
     out = out.replace(re, (m) => {
       found.push(m.trim());
@@ -102,9 +119,14 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   for (const t of foldTokens(req.city ?? '')) push(t, 'city', false);
   for (const t of foldTokens(req.district ?? '')) push(t, 'district', false);
   const zipKeys: string[] = [];
+  const zipCands: PostcodeCandidate[] = [];
   if (req.zip) {
     const k = postcodeKey(req.zip);
-    if (k) { zipKeys.push(k); push(k, 'zip', false); }
+    if (k) {
+      zipKeys.push(k);
+      push(k, 'zip', false);
+      zipCands.push({ key: k, raw: req.zip, countries: postcodeCountries(req.zip), start: 0, end: 0 });
+    }
   }
   const hnKeys: string[] = [];
   if (req.housenumber) {
@@ -117,32 +139,54 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     if (base && !hnKeys.includes(base[1]!)) hnKeys.push(base[1]!);
   }
 
+  const joinedKeys = new Set<string>();
   if (req.address) {
-    const text = glueHouseNumbers(extractAdditional(req.address, found));
-    let free = foldTokens(text);
+    let text = extractAdditional(req.address, found);
+    // postcodes written in parts ("1017 GC", "00-590", "SW1A 1AA", "D-10115") become one token
+    const pcs = findPostcodes(text);
+    for (let k = pcs.length - 1; k >= 0; k--) {
+      const p = pcs[k]!;
+      if (!zipCands.some((z) => z.key === p.key)) zipCands.push(p);
+      if (/[\s-]/.test(p.raw)) {
+        text = `${text.slice(0, p.start)} ${p.key} ${text.slice(p.end)}`;
+        joinedKeys.add(p.key);
+      }
+    }
+    text = glueHouseNumbers(text);
+    // tokens with the comma-separated part they come from (the town is usually in a later part)
+    let free: string[] = [];
+    let segs: number[] = [];
+    text.split(/[,;\n]/).forEach((part, k) => { for (const t of foldTokens(part)) { free.push(t); segs.push(k); } });
     // a country name anywhere in the free text (longest phrase first), when more text remains
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= free.length; i++) {
         if (countryPhraseWords(free[i]!) < n) continue;
+        // a country is named at the end of the text or as a part of its own, not inside a
+        // street name ("Rue Maurice Utrillo" is not Mauritius)
+        const atEnd = i + n === free.length;
+        const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
+        if (!atEnd && !ownPart) continue;
         const iso = countryOfPhrase(n === 1 ? free[i]! : free.slice(i, i + n).join(' '));
         if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
           if (!country) country = iso;
           countryWeight += 0.5;
           free = [...free.slice(0, i), ...free.slice(i + n)];
+          segs = [...segs.slice(0, i), ...segs.slice(i + n)];
           i--;
         } else if (iso && !country) {
           country = iso;
           countryWeight += 0.5;
           free = [];
+          segs = [];
         }
       }
     }
     const fl = country ? countryLanguages(country) : null;
-    for (const t of free) {
-      if (tokens.length >= MAX_TOKENS) break;
-      const hnLike = looksLikeHouseNumber(t);
-      tokens.push({ text: t, field: 'free', alts: withUmlautVariant([t, ...expansions(t, fl)]), hnLike, weight: 1 });
-    }
+    free.forEach((t, k) => {
+      if (tokens.length >= MAX_TOKENS) return;
+      const hnLike = !joinedKeys.has(t) && looksLikeHouseNumber(t);
+      tokens.push({ text: t, field: 'free', alts: withUmlautVariant([t, ...expansions(t, fl)]), hnLike, weight: 1, seg: segs[k] });
+    });
   }
 
   const state = req.state ? [foldTokens(req.state).join(' ')] : [];
@@ -152,7 +196,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   total += hnKeys.length > 0 ? 1 : 0;
   total += state.length * 0.5 + county.length * 0.5;
   return {
-    tokens, hnKeys, zipKeys, country, countryUnknown, countryWeight, state, county,
+    tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, state, county,
     additional: found.join(', '), locale: (req.locale ?? '').trim(), totalWeight: total,
   };
 }

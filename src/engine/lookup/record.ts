@@ -10,6 +10,8 @@ import { countryName, iso3Of } from './countries.ts';
 import { foldText } from './normalize.ts';
 import type { ParsedQuery } from './parse.ts';
 import type { Scored } from './score.ts';
+import type { NamedPlace } from './named-place.ts';
+import { subdivisionName } from './subdivisions.ts';
 
 export interface Choice {
   best: Scored | undefined;
@@ -46,8 +48,17 @@ export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | und
   let rel = (100 * e) / q.totalWeight;
   if (s && s.kind === DOC_STREET) rel -= (1 - s.nameCoverage) * 25;
   if (ambiguous) rel -= 15;
+  if (s && 'penalty' in s) rel -= (s as NamedPlace).penalty;
   if (!s) rel = Math.min(rel, 20); // a country alone is not an address
+  if (!s && !q.country) rel = 0; // nothing found and no country: nothing to be confident about
+  // a general answer to a query that named a street (or a house number) never reaches 90
+  if (s && s.kind !== DOC_STREET && namesStreet(q, s)) rel = Math.min(rel, 85);
   return Math.max(0, Math.min(100, Math.round(rel)));
+}
+
+function namesStreet(q: ParsedQuery, s: Scored): boolean {
+  if (q.hnKeys.length > 0) return true;
+  return q.tokens.some((t, i) => t.field === 'street' || (t.field === 'free' && s.explained[i] === 0));
 }
 
 export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice): SearchRecord {
@@ -73,8 +84,8 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice)
   rec.country = iso2 ? countryName(iso2, loc) : '';
   const admin = s.addr >= 0 ? c.addrAdmin[s.addr]! : c.docAdmin[d]!;
   rec.state = index.str(c.admState[admin]!);
-  rec.state_name = index.str(c.admStateName[admin]!);
   rec.state_code = index.str(c.admStateCode[admin]!);
+  rec.state_name = (loc && rec.state_code && subdivisionName(rec.state_code, loc)) || index.str(c.admStateName[admin]!);
   rec.county = index.str(c.admCounty[admin]!);
   rec.district = index.str(c.docDistrict[d]!);
   if (s.kind === DOC_STREET) {
@@ -98,6 +109,13 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice)
       rec.navigation_longitude = coord(c.docNavLon[d]!);
       rec.matchlevel = 'street';
     }
+  } else if ('zipText' in s) {
+    const n = s as NamedPlace;
+    rec.city = localName(index, c.docNames[d]!, loc, n.cityText);
+    rec.zip = n.zipText || (s.kind === DOC_POSTCODE && !n.placeOnly ? index.str(c.docPostcode[d]!) : '');
+    rec.latitude = coord(c.docLat[d]!);
+    rec.longitude = coord(c.docLon[d]!);
+    rec.matchlevel = 'general';
   } else {
     rec.city = localName(index, c.docNames[d]!, loc, index.str(c.docCity[d]!));
     rec.zip = s.kind === DOC_POSTCODE || s.zipMatched ? index.str(c.docPostcode[d]!) : '';

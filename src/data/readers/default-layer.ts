@@ -1,0 +1,94 @@
+/**
+ * The embedded default layer (assets/default-layer/default-layer.tsv.br, made by
+ * scripts/gen-default-layer.ts from GeoNames cities500 and GeoNames postal codes, CC BY 4.0):
+ * places and postcodes of the 34 destination countries with their ISO 3166-2 state and county.
+ * Streamed into a SourceSink; one reused object per kind.
+ *
+ * File: Brotli-compressed UTF-8 lines. `#S` rows `id TAB ISO-code TAB name`, `#K` rows
+ * `id TAB county`, then per country `#C CC` places `name lat lon population type(c|t|v) state
+ * county altnames(|)` and `#P CC` postcodes `code place dlat dlon state county`, where an empty
+ * code repeats the row before, dlat/dlon are 1e-4 degree steps from the row before and an empty
+ * state/county repeats the row before.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { brotliDecompress } from 'node:zlib';
+import { promisify } from 'node:util';
+import type { SourceSink } from '../source-sink.ts';
+import type { Place, PostcodeEntry } from '../source-types.ts';
+
+export const DEFAULT_LAYER_ATTRIBUTION = 'Default layer: GeoNames (geonames.org) cities500 and postal codes, CC BY 4.0';
+
+export function defaultLayerPath(): string {
+  return fileURLToPath(new URL('../../../assets/default-layer/default-layer.tsv.br', import.meta.url));
+}
+
+const TYPES: Record<string, string> = { c: 'city', t: 'town', v: 'village' };
+
+interface State { code: string; suffix: string; name: string }
+
+export async function readDefaultLayer(sink: SourceSink, path = defaultLayerPath()): Promise<void> {
+  const text = (await promisify(brotliDecompress)(await readFile(path))).toString('utf8');
+  const states: State[] = [{ code: '', suffix: '', name: '' }];
+  const counties: string[] = [''];
+  let section = '', cc = '';
+  const place: Place = { country: '', name: '', altNames: [], lat: 0, lon: 0, population: 0, type: '', state: '', stateCode: '', county: '' };
+  const pc: PostcodeEntry = { country: '', code: '', place: '', state: '', stateCode: '', county: '', lat: 0, lon: 0 };
+  let code = '', lat = 0, lon = 0, st = 0, co = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line === '') continue;
+    if (line.charCodeAt(0) === 35 /* # */) {
+      const [tag, arg] = line.split(' ');
+      section = tag!;
+      cc = arg ?? '';
+      code = ''; lat = 0; lon = 0; st = 0; co = 0;
+      continue;
+    }
+    const f = line.split('\t');
+    switch (section) {
+      case '#S': states[Number(f[0])] = { code: f[1]!, suffix: f[1] ? f[1].slice(3) : '', name: f[2] ?? '' }; break;
+      case '#K': counties[Number(f[0])] = f[1] ?? ''; break;
+      case '#C': {
+        const s = states[Number(f[5] || 0)] ?? states[0]!;
+        place.country = cc;
+        place.name = f[0]!;
+        place.lat = Number(f[1]);
+        place.lon = Number(f[2]);
+        place.population = Number(f[3]) || 0;
+        place.type = TYPES[f[4]!] ?? 'village';
+        place.state = s.name;
+        place.stateCode = s.code;
+        place.county = counties[Number(f[6] || 0)] ?? '';
+        place.altNames = f[7] ? f[7].split('|') : [];
+        if (!Number.isFinite(place.lat) || !Number.isFinite(place.lon)) { sink.reject('bad-coordinates'); break; }
+        sink.place(place);
+        break;
+      }
+      case '#P': {
+        if (f[0]) code = f[0];
+        lat += Number(f[2]);
+        lon += Number(f[3]);
+        if (f[4]) st = Number(f[4]);
+        if (f[5]) co = Number(f[5]);
+        const s = states[st] ?? states[0]!;
+        pc.country = cc;
+        pc.code = code;
+        pc.place = f[1] ?? '';
+        pc.lat = lat / 1e4;
+        pc.lon = lon / 1e4;
+        pc.state = s.name;
+        pc.stateCode = s.code;
+        pc.county = counties[co] ?? '';
+        if (!Number.isFinite(pc.lat) || !Number.isFinite(pc.lon)) { sink.reject('bad-coordinates'); break; }
+        sink.postcode(pc);
+        break;
+      }
+      default: sink.reject('unknown-section');
+    }
+  }
+}

@@ -1,0 +1,330 @@
+/**
+ * The fallback when no street answers the query: the most specific place that the query itself
+ * NAMES and the index holds (postcode area, then city), never a place that merely shares a word
+ * with it. A place is named when every word of its name is in the query (or the whole city field
+ * is one of its other names); a postcode is named when the query holds it in a shape of its
+ * country, found by its longest known prefix where the data knows only part of the code.
+ *
+ * A postcode keeps the answer in its country: the given country, else the one country where the
+ * postcode exists together with the named place, else the one country whose shape it has. When
+ * the postcode and the city name different places, the postcode wins (the street, when one was
+ * found, decided earlier) and the disagreement lowers the relevance.
+ */
+import { DOC_PLACE, DOC_POSTCODE, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.ts';
+import type { AddressIndex } from '../index/index.ts';
+import type { TokenMatch } from './candidates.ts';
+import { foldTokens } from './normalize.ts';
+import type { ParsedQuery } from './parse.ts';
+import { normalisePostcode, postcodeCountries, postcodeKeysToTry } from './postcodes.ts';
+import type { Scored } from './score.ts';
+import { isStreetWord, streetCountries } from './street-countries.ts';
+
+/** A postcode and a place farther apart than this do not agree (unless the postcode names the place). */
+const AGREE_METERS = 25_000;
+/** Destinations without postcode data (GeoNames publishes none for Greece). */
+const NO_POSTCODE_DATA = new Set(['GR']);
+/** Named places compared with the postcodes (the best by betterPlace). */
+const MAX_PLACES = 48;
+/** Postings scanned per token for place and postcode documents. */
+const SCAN_LIMIT = 200_000;
+
+interface PcHit { doc: number; country: string; token: number; raw: string; exact: boolean; shapeCountries: string[] }
+interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; nameLen: number; seg: number }
+
+export interface NamedPlace extends Scored {
+  /** `zip` to show: the query's postcode normalised for the country, or the stored one. */
+  zipText: string;
+  /** `city` to show (the named place's name when the postcode area agrees with it). */
+  cityText: string;
+  /** Relevance points taken off (postcode and city disagree, prefix-only postcode). */
+  penalty: number;
+  /** A postal place named without its code: its `zip` is not shown (the place may have several). */
+  placeOnly: boolean;
+}
+
+const placeCache = new WeakMap<AddressIndex, Map<number, Uint32Array>>();
+const nameCache = new WeakMap<AddressIndex, Map<number, string[]>>();
+
+/** The folded words of a document's city name (cached per index and document). */
+function foldedName(index: AddressIndex, doc: number): string[] {
+  let m = nameCache.get(index);
+  if (!m) nameCache.set(index, (m = new Map()));
+  let r = m.get(doc);
+  if (r) return r;
+  r = foldTokens(index.str(index.c.docCity[doc]!));
+  if (m.size > 200_000) m.clear();
+  m.set(doc, r);
+  return r;
+}
+
+/** Place and postcode documents among a token's postings (cached per index and token). */
+function placeDocs(index: AddressIndex, tok: number): Uint32Array {
+  let m = placeCache.get(index);
+  if (!m) placeCache.set(index, (m = new Map()));
+  let r = m.get(tok);
+  if (r) return r;
+  const p = index.postings(tok);
+  const kind = index.c.docKind;
+  const out: number[] = [];
+  const n = Math.min(p.length, SCAN_LIMIT);
+  for (let i = 0; i < n; i++) if (kind[p[i]!] !== 0) out.push(p[i]!);
+  r = Uint32Array.from(out);
+  if (m.size > 100_000) m.clear();
+  m.set(tok, r);
+  return r;
+}
+
+function docTokenRole(index: AddressIndex, doc: number, tok: number): number {
+  const c = index.c;
+  const s = c.docTokStart[doc]!, n = c.docTokCount[doc]!;
+  for (let j = s; j < s + n; j++) if (c.docTok[j] === tok) return c.docTokRole[j]!;
+  return -1;
+}
+
+function distance(index: AddressIndex, a: number, b: number): number {
+  const c = index.c;
+  const la = c.docLat[a]! / 1e7, lo = c.docLon[a]! / 1e7, lb = c.docLat[b]! / 1e7, lob = c.docLon[b]! / 1e7;
+  const x = (lob - lo) * Math.cos(((la + lb) / 2) * Math.PI / 180);
+  return Math.sqrt(x * x + (lb - la) ** 2) * 111_320;
+}
+
+/** Postcode documents the query names. */
+function postcodeHits(index: AddressIndex, q: ParsedQuery): PcHit[] {
+  const c = index.c;
+  const out: PcHit[] = [];
+  const cands: { key: string; raw: string; token: number; countries: string[] }[] = [];
+  q.zipCands.forEach((z) => cands.push({ key: z.key, raw: z.raw, token: q.tokens.findIndex((t) => t.text === z.key), countries: z.countries }));
+  for (const cand of cands) {
+    const shape = cand.countries.length > 0 ? cand.countries : postcodeCountries(cand.raw);
+    const countries = q.country ? [q.country] : shape;
+    const found = new Set<string>();
+    // the exact key in any country; prefixes only in the countries whose shape the code has
+    const tries: [string, boolean, string[]][] = [[cand.key, true, countries]];
+    for (const cc of countries) for (const k of postcodeKeysToTry(cc, cand.key).slice(1)) tries.push([k, false, [cc]]);
+    for (const [k, exact, ccs] of tries) {
+      const tok = index.tokenId(k);
+      if (tok < 0) continue;
+      for (const d of placeDocs(index, tok)) {
+        if (c.docKind[d] !== DOC_POSTCODE) continue;
+        const cc = index.str(c.docCountry[d]!);
+        if (ccs.length > 0 && !ccs.includes(cc)) continue;
+        if (found.has(cc)) continue; // a longer key already found this country
+        out.push({ doc: d, country: cc, token: cand.token, raw: cand.raw, exact, shapeCountries: shape });
+      }
+      for (const h of out) found.add(h.country);
+    }
+  }
+  return out;
+}
+
+/** Query tokens that may name a place (not street words of a structured query, not numbers). */
+function placeToken(q: ParsedQuery, i: number): boolean {
+  const t = q.tokens[i]!;
+  return (t.field === 'city' || t.field === 'district' || t.field === 'free') && !/^\d/.test(t.text);
+}
+
+/**
+ * Places the query names: every word of the display name in the query; the words typed are the
+ * first words of the name ("Krems" for "Krems an der Donau", counted lower); or the whole city
+ * field is one of its other names (Copenhagen → København). Postal place names (postcode
+ * documents) count as places too ("København V"). Typo neighbours name a place only from the
+ * city field: in free text they would let a street word ("Menqa") name a town abroad.
+ */
+function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): PlaceHit[] {
+  const c = index.c;
+  const byDoc = new Map<number, { tokens: number[]; quality: number; strong: boolean }>();
+  // the words of three letters or more first: a place named only by short words ("v", "de")
+  // is not looked at, and those words only add to places a real word found
+  const order = q.tokens.map((_, i) => i).sort((a, b) => Number(q.tokens[a]!.text.length < 3) - Number(q.tokens[b]!.text.length < 3));
+  for (const i of order) {
+    if (!placeToken(q, i)) continue;
+    const free = q.tokens[i]!.field === 'free';
+    const strong = q.tokens[i]!.text.length >= 3;
+    for (const m of matches[i]!) {
+      if (free && m.kind === 'typo') continue;
+      for (const d of placeDocs(index, m.tok)) {
+        let e = byDoc.get(d);
+        if (!e) {
+          if (!strong) continue;
+          const kind = c.docKind[d];
+          if (kind !== DOC_PLACE && kind !== DOC_POSTCODE) continue;
+          if (q.country && index.str(c.docCountry[d]!) !== q.country) continue;
+          byDoc.set(d, (e = { tokens: [], quality: 0, strong }));
+        }
+        if (!e.tokens.includes(i)) { e.tokens.push(i); e.quality += m.quality; }
+      }
+    }
+  }
+  const cityField = q.tokens.map((t, i) => (t.field === 'city' ? i : -1)).filter((i) => i >= 0);
+  // per query token, the forms it stands for (as typed, expansions, matched index tokens)
+  const forms: string[][] = q.tokens.map((t, i) => [...t.alts, ...matches[i]!.map((m) => index.tokenText(m.tok))]);
+  const out: PlaceHit[] = [];
+  for (const [d, e] of byDoc) {
+    const name = foldedName(index, d);
+    const typed = new Set<string>();
+    for (const i of e.tokens) for (const a of forms[i]!) typed.add(a);
+    const full = name.length > 0 && name.every((w) => typed.has(w));
+    // the first words of the name, the first one a real word ("Krems", "Frankfurt")
+    let lead = 0;
+    while (lead < name.length && typed.has(name[lead]!)) lead++;
+    const prefix = !full && lead >= 1 && name[0]!.length >= 4 && lead === e.tokens.length;
+    const alt = !full && !prefix && c.docKind[d] === DOC_PLACE && (cityField.length > 0
+      ? cityField.every((i) => e.tokens.includes(i)) && e.tokens.length === cityField.length
+      : e.tokens.length === 1 && q.tokens[e.tokens[0]!]!.text.length >= 5 && name.length === 1);
+    if (!full && !alt && !prefix) continue;
+    // a structured city is named by at least half its words ("København" for "København V"),
+    // not by one expanded abbreviation ("St." → the town of Street for "St. Julian's")
+    const inCity = e.tokens.filter((i) => q.tokens[i]!.field === 'city').length;
+    if (cityField.length > 0 && inCity > 0 && inCity * 2 < cityField.length) continue;
+    out.push({
+      doc: d, country: index.str(c.docCountry[d]!), tokens: e.tokens,
+      quality: (full ? 1 : alt ? 0.9 : 0.8) * (e.quality / e.tokens.length),
+      full, pos: Math.max(...e.tokens), nameLen: name.length, seg: Math.min(...e.tokens.map((i) => q.tokens[i]!.seg ?? 0)),
+    });
+  }
+  return out;
+}
+
+function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: Set<string>): boolean {
+  // free text: a place named in a later part ("…, Bindlach") over street words of the first part
+  if (a.seg !== b.seg) return a.seg > b.seg;
+  if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
+  if (a.full !== b.full) return a.full;
+  if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
+  // the same name in two countries: the one the street's type word points to (Triq → MT)
+  if (hint && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country)) return hint.has(a.country);
+  const ka = index.c.docKind[a.doc], kb = index.c.docKind[b.doc];
+  if (ka !== kb) return ka === DOC_PLACE;
+  const ra = index.c.docRank[a.doc]!, rb = index.c.docRank[b.doc]!;
+  // a much larger place wins; between places of similar size, the one named later in the text
+  if (ra > rb * 20 || rb > ra * 20) return ra > rb;
+  if (a.pos !== b.pos) return a.pos > b.pos;
+  return ra > rb;
+}
+
+/**
+ * Query tokens that name the place of a postcode document: all words of its place name, or its
+ * first words (the first a real word), not a word it merely shares ("de" of "Puente De Guayar").
+ */
+function pcPlaceTokens(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], doc: number): number[] {
+  const hit: number[] = [];
+  const typed = new Set<string>();
+  for (let i = 0; i < q.tokens.length; i++) {
+    if (!placeToken(q, i)) continue;
+    for (const m of matches[i]!) {
+      if (q.tokens[i]!.field === 'free' && m.kind === 'typo') continue;
+      const r = docTokenRole(index, doc, m.tok);
+      if (r === ROLE_CITY || r === ROLE_DISTRICT) { hit.push(i); typed.add(index.tokenText(m.tok)); break; }
+    }
+  }
+  if (hit.length === 0) return hit;
+  const name = foldedName(index, doc);
+  let lead = 0;
+  while (lead < name.length && typed.has(name[lead]!)) lead++;
+  const named = lead === name.length || (lead >= 1 && name[0]!.length >= 4);
+  return named ? hit : [];
+}
+
+function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: number[]): boolean {
+  if (pc.country !== place.country) return false;
+  if (place.tokens.every((i) => pcTokens.includes(i))) return true;
+  return distance(index, pc.doc, place.doc) <= AGREE_METERS;
+}
+
+export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): NamedPlace | undefined {
+  const pcs = postcodeHits(index, q);
+  const hint0 = streetCountries(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text));
+  // the best-named places only (a common name word can hit hundreds of postal places)
+  const places = placeHits(index, q, matches)
+    .sort((a, b) => (betterPlace(index, a, b, hint0) ? -1 : betterPlace(index, b, a, hint0) ? 1 : 0))
+    .slice(0, MAX_PLACES);
+  const c = index.c;
+  const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, penalty: number, placeOnly = false): NamedPlace => {
+    const n = q.tokens.length;
+    const explained = new Float64Array(n);
+    const roles = new Int8Array(n).fill(-1);
+    for (const [i, v] of explainedTokens) {
+      if (i < 0) continue;
+      explained[i] = Math.max(explained[i]!, v);
+      roles[i] = q.tokens[i]!.text === zipText.toLowerCase() || /^\d/.test(q.tokens[i]!.text) ? ROLE_ZIP : ROLE_CITY;
+    }
+    return {
+      doc, kind: c.docKind[doc]!, explained, roles, nameCoverage: 0, nameTokensMatched: 0, addr: -1, hnQuality: 0, hnToken: -1,
+      zipMatched: zipText !== '', zipConflict: false, typo: false, score: 0, zipText, cityText, penalty, placeOnly,
+    };
+  };
+
+  if (pcs.length > 0) {
+    // per postcode document: the named places it agrees with
+    let best: { pc: PcHit; place?: PlaceHit; pcTokens: number[]; score: number } | undefined;
+    let hintDecided = false;
+    const countries = new Set(pcs.map((p) => p.country));
+    // free text: a place named in a later part ("…, London NW1 6XE") outranks postal place names
+    // made of the street's words ("Baker Street" is also a place of NW1)
+    const lastSeg = places.reduce((m, p) => Math.max(m, p.seg), 0);
+    // and words in the part that holds a street type word are the street's ("Rue de Verdun")
+    const streetSegs = new Set(q.tokens.filter((t) => t.field === 'free' && t.seg !== undefined && isStreetWord(t.text)).map((t) => t.seg!));
+    const multiPart = q.tokens.some((t) => (t.seg ?? 0) > 0);
+    for (const pc of pcs) {
+      const pcTokens = pcPlaceTokens(index, q, matches, pc.doc)
+        .filter((i) => (q.tokens[i]!.seg ?? 0) >= lastSeg && !(multiPart && streetSegs.has(q.tokens[i]!.seg ?? -1)));
+      let place: PlaceHit | undefined;
+      for (const pl of places) {
+        if (c.docKind[pl.doc] === DOC_POSTCODE && pl.doc !== pc.doc) continue;
+        if (agrees(index, pc, pl, pcTokens) && (!place || betterPlace(index, pl, place))) place = pl;
+      }
+      const named = Math.max(place ? place.tokens.length : 0, pcTokens.length);
+      // a country the shape alone implies when nothing else decides
+      const score = named * 10 + (pc.exact ? 2 : 0) + (pc.shapeCountries.length === 1 && pc.shapeCountries[0] === pc.country ? 1 : 0);
+      if (!best || score > best.score) best = { pc, place, pcTokens, score };
+    }
+    let b = best!;
+    // a code in several countries and nothing named: the street's type word may point to one
+    if (!q.country && b.score < 10 && countries.size > 1) {
+      const hint = streetCountries(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text));
+      const hinted = pcs.filter((p) => hint.has(p.country));
+      if (hinted.length > 0 && new Set(hinted.map((p) => p.country)).size === 1) {
+        b = { pc: hinted[0]!, place: undefined, pcTokens: [], score: 1 };
+        hintDecided = true;
+      }
+    }
+    // without a given country, a postcode that exists only in a country where the named city is
+    // not (LI addresses written with a Swiss code) does not take the answer abroad
+    const cityAbroad = places.some((p) => p.full && p.country !== b.pc.country);
+    const decided = q.country !== '' || b.score >= 10 || hintDecided || (!cityAbroad && (countries.size === 1
+      || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country)));
+    if (decided) {
+      const { pc, place, pcTokens } = b;
+      const zipText = normalisePostcode(pc.country, pc.raw) || index.str(c.docPostcode[pc.doc]!);
+      const tokens: [number, number][] = [[pc.token, pc.exact ? 1 : 0.9]];
+      for (const i of pcTokens) tokens.push([i, 1]);
+      if (place) for (const i of place.tokens) tokens.push([i, place.quality]);
+      // a city was named that is not this postcode's: the postcode wins, the relevance says so
+      const otherCity = places.some((p) => p.full && c.docKind[p.doc] === DOC_PLACE && !(place && p.doc === place.doc) && !p.tokens.every((i) => pcTokens.includes(i)));
+      const cityNamedElsewhere = !place && pcTokens.length === 0 && (places.some((p) => c.docKind[p.doc] === DOC_PLACE) || q.tokens.some((t) => t.field === 'city'));
+      const penalty = (otherCity && !place) || cityNamedElsewhere ? 20 : 0;
+      // the name as the postcode data writes it (local: Warszawa, Lisboa) when it is the one typed
+      const pcCity = index.str(c.docCity[pc.doc]!);
+      const typed = new Set(pcTokens.map((i) => q.tokens[i]!.text));
+      const pcCityTyped = pcTokens.length > 0 && foldTokens(pcCity).every((w) => typed.has(w));
+      const cityText = pcCityTyped || !place ? pcCity : index.str(c.docCity[place.doc]!);
+      return make(pc.doc, tokens, zipText, cityText, penalty);
+    }
+    // the postcode exists in several countries and nothing names one: it cannot decide
+  }
+  if (places.length === 0) return undefined;
+  const hint = hint0;
+  let best = places[0]!;
+  for (const p of places) if (betterPlace(index, p, best, hint)) best = p;
+  const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
+  // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with
+  // the city it came with; it counts half, since nothing could check it.
+  let zipText = '';
+  const z = q.zipCands.find((x) => NO_POSTCODE_DATA.has(best.country) && x.countries.includes(best.country));
+  if (z) {
+    zipText = normalisePostcode(best.country, z.raw);
+    if (zipText) tokens.push([q.tokens.findIndex((t) => t.text === z.key), 0.5]);
+  }
+  // a postal place named without its code: the place, not one of its codes
+  return make(best.doc, tokens, zipText, index.str(c.docCity[best.doc]!), 0, c.docKind[best.doc] === DOC_POSTCODE);
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { readDefaultLayer } from '../../src/data/readers/default-layer.ts';
+import type { Place, PostcodeEntry } from '../../src/data/source-types.ts';
+
+describe('the embedded default layer reader', () => {
+  it('streams places and postcodes of the 34 destinations with their ISO 3166-2 state', async () => {
+    const countries = new Set<string>();
+    let places = 0, postcodes = 0, rejected = 0, withState = 0;
+    let berlin: Place | undefined, p10115: PostcodeEntry | undefined;
+    await readDefaultLayer({
+      address() {}, line() {}, admin() {},
+      reject() { rejected++; },
+      place(p) { places++; countries.add(p.country); if (p.stateCode) withState++; if (p.country === 'DE' && p.name === 'Berlin') berlin = { ...p }; },
+      postcode(p) { postcodes++; if (p.country === 'DE' && p.code === '10115') p10115 ??= { ...p }; },
+    });
+    expect(countries.size).toBe(34);
+    expect(places).toBeGreaterThan(90_000);
+    expect(postcodes).toBeGreaterThan(450_000);
+    expect(rejected).toBe(0);
+    expect(withState / places).toBeGreaterThan(0.95);
+    expect(berlin).toMatchObject({ stateCode: 'DE-BE', type: 'city' });
+    expect(p10115).toMatchObject({ place: 'Berlin', stateCode: 'DE-BE' });
+    expect(Math.abs(p10115!.lat - 52.53)).toBeLessThan(0.05);
+  });
+});
