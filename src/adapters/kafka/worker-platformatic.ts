@@ -376,11 +376,14 @@ export class PlatformaticStreamWorker {
     let abortFailed = false;
     if (tx && !tx.completed) await tx.abort().catch(() => tx!.cancel().catch(() => {}).then(() => (abortFailed = true)));
     if (plan) await this.o.meter.release(plan).catch(() => {});
-    if (fenced || stale || abortFailed || tx === undefined) {
+    const storeDown = err instanceof StoreUnavailableError;
+    // a failed produce leaves the idempotent producer's sequence numbers behind the broker's
+    // (the retry would answer OUT_OF_ORDER_SEQUENCE_NUMBER forever): a Kafka error means a new
+    // producer (InitProducerId again, which also completes the aborted transaction)
+    if (!storeDown || fenced || stale || abortFailed || tx === undefined) {
       await this.dropProducer(partition);
       this.verified.delete(partition);
     }
-    const storeDown = err instanceof StoreUnavailableError;
     const transient = fenced || stale;
     const failures = transient ? 0 : (this.failures.get(partition) ?? 0) + 1;
     if (!transient) this.failures.set(partition, failures);
