@@ -1,15 +1,15 @@
 /**
- * Which Kafka client runs the stream worker: kafkajs (worker.ts, the default) or
- * @platformatic/kafka (worker-platformatic.ts). Both run the same slices (slice.ts) and metering.
- * Chosen by `addrflow consume --kafka-client` or ADDRFLOW_KAFKA_CLIENT; the issue-12 evaluation
- * that decides the default is in docs/kafka-values.md.
+ * Which Kafka client runs the stream worker: @platformatic/kafka (worker-platformatic.ts, the
+ * default since the issue-12 evaluation: every guarantee kept, faster — docs/kafka-values.md) or
+ * kafkajs (worker.ts, the fallback). Both run the same slices (slice.ts) and metering. Chosen by
+ * `addrflow consume --kafka-client` or ADDRFLOW_KAFKA_CLIENT.
  */
 import { StreamWorker, type StreamWorkerOptions } from './worker.ts';
 import { PlatformaticStreamWorker } from './worker-platformatic.ts';
 
 export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
 export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
-export const DEFAULT_KAFKA_CLIENT: KafkaClientName = 'kafkajs';
+export const DEFAULT_KAFKA_CLIENT: KafkaClientName = 'platformatic';
 export const KAFKA_CLIENT_ENV = 'ADDRFLOW_KAFKA_CLIENT';
 
 export type AnyStreamWorker = StreamWorker | PlatformaticStreamWorker;

@@ -56,8 +56,9 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
   --session-timeout  consumer group session timeout in ms (default 30000)
   --credit-check-interval  how often a worker paused for credits checks the balance (ms, default 5000)
   --concurrency    input partitions processed at the same time (default 4)
-  --kafka-client   kafkajs (default) or platformatic (@platformatic/kafka, evaluated in issue 12:
-                   docs/kafka-values.md) (env ADDRFLOW_KAFKA_CLIENT)
+  --kafka-client   platformatic (@platformatic/kafka, default) or kafkajs: the client of the
+                   worker's data path, same guarantees (env ADDRFLOW_KAFKA_CLIENT;
+                   docs/kafka-values.md)
 
   Managed Kafka (TLS, SASL). Every flag has an environment variable; the flag wins. Secrets are
   never taken from the command line: the SASL password comes from ADDRFLOW_KAFKA_SASL_PASSWORD or

@@ -207,7 +207,7 @@ export async function createAccount(db: string, credits: number, agreements: Op[
   }
 }
 
-/** The client the worker tests run on: ADDRFLOW_KAFKA_CLIENT (kafkajs by default), so the same tests judge both. */
+/** The client the worker tests run on: ADDRFLOW_KAFKA_CLIENT (the worker's default otherwise), so the same tests judge both. */
 export const testClient: KafkaClientName = kafkaClientFrom(undefined);
 
 export interface RunningWorker {
