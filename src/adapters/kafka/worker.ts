@@ -1,6 +1,9 @@
 /**
- * The Kafka stream worker (`addrflow consume`): consumer group → engine pool → results, ledger
- * and DLQ topics, exactly once.
+ * The Kafka stream worker (`addrflow consume`) on kafkajs: consumer group → engine pool → results,
+ * ledger and DLQ topics, exactly once. Since issue 12 the default transport is
+ * @platformatic/kafka (worker-platformatic.ts); this one stays selectable (`--kafka-client
+ * kafkajs`). Steps 2–6 below are the shared slice (slice.ts); this file is the kafkajs transport:
+ * eachBatch, pause/seek per partition, the per-partition producers, recovery.
  *
  * Per batch of one input partition (kafkajs `eachBatch`, offsets resolved by hand):
  *  1. open a transaction on the partition's own transactional producer (partition-producers.ts);
