@@ -310,6 +310,8 @@ export class PlatformaticStreamWorker {
         const started = performance.now();
         const part = q.messages.slice(0, sliceSize);
         tx = await producer.beginTransaction(TAKE_OVER);
+        // the stream's messages carry no high watermark: the lag gauge counts what is fetched and
+        // queued but not yet committed (a lower bound of the true lag)
         const highWatermark = (q.next ?? part[part.length - 1]!.offsetValue + 1n).toString();
         const n = await runSlice(this.o, this.log, this.sliceTransaction(tx), partition, part, highWatermark, (p) => (plan = p));
         tx = undefined;
