@@ -387,8 +387,10 @@ export class PlatformaticStreamWorker {
       this.verified.delete(partition);
     }
     const transient = fenced || stale;
-    const failures = transient ? 0 : (this.failures.get(partition) ?? 0) + 1;
-    if (!transient) this.failures.set(partition, failures);
+    // a store outage is a pause, like an empty balance, not a failing batch: the worker stays
+    // healthy (the same rule as main's kafkajs worker)
+    const failures = transient ? 0 : (this.failures.get(partition) ?? 0) + (storeDown ? 0 : 1);
+    if (!transient && !storeDown) this.failures.set(partition, failures);
     this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, failures);
     const delay = transient ? 200 : storeDown ? STORE_RETRY_MS : Math.min(MAX_RETRY_DELAY_MS, 500 * 2 ** Math.min(failures - 1, 16));
     if (storeDown) {
