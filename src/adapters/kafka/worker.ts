@@ -1,6 +1,9 @@
 /**
- * The Kafka stream worker (`addrflow consume`): consumer group → engine pool → results, ledger
- * and DLQ topics, exactly once.
+ * The Kafka stream worker (`addrflow consume`) on kafkajs: consumer group → engine pool → results,
+ * ledger and DLQ topics, exactly once. Since issue 12 the default transport is
+ * @platformatic/kafka (worker-platformatic.ts); this one stays selectable (`--kafka-client
+ * kafkajs`). Steps 2–6 below are the shared slice (slice.ts); this file is the kafkajs transport:
+ * eachBatch, pause/seek per partition, the per-partition producers, recovery.
  *
  * Per batch of one input partition (kafkajs `eachBatch`, offsets resolved by hand):
  *  1. open a transaction on the partition's own transactional producer (partition-producers.ts);
@@ -30,21 +33,20 @@ import type { Admin, Consumer, EachBatchPayload, Kafka, Transaction } from './cl
 import { createKafka } from './client/kafkajs.ts';
 import type { KafkaConnection } from './client/connection.ts';
 import { fetchTopicIds } from './client/topic-ids.ts';
-import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contract/records.ts';
-import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
-import type { Op } from '../../contract/params.ts';
-import { validateElement, type ValidElement } from '../../contract/validate.ts';
 import { StoreUnavailableError } from '../../billing/store.ts';
-import type { Outcome } from '../../engine/process.ts';
+import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
-import { dlqMessage, ledgerMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
+import type { OutputFormat } from './output-messages.ts';
 import { PartitionProducers } from './partition-producers.ts';
 import { sendOffsetsRetrying } from './send-offsets.ts';
-import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
+import { DEFAULT_MAX_BATCH_RECORDS, FENCED, NoCredits, runSlice, type SliceTransaction } from './slice.ts';
+import type { InputMessage } from './stream-record.ts';
 import type { BatchPlan, StreamMeter } from './stream-meter.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
+
+export { DEFAULT_MAX_BATCH_RECORDS } from './slice.ts';
 
 export interface StreamWorkerOptions {
   brokers: string[];
@@ -87,53 +89,9 @@ export const FAILING_THRESHOLD = 3;
 /** Back-off between attempts of a failing batch: 500 ms doubled per failure, at most this. */
 const MAX_RETRY_DELAY_MS = 30_000;
 
-/** Records per transaction (a kafkajs batch can hold a whole fetch: thousands). */
-export const DEFAULT_MAX_BATCH_RECORDS = 2000;
-const MAX_SEND_BYTES = 512 * 1024;
-
-function* chunksBySize(list: readonly OutMessage[], maxBytes: number): Generator<OutMessage[]> {
-  let chunk: OutMessage[] = [];
-  let bytes = 0;
-  for (const m of list) {
-    const size = (m.value?.length ?? 0) + (m.key?.length ?? 0) + 64;
-    if (chunk.length > 0 && bytes + size > maxBytes) {
-      yield chunk;
-      chunk = [];
-      bytes = 0;
-    }
-    chunk.push(m);
-    bytes += size;
-  }
-  if (chunk.length > 0) yield chunk;
-}
-
-const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', 'INVALID_PRODUCER_ID_MAPPING']);
 
 function kafkaErrorType(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null ? (e as { type?: string }).type : undefined;
-}
-
-/** Splits one op's validated elements into one task per pool thread (a batch of thousands must use every thread). */
-async function runOnPool(pool: EnginePool, op: Op, elements: ValidElement[]): Promise<Outcome[]> {
-  const threads = Math.max(1, pool.threads);
-  if (threads === 1 || elements.length < 256) return pool.runValidated(op, elements);
-  const size = Math.ceil(elements.length / threads);
-  const parts: Promise<Outcome[]>[] = [];
-  for (let i = 0; i < elements.length; i += size) parts.push(pool.runValidated(op, elements.slice(i, i + size)));
-  return (await Promise.all(parts)).flat();
-}
-
-const INTERNAL_STATUS = ERRORS.INTERNAL.status;
-
-/** The spec's result object of one outcome: record keys in spec order plus the asked-for extras, or the error body. */
-function resultObject(op: Op, o: Outcome, requestid: string, balance: number | undefined): Record<string, unknown> {
-  if (!o.ok) return { errorcode: o.error.errorcode, errormessage: o.error.errormessage };
-  const src = o.record as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of RECORD_KEYS[op]) out[k] = src[k] ?? '';
-  if (o.options.requestproof) out[REQUEST_ID_KEY] = requestid;
-  if (o.options.returnavailablecredits && balance !== undefined) out[AVAILABLE_CREDITS_KEY] = String(balance);
-  return out;
 }
 
 export class StreamWorker {
@@ -357,7 +315,7 @@ export class StreamWorker {
         const part = messages.slice(start, start + sliceSize);
         plan = undefined;
         tx = await producer.transaction();
-        const n = await this.processMessages(tx, partition, part, batch.highWatermark, (p) => (plan = p));
+        const n = await runSlice(this.o, this.log, kafkajsSlice(tx, this.o), partition, part, batch.highWatermark, (p) => (plan = p));
         tx = undefined;
         resolveOffset(part[n - 1]!.offset);
         if (this.storeDown) {
@@ -379,120 +337,6 @@ export class StreamWorker {
       }
       await this.recover(err, partition, messages[start]?.offset ?? batch.firstOffset() ?? '0', tx, plan);
     }
-  }
-
-  /** Runs `messages` (one partition, offset order) in transaction `tx`; answers how many it processed and committed. */
-  private async processMessages(
-    tx: Transaction, partition: number, messages: InputMessage[], highWatermark: string, onPlan: (p: BatchPlan) => void,
-  ): Promise<number> {
-    const o = this.o;
-    const topic = o.inputTopic;
-    const records: StreamRecord[] = messages.map((m) => decodeStreamRecord(o.codec, m, o.op));
-    // each element validated once, here: a rejected one gets its error result and holds no credits
-    const valid = new Array<ValidElement | undefined>(records.length);
-    const rejected = new Array<ErrorBody | undefined>(records.length);
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i]!;
-      if (r.kind !== 'element') continue;
-      const refused = o.meter.refusal(r.op);
-      if (refused) {
-        rejected[i] = refused;
-        continue;
-      }
-      if (r.rejected) {
-        rejected[i] = r.rejected;
-        continue;
-      }
-      const v = validateElement(r.op, r.element);
-      if (v.ok) valid[i] = v;
-      else rejected[i] = v.error;
-    }
-    const plan = await o.meter.plan(records.map((r, i) => ({
-      op: valid[i] && r.kind === 'element' ? r.op : undefined, partition, offset: messages[i]!.offset,
-    })));
-    onPlan(plan);
-    const n = plan.covered;
-    if (n === 0) {
-      await o.meter.release(plan);
-      await tx.abort();
-      throw new NoCredits();
-    }
-
-    // the engine, one pool task (per thread) per op; outcomes back in offset order
-    const byOp = new Map<Op, number[]>();
-    for (let i = 0; i < n; i++) {
-      const r = records[i]!;
-      if (r.kind === 'element' && valid[i]) {
-        const list = byOp.get(r.op) ?? [];
-        list.push(i);
-        byOp.set(r.op, list);
-      }
-    }
-    const outcomes = new Array<Outcome | undefined>(n);
-    await Promise.all([...byOp].map(async ([op, idx]) => {
-      const outs = await runOnPool(o.pool, op, idx.map((i) => valid[i]!));
-      idx.forEach((i, j) => (outcomes[i] = outs[j]));
-    }));
-
-    // billing first: a crash after this point replays the batch without charging twice
-    let wantsBalance = false;
-    const chargeable = new Array<boolean>(n).fill(false);
-    for (let i = 0; i < n; i++) {
-      const out = outcomes[i];
-      if (!out?.ok) continue;
-      chargeable[i] = out.chargeable;
-      if (out.options.returnavailablecredits) wantsBalance = true;
-    }
-    const settled = await o.meter.settle(plan, chargeable);
-    await o.meter.release(plan);
-    const balance = wantsBalance ? settled.balance ?? await o.meter.balance() : undefined;
-
-    const results: OutMessage[] = [];
-    const dlq: OutMessage[] = [];
-    const processed = new Map<Op, number>();
-    const charged = new Map<Op, number>();
-    for (let i = 0; i < n; i++) {
-      const r = records[i]!;
-      const m = messages[i]!;
-      if (r.kind === 'undecodable') {
-        dlq.push(dlqMessage(m, { topic, partition }, r.code, r.reason));
-        continue;
-      }
-      processed.set(r.op, (processed.get(r.op) ?? 0) + 1);
-      const out: Outcome = rejected[i] ? { ok: false, error: rejected[i]! } : outcomes[i] ?? { ok: false, error: { errorcode: INTERNAL_STATUS, errormessage: 'no outcome from the engine' } };
-      if (!out.ok && out.error.errorcode === INTERNAL_STATUS) {
-        // an engine failure: a DLQ record, logged with the request id, never charged
-        this.log.error({ requestid: o.meter.requestId(), partition, offset: m.offset, error: out.error.errormessage }, 'engine failure: record sent to the DLQ, not charged');
-        dlq.push(dlqMessage(m, { topic, partition }, ERRORS.INTERNAL.code, out.error.errormessage));
-        continue;
-      }
-      results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, o.meter.requestId(), balance)));
-      if (settled.written[i]) charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
-    }
-    // a ledger-topic entry for exactly the ledger rows settle wrote: now, or in an attempt at
-    // these records whose transaction never committed (a crash between settle and commit)
-    const mirrored = [...settled.entries, ...settled.unexported];
-    const ledger: OutMessage[] = mirrored.map((e) => ledgerMessage(o.codec, o.valueFormat, e));
-    // one produce request per chunk: a partition's record batch must stay under the broker's
-    // message.max.bytes (1 MiB by default)
-    for (const [t, list] of [[o.resultsTopic, results], [o.ledgerTopic, ledger], [o.dlqTopic, dlq]] as const) {
-      for (const chunk of chunksBySize(list, MAX_SEND_BYTES)) await tx.send({ topic: t, messages: chunk, acks: -1 });
-    }
-    const next = (BigInt(messages[n - 1]!.offset) + 1n).toString();
-    await sendOffsetsRetrying(tx, { consumerGroupId: o.group, topics: [{ topic, partitions: [{ partition, offset: next }] }] });
-    await tx.commit();
-    // best effort: a row left "not exported" is mirrored again only if its record is read again
-    // by this group, which after this commit takes an offset reset
-    if (mirrored.length) await o.meter.markExported(mirrored).catch((err) => this.log.warn({ err }, 'could not mark ledger rows exported'));
-
-    const m = o.metrics;
-    for (const [op, c] of processed) m.records.inc({ op }, c);
-    for (const [op, c] of charged) m.charged.inc({ op }, c);
-    if (dlq.length) m.dlq.inc(dlq.length);
-    m.batches.inc();
-    m.noteProcessed(n);
-    m.lag.set({ topic, partition: String(partition) }, Math.max(0, Number(BigInt(highWatermark) - BigInt(next))));
-    return n;
   }
 
   private async recover(err: unknown, partition: number, firstOffset: string, tx: Transaction | undefined, plan: BatchPlan | undefined): Promise<void> {
@@ -557,4 +401,12 @@ export class StreamWorker {
   }
 }
 
-class NoCredits extends Error {}
+/** A kafkajs transaction as the slice sees it. */
+function kafkajsSlice(tx: Transaction, o: StreamWorkerOptions): SliceTransaction {
+  return {
+    send: async (topic, messages) => void (await tx.send({ topic, messages, acks: -1 })),
+    commitOffset: (partition, next) => sendOffsetsRetrying(tx, { consumerGroupId: o.group, topics: [{ topic: o.inputTopic, partitions: [{ partition, offset: next }] }] }),
+    commit: () => tx.commit(),
+    abort: () => tx.abort(),
+  };
+}

@@ -11,7 +11,7 @@ import { describeDb } from '../../billing/open-store.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { createValueCodec, parseRegistryIds } from '../../adapters/kafka/avro/index.ts';
 import { StreamMeter } from '../../adapters/kafka/stream-meter.ts';
-import { StreamWorker } from '../../adapters/kafka/worker.ts';
+import { createStreamWorker, kafkaClientFrom, KAFKA_CLIENT_ENV, type KafkaClientName } from '../../adapters/kafka/worker-client.ts';
 import { createWorkerMetrics, serveMetrics, type MetricsServer } from '../../adapters/kafka/worker-metrics.ts';
 import { createLogger } from '../../log.ts';
 import { ConnectionSettingsError, CONNECTION_ENV, connectionFrom, describeConnection, type KafkaConnection } from '../../adapters/kafka/client/connection.ts';
@@ -56,6 +56,9 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
   --session-timeout  consumer group session timeout in ms (default 30000)
   --credit-check-interval  how often a worker paused for credits checks the balance (ms, default 5000)
   --concurrency    input partitions processed at the same time (default 4)
+  --kafka-client   platformatic (@platformatic/kafka, default) or kafkajs: the client of the
+                   worker's data path, same guarantees (env ADDRFLOW_KAFKA_CLIENT;
+                   docs/kafka-values.md)
 
   Managed Kafka (TLS, SASL). Every flag has an environment variable; the flag wins. Secrets are
   never taken from the command line: the SASL password comes from ADDRFLOW_KAFKA_SASL_PASSWORD or
@@ -119,6 +122,7 @@ const command: Command = {
         'session-timeout': { type: 'string' },
         'credit-check-interval': { type: 'string' },
         concurrency: { type: 'string' },
+        'kafka-client': { type: 'string' },
         tls: { type: 'boolean' },
         'tls-ca': { type: 'string' },
         'tls-cert': { type: 'string' },
@@ -145,6 +149,12 @@ const command: Command = {
     const sessionTimeoutMs = intOption('session-timeout', values['session-timeout'], 30_000, 6000);
     const creditCheckIntervalMs = intOption('credit-check-interval', values['credit-check-interval'], 5000, 100);
     const partitionsConcurrently = intOption('concurrency', values.concurrency, 4, 1, 64);
+    let kafkaClient: KafkaClientName;
+    try {
+      kafkaClient = kafkaClientFrom(values['kafka-client']);
+    } catch (e) {
+      throw new UsageError(`--kafka-client / ${KAFKA_CLIENT_ENV}: ${(e as Error).message}`);
+    }
     let registryIds;
     try {
       registryIds = values['registry-ids'] ? parseRegistryIds(values['registry-ids']) : undefined;
@@ -181,7 +191,7 @@ const command: Command = {
 
     const pool = await EnginePool.create({ ...(workers !== undefined ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
     const metrics = createWorkerMetrics();
-    const worker = new StreamWorker({
+    const worker = createStreamWorker(kafkaClient, {
       brokers, connection, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, valueFormat,
       ...(op ? { op } : {}),
       transactionalIdPrefix: values['transactional-id-prefix'] ?? `addrflow-${group}`,
@@ -211,7 +221,7 @@ const command: Command = {
       return 1;
     }
     log.info({
-      kafka: describeConnection(connection), group, inputTopic, inputTopicId: worker.inputTopicId, resultsTopic, ledgerTopic, dlqTopic,
+      kafka: describeConnection(connection), kafkaClient, group, inputTopic, inputTopicId: worker.inputTopicId, resultsTopic, ledgerTopic, dlqTopic,
       op: op ?? 'from value', valueFormat, store: describeDb(values.db), workers: pool.threads, metrics: server.url,
     }, 'addrflow consume started');
     process.stdout.write(JSON.stringify({ consuming: inputTopic, group, metrics: server.url }) + '\n');

@@ -14,7 +14,7 @@ import { createValueCodec, resultFromAvro, type AvroResult, type ValueCodec } fr
 import { singleObjectHeader } from '../../../src/adapters/kafka/avro/framing.ts';
 import { HEADERS, headerString } from '../../../src/adapters/kafka/headers.ts';
 import { StreamMeter } from '../../../src/adapters/kafka/stream-meter.ts';
-import { StreamWorker } from '../../../src/adapters/kafka/worker.ts';
+import { createStreamWorker, kafkaClientFrom, type AnyStreamWorker, type KafkaClientName } from '../../../src/adapters/kafka/worker-client.ts';
 import { fetchTopicIds } from '../../../src/adapters/kafka/client/topic-ids.ts';
 import { createWorkerMetrics, type WorkerMetrics } from '../../../src/adapters/kafka/worker-metrics.ts';
 import { EnginePool } from '../../../src/pool/engine-pool.ts';
@@ -213,8 +213,11 @@ export async function createAccount(db: string, credits: number, agreements: Op[
   }
 }
 
+/** The client the worker tests run on: ADDRFLOW_KAFKA_CLIENT (the worker's default otherwise), so the same tests judge both. */
+export const testClient: KafkaClientName = kafkaClientFrom(undefined);
+
 export interface RunningWorker {
-  worker: StreamWorker;
+  worker: AnyStreamWorker;
   metrics: WorkerMetrics;
   stop(): Promise<void>;
 }
@@ -232,7 +235,7 @@ export async function startWorker(opts: {
   const meter = await StreamMeter.start(billing, { license: opts.account.license, guid: opts.account.guid }, opts.op ? [opts.op] : ['search', 'lines']);
   const pool = opts.pool ?? await EnginePool.create({ threads: opts.threads ?? 1, ...(opts.op !== 'lines' ? { indexBuffer: await (indexBuffer ??= loadDefaultIndex()) } : {}) });
   const metrics = createWorkerMetrics(false);
-  const worker = new StreamWorker({
+  const worker = createStreamWorker(testClient, {
     brokers: opts.brokers, group: opts.group, inputTopic: opts.topics.input, resultsTopic: opts.topics.results,
     ledgerTopic: opts.topics.ledger, dlqTopic: opts.topics.dlq, valueFormat: opts.valueFormat ?? 'avro',
     ...(opts.op ? { op: opts.op } : {}),

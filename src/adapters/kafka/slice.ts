@@ -1,0 +1,214 @@
+/**
+ * One slice of one input partition, processed and committed in one Kafka transaction — the
+ * client-independent part of the stream worker (worker.ts runs it on kafkajs,
+ * worker-platformatic.ts on @platformatic/kafka):
+ *  decode each message (stream-record.ts; undecodable → DLQ record with the reason); validate each
+ *  element once (412/428 error results, free); hold credits through the one metering path
+ *  (stream-meter.ts → src/billing/meter.ts) for the prefix the balance covers; run it through the
+ *  pool; settle (ledger rows + debit, idempotent on the ledger id) BEFORE the Kafka commit; then
+ *  one transaction: results, a ledger-topic entry per ledger row settle wrote, DLQ records, the
+ *  group's offset, commit.
+ */
+import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contract/records.ts';
+import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
+import type { Op } from '../../contract/params.ts';
+import { validateElement, type ValidElement } from '../../contract/validate.ts';
+import type { Outcome } from '../../engine/process.ts';
+import type { EnginePool } from '../../pool/engine-pool.ts';
+import type { Logger } from '../../log.ts';
+import type { ValueCodec } from './avro/codec.ts';
+import { dlqMessage, ledgerMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
+import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
+import type { BatchPlan, StreamMeter } from './stream-meter.ts';
+import type { WorkerMetrics } from './worker-metrics.ts';
+
+/** What a slice needs of the worker's options. */
+export interface SliceOptions {
+  inputTopic: string;
+  resultsTopic: string;
+  ledgerTopic: string;
+  dlqTopic: string;
+  op?: Op;
+  valueFormat: OutputFormat;
+  pool: EnginePool;
+  meter: StreamMeter;
+  codec: ValueCodec;
+  metrics: WorkerMetrics;
+}
+
+/** One open Kafka transaction of the partition's producer, whatever the client. */
+export interface SliceTransaction {
+  /** Produces `messages` to `topic` in the transaction (acks = all). */
+  send(topic: string, messages: OutMessage[]): Promise<void>;
+  /** Adds the consumer group's offset of `partition` (the next offset to read) to the transaction. */
+  commitOffset(partition: number, next: string): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** The balance covers not even the first chargeable record of the slice. */
+export class NoCredits extends Error {}
+
+/** Records per transaction (a fetch can hold thousands). */
+export const DEFAULT_MAX_BATCH_RECORDS = 2000;
+const MAX_SEND_BYTES = 512 * 1024;
+
+function* chunksBySize(list: readonly OutMessage[], maxBytes: number): Generator<OutMessage[]> {
+  let chunk: OutMessage[] = [];
+  let bytes = 0;
+  for (const m of list) {
+    const size = (m.value?.length ?? 0) + (m.key?.length ?? 0) + 64;
+    if (chunk.length > 0 && bytes + size > maxBytes) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(m);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+export const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', 'INVALID_PRODUCER_ID_MAPPING']);
+
+/** Splits one op's validated elements into one task per pool thread (a batch of thousands must use every thread). */
+async function runOnPool(pool: EnginePool, op: Op, elements: ValidElement[]): Promise<Outcome[]> {
+  const threads = Math.max(1, pool.threads);
+  if (threads === 1 || elements.length < 256) return pool.runValidated(op, elements);
+  const size = Math.ceil(elements.length / threads);
+  const parts: Promise<Outcome[]>[] = [];
+  for (let i = 0; i < elements.length; i += size) parts.push(pool.runValidated(op, elements.slice(i, i + size)));
+  return (await Promise.all(parts)).flat();
+}
+
+const INTERNAL_STATUS = ERRORS.INTERNAL.status;
+
+/** The spec's result object of one outcome: record keys in spec order plus the asked-for extras, or the error body. */
+function resultObject(op: Op, o: Outcome, requestid: string, balance: number | undefined): Record<string, unknown> {
+  if (!o.ok) return { errorcode: o.error.errorcode, errormessage: o.error.errormessage };
+  const src = o.record as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of RECORD_KEYS[op]) out[k] = src[k] ?? '';
+  if (o.options.requestproof) out[REQUEST_ID_KEY] = requestid;
+  if (o.options.returnavailablecredits && balance !== undefined) out[AVAILABLE_CREDITS_KEY] = String(balance);
+  return out;
+}
+
+/**
+ * Runs `messages` (one partition, offset order) in transaction `tx` and commits it; answers how
+ * many it processed and committed (the prefix the balance covers). Throws NoCredits when the
+ * balance covers none (the transaction is aborted); any other error leaves `tx` for the caller
+ * to abort.
+ */
+export async function runSlice(
+o: SliceOptions, log: Logger, tx: SliceTransaction, partition: number, messages: InputMessage[], highWatermark: string,
+onPlan: (p: BatchPlan) => void,
+): Promise<number> {
+  const topic = o.inputTopic;
+  const records: StreamRecord[] = messages.map((m) => decodeStreamRecord(o.codec, m, o.op));
+  // each element validated once, here: a rejected one gets its error result and holds no credits
+  const valid = new Array<ValidElement | undefined>(records.length);
+  const rejected = new Array<ErrorBody | undefined>(records.length);
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    if (r.kind !== 'element') continue;
+    const refused = o.meter.refusal(r.op);
+    if (refused) {
+      rejected[i] = refused;
+      continue;
+    }
+    if (r.rejected) {
+      rejected[i] = r.rejected;
+      continue;
+    }
+    const v = validateElement(r.op, r.element);
+    if (v.ok) valid[i] = v;
+    else rejected[i] = v.error;
+  }
+  const plan = await o.meter.plan(records.map((r, i) => ({
+    op: valid[i] && r.kind === 'element' ? r.op : undefined, partition, offset: messages[i]!.offset,
+  })));
+  onPlan(plan);
+  const n = plan.covered;
+  if (n === 0) {
+    await o.meter.release(plan);
+    await tx.abort();
+    throw new NoCredits();
+  }
+
+  // the engine, one pool task (per thread) per op; outcomes back in offset order
+  const byOp = new Map<Op, number[]>();
+  for (let i = 0; i < n; i++) {
+    const r = records[i]!;
+    if (r.kind === 'element' && valid[i]) {
+      const list = byOp.get(r.op) ?? [];
+      list.push(i);
+      byOp.set(r.op, list);
+    }
+  }
+  const outcomes = new Array<Outcome | undefined>(n);
+  await Promise.all([...byOp].map(async ([op, idx]) => {
+    const outs = await runOnPool(o.pool, op, idx.map((i) => valid[i]!));
+    idx.forEach((i, j) => (outcomes[i] = outs[j]));
+  }));
+
+  // billing first: a crash after this point replays the batch without charging twice
+  let wantsBalance = false;
+  const chargeable = new Array<boolean>(n).fill(false);
+  for (let i = 0; i < n; i++) {
+    const out = outcomes[i];
+    if (!out?.ok) continue;
+    chargeable[i] = out.chargeable;
+    if (out.options.returnavailablecredits) wantsBalance = true;
+  }
+  const settled = await o.meter.settle(plan, chargeable);
+  await o.meter.release(plan);
+  const balance = wantsBalance ? settled.balance ?? await o.meter.balance() : undefined;
+
+  const results: OutMessage[] = [];
+  const dlq: OutMessage[] = [];
+  const processed = new Map<Op, number>();
+  const charged = new Map<Op, number>();
+  for (let i = 0; i < n; i++) {
+    const r = records[i]!;
+    const m = messages[i]!;
+    if (r.kind === 'undecodable') {
+      dlq.push(dlqMessage(m, { topic, partition }, r.code, r.reason));
+      continue;
+    }
+    processed.set(r.op, (processed.get(r.op) ?? 0) + 1);
+    const out: Outcome = rejected[i] ? { ok: false, error: rejected[i]! } : outcomes[i] ?? { ok: false, error: { errorcode: INTERNAL_STATUS, errormessage: 'no outcome from the engine' } };
+    if (!out.ok && out.error.errorcode === INTERNAL_STATUS) {
+      // an engine failure: a DLQ record, logged with the request id, never charged
+      log.error({ requestid: o.meter.requestId(), partition, offset: m.offset, error: out.error.errormessage }, 'engine failure: record sent to the DLQ, not charged');
+      dlq.push(dlqMessage(m, { topic, partition }, ERRORS.INTERNAL.code, out.error.errormessage));
+      continue;
+    }
+    results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, o.meter.requestId(), balance)));
+    if (settled.written[i]) charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
+  }
+  // a ledger-topic entry for exactly the ledger rows settle wrote: now, or in an attempt at
+  // these records whose transaction never committed (a crash between settle and commit)
+  const mirrored = [...settled.entries, ...settled.unexported];
+  const ledger: OutMessage[] = mirrored.map((e) => ledgerMessage(o.codec, o.valueFormat, e));
+  // one produce request per chunk: a partition's record batch must stay under the broker's
+  // message.max.bytes (1 MiB by default)
+  for (const [t, list] of [[o.resultsTopic, results], [o.ledgerTopic, ledger], [o.dlqTopic, dlq]] as const) {
+    for (const chunk of chunksBySize(list, MAX_SEND_BYTES)) await tx.send(t, chunk);
+  }
+  const next = (BigInt(messages[n - 1]!.offset) + 1n).toString();
+  await tx.commitOffset(partition, next);
+  await tx.commit();
+  // best effort: a row left "not exported" is mirrored again only if its record is read again
+  // by this group, which after this commit takes an offset reset
+  if (mirrored.length) await o.meter.markExported(mirrored).catch((err) => log.warn({ err }, 'could not mark ledger rows exported'));
+
+  const m = o.metrics;
+  for (const [op, c] of processed) m.records.inc({ op }, c);
+  for (const [op, c] of charged) m.charged.inc({ op }, c);
+  if (dlq.length) m.dlq.inc(dlq.length);
+  m.batches.inc();
+  m.noteProcessed(n);
+  m.lag.set({ topic, partition: String(partition) }, Math.max(0, Number(BigInt(highWatermark) - BigInt(next))));
+  return n;
+}
