@@ -29,13 +29,13 @@ import type { OutMessage } from './output-messages.ts';
 import { DEFAULT_MAX_BATCH_RECORDS, FENCED, NoCredits, runSlice, type SliceTransaction } from './slice.ts';
 import type { InputMessage } from './stream-record.ts';
 import type { BatchPlan } from './stream-meter.ts';
-import { DEFAULT_STOP_TIMEOUT_MS, FAILING_THRESHOLD, type StreamWorkerOptions } from './worker.ts';
+import { DEFAULT_STOP_TIMEOUT_MS, type StreamWorkerOptions } from './worker.ts';
+import { BatchFailures } from './batch-failures.ts';
 
 type Transaction = Awaited<ReturnType<Producer['beginTransaction']>>;
 
 /** A member that is not the partition's owner any more (KIP-447's check of TxnOffsetCommit). */
 const STALE_MEMBER = new Set(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID', 'REBALANCE_IN_PROGRESS']);
-const STORE_RETRY_MS = 1000;
 /**
  * InitProducerId as a NEW producer of the transactional id (producer id -1, epoch -1). The
  * library sends 0 / 0 by default, which the broker (KIP-360) reads as "I am producer 0, epoch 0"
@@ -44,7 +44,6 @@ const STORE_RETRY_MS = 1000;
  * Only the first beginTransaction of a producer sends InitProducerId; later ones ignore this.
  */
 const TAKE_OVER = { producerId: -1n, producerEpoch: -1 };
-const MAX_RETRY_DELAY_MS = 30_000;
 
 interface QueuedMessage extends InputMessage {
   offsetValue: bigint;
@@ -90,13 +89,13 @@ export class PlatformaticStreamWorker {
   private readonly busy = new Map<number, Promise<void>>();
   private readonly pausedPartitions = new Set<number>();
   private readonly heldUntil = new Map<number, NodeJS.Timeout>();
-  private readonly failures = new Map<number, number>();
+  /** Failed attempts per input partition, their back-off and reporting (batch-failures.ts). */
+  private readonly failures: BatchFailures;
   private creditTimer: NodeJS.Timeout | undefined;
   private queued = 0;
   private streamPaused = false;
   private running = false;
   private stopping = false;
-  private storeDown = false;
   private inputTopicIdValue: string | undefined;
   private crashed: ((e: Error) => void) | undefined;
   readonly failed: Promise<Error>;
@@ -105,6 +104,7 @@ export class PlatformaticStreamWorker {
   constructor(opts: StreamWorkerOptions) {
     this.o = opts;
     this.log = opts.log;
+    this.failures = new BatchFailures(opts.log, opts.metrics, opts.inputTopic);
     const connection = opts.connection ?? { brokers: opts.brokers };
     const base = platformaticOptions(connection, opts.clientId ?? 'addrflow-worker');
     const sessionTimeout = opts.sessionTimeoutMs ?? 30_000;
@@ -123,7 +123,7 @@ export class PlatformaticStreamWorker {
   }
 
   get failingPartitions(): readonly number[] {
-    return [...this.failures].filter(([, n]) => n >= FAILING_THRESHOLD).map(([p]) => p);
+    return this.failures.failing;
   }
 
   get inputTopicId(): string {
@@ -317,11 +317,7 @@ export class PlatformaticStreamWorker {
         tx = undefined;
         q.messages.splice(0, n);
         this.queued -= n;
-        if (this.storeDown) {
-          this.storeDown = false;
-          this.log.warn({ partition }, 'billing store reachable again: processing');
-        }
-        this.noteSuccess(partition);
+        this.failures.succeeded(partition);
         this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
         if (n < part.length) {
           this.pauseForCredits(partition, q.messages[0]!.offset);
@@ -386,22 +382,8 @@ export class PlatformaticStreamWorker {
       await this.dropProducer(partition);
       this.verified.delete(partition);
     }
-    const transient = fenced || stale;
-    // a store outage is a pause, like an empty balance, not a failing batch: the worker stays
-    // healthy (the same rule as main's kafkajs worker)
-    const failures = transient ? 0 : (this.failures.get(partition) ?? 0) + (storeDown ? 0 : 1);
-    if (!transient && !storeDown) this.failures.set(partition, failures);
-    this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, failures);
-    const delay = transient ? 200 : storeDown ? STORE_RETRY_MS : Math.min(MAX_RETRY_DELAY_MS, 500 * 2 ** Math.min(failures - 1, 16));
-    if (storeDown) {
-      if (!this.storeDown) this.log.error({ err, partition, offset: firstOffset }, 'billing store unreachable: batches wait (nothing is processed) until it is back');
-    } else if (failures >= FAILING_THRESHOLD) {
-      this.log.error({ err, partition, offset: firstOffset, failures, retryInMs: delay },
-        'a batch keeps failing: retried with back-off, nothing skipped; the worker reports unhealthy until it commits');
-    } else {
-      this.log.warn({ err, partition, offset: firstOffset, fenced: transient, failures }, 'batch aborted; it will be processed again');
-    }
-    this.storeDown ||= storeDown;
+    // nothing is skipped: the slice stays queued and is re-run after the delay (batch-failures.ts)
+    const delay = this.failures.failed(err, partition, firstOffset, { is: fenced || stale, delayMs: 200 });
     this.hold(partition, delay);
   }
 
@@ -413,13 +395,6 @@ export class PlatformaticStreamWorker {
       this.heldUntil.delete(partition);
       this.schedule();
     }, ms));
-  }
-
-  private noteSuccess(partition: number): void {
-    if (!this.failures.has(partition)) return;
-    if ((this.failures.get(partition) ?? 0) >= FAILING_THRESHOLD) this.log.info({ partition }, 'the failing batch committed: healthy again');
-    this.failures.delete(partition);
-    this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, 0);
   }
 
   async stop(timeoutMs = DEFAULT_STOP_TIMEOUT_MS): Promise<boolean> {

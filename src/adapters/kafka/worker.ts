@@ -33,7 +33,7 @@ import type { Admin, Consumer, EachBatchPayload, Kafka, Transaction } from './cl
 import { createKafka } from './client/kafkajs.ts';
 import type { KafkaConnection } from './client/connection.ts';
 import { fetchTopicIds } from './client/topic-ids.ts';
-import { StoreUnavailableError } from '../../billing/store.ts';
+import { BatchFailures } from './batch-failures.ts';
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
@@ -80,14 +80,8 @@ export interface StreamWorkerOptions {
   topicId?: (topic: string) => Promise<string>;
 }
 
-/** Pause before a batch is tried again while the billing store is unreachable. */
-const STORE_RETRY_MS = 1000;
 /** How long `stop()` waits for the batch in flight and the disconnects before it gives up (the CLI's bound is 30 s in all). */
 export const DEFAULT_STOP_TIMEOUT_MS = 20_000;
-/** Consecutive failures of one partition's batch after which it is reported (error log, /healthz 503). */
-export const FAILING_THRESHOLD = 3;
-/** Back-off between attempts of a failing batch: 500 ms doubled per failure, at most this. */
-const MAX_RETRY_DELAY_MS = 30_000;
 
 
 function kafkaErrorType(e: unknown): string | undefined {
@@ -107,14 +101,12 @@ export class StreamWorker {
   private readonly verified = new Set<number>();
   private readonly pausedPartitions = new Set<number>();
   private creditTimer: NodeJS.Timeout | undefined;
-  /** Consecutive failed attempts per input partition (reset by a commit). */
-  private readonly failures = new Map<number, number>();
+  /** Failed attempts per input partition, their back-off and reporting (batch-failures.ts). */
+  private readonly failures: BatchFailures;
   /** Partitions held back after a failure, with the timer that resumes them. */
   private readonly retryTimers = new Map<number, NodeJS.Timeout>();
   private running = false;
   private stopping = false;
-  /** The last batch failed on an unreachable billing store (for logging the outage once). */
-  private storeDown = false;
   private crashed: ((e: Error) => void) | undefined;
   /** Resolves (with the error) if the consumer crashes beyond kafkajs's own restarts. */
   readonly failed: Promise<Error>;
@@ -122,6 +114,7 @@ export class StreamWorker {
   constructor(opts: StreamWorkerOptions) {
     this.o = opts;
     this.log = opts.log;
+    this.failures = new BatchFailures(opts.log, opts.metrics, opts.inputTopic);
     this.connection = opts.connection ?? { brokers: opts.brokers };
     this.kafka = createKafka(this.connection, { clientId: opts.clientId ?? 'addrflow-worker', log: opts.log });
     const sessionTimeout = opts.sessionTimeoutMs ?? 30_000;
@@ -146,7 +139,7 @@ export class StreamWorker {
 
   /** Partitions whose head batch keeps failing (FAILING_THRESHOLD or more attempts in a row). */
   get failingPartitions(): readonly number[] {
-    return [...this.failures].filter(([, n]) => n >= FAILING_THRESHOLD).map(([p]) => p);
+    return this.failures.failing;
   }
 
   /** The input topic's id (UUID, from the cluster metadata; a recreated topic has a new one). Known after start(). */
@@ -318,11 +311,7 @@ export class StreamWorker {
         const n = await runSlice(this.o, this.log, kafkajsSlice(tx, this.o), partition, part, batch.highWatermark, (p) => (plan = p));
         tx = undefined;
         resolveOffset(part[n - 1]!.offset);
-        if (this.storeDown) {
-          this.storeDown = false;
-          this.log.warn({ partition }, 'billing store reachable again: processing');
-        }
-        this.noteSuccess(partition);
+        this.failures.succeeded(partition);
         this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
         start += n;
         if (n < part.length) {
@@ -350,26 +339,8 @@ export class StreamWorker {
       await this.producers.drop(partition);
       this.verified.delete(partition);
     }
-    // a failure that is not a fencing repeats until its cause goes away (broker or store down, a
-    // result the topic refuses…): nothing is skipped; it is retried with a growing back-off and
-    // reported once it has failed FAILING_THRESHOLD times in a row (error log, metric, /healthz 503).
-    // A billing-store outage is logged once per outage and retried every STORE_RETRY_MS without
-    // counting as a failure: nothing runs unpaid, the batch waits in Kafka.
-    const storeDown = err instanceof StoreUnavailableError;
-    // a store outage is a pause, like an empty balance, not a failing batch: the worker stays healthy
-    const failures = fenced ? 0 : (this.failures.get(partition) ?? 0) + (storeDown ? 0 : 1);
-    if (!fenced && !storeDown) this.failures.set(partition, failures);
-    this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, failures);
-    const delay = fenced ? 0 : storeDown ? STORE_RETRY_MS : Math.min(MAX_RETRY_DELAY_MS, 500 * 2 ** Math.min(failures - 1, 16));
-    if (storeDown) {
-      if (!this.storeDown) this.log.error({ err, partition, offset: firstOffset }, 'billing store unreachable: batches wait (nothing is processed) until it is back');
-    } else if (failures >= FAILING_THRESHOLD) {
-      this.log.error({ err, partition, offset: firstOffset, failures, retryInMs: delay },
-        'a batch keeps failing: retried with back-off, nothing skipped; the worker reports unhealthy until it commits');
-    } else {
-      this.log.warn({ err, partition, offset: firstOffset, fenced, failures }, 'batch aborted; it will be processed again');
-    }
-    this.storeDown ||= storeDown;
+    // nothing is skipped: the batch is tried again after the delay (batch-failures.ts)
+    const delay = this.failures.failed(err, partition, firstOffset, { is: fenced, delayMs: 0 });
     try {
       this.consumer.seek({ topic: this.o.inputTopic, partition, offset: firstOffset });
     } catch {
@@ -393,12 +364,6 @@ export class StreamWorker {
     }, ms));
   }
 
-  private noteSuccess(partition: number): void {
-    if (!this.failures.has(partition)) return;
-    if ((this.failures.get(partition) ?? 0) >= FAILING_THRESHOLD) this.log.info({ partition }, 'the failing batch committed: healthy again');
-    this.failures.delete(partition);
-    this.o.metrics.failing.set({ topic: this.o.inputTopic, partition: String(partition) }, 0);
-  }
 }
 
 /** A kafkajs transaction as the slice sees it. */
