@@ -113,7 +113,7 @@ export function checkIndexHeader(head: Uint8Array, size: number, what: string): 
 }
 
 /** Bumped when the default layer or the way it is built changes (a new cache directory). */
-const DEFAULT_LAYER_VERSION = 'layer1';
+const DEFAULT_LAYER_VERSION = 'layer2';
 
 export function defaultIndexDir(): string {
   const name = `default-index-v${INDEX_FORMAT_VERSION}-${DEFAULT_LAYER_VERSION}`;

@@ -22,6 +22,8 @@ export class TokenTable {
   readonly docTok = growU32(1 << 16);
   readonly docTokRole = growU8(1 << 16);
   private readonly stamp = growI32(1 << 12);
+  /** Roles the current document already has for a token (bit per role). */
+  private readonly roles = growU8(1 << 12);
   private doc = -1;
 
   private readonly strings: StringInterner;
@@ -41,6 +43,7 @@ export class TokenTable {
       t = this.str.push(strId);
       this.ofStr.a[strId] = t;
       this.stamp.push(-1);
+      this.roles.push(0);
     }
     return t;
   }
@@ -51,12 +54,21 @@ export class TokenTable {
     return this.docTok.n;
   }
 
-  /** Adds a token to the current document (the first role given wins). */
+  /**
+   * Adds a token to the current document, once per role: "la" of "Rue de la Luye" in
+   * "La Bâtie-Neuve" is both a name and a city word, and a query naming both explains both.
+   */
   add(strId: number, role: number): void {
     if (strId === 0) return;
     const t = this.tokenOf(strId);
-    if (this.stamp.a[t] === this.doc) return;
-    this.stamp.a[t] = this.doc;
+    const bit = 1 << role;
+    if (this.stamp.a[t] === this.doc) {
+      if (this.roles.a[t]! & bit) return;
+      this.roles.a[t]! |= bit;
+    } else {
+      this.stamp.a[t] = this.doc;
+      this.roles.a[t] = bit;
+    }
     this.docTok.push(t);
     this.docTokRole.push(role);
   }
@@ -82,16 +94,27 @@ export class TokenTable {
     const docTok = this.docTok.trimmed();
     this.docTok.a = new Uint32Array(0); this.docTok.n = 0;
     for (let i = 0; i < docTok.length; i++) docTok[i] = newId[docTok[i]!]!;
-    // postings: documents per token, ascending (documents are visited in order)
+    // postings: documents per token, ascending (documents are visited in order), a document
+    // once per token however many roles it has the token in
     const tokPostCount = new Uint32Array(n);
-    for (let i = 0; i < docTok.length; i++) tokPostCount[docTok[i]!]!++;
+    const lastDoc = new Int32Array(n).fill(-1);
+    for (let d = 0; d < docCount; d++) {
+      for (let p = docTokStart[d]!, e = docTokStart[d + 1]!; p < e; p++) {
+        const t = docTok[p]!;
+        if (lastDoc[t] !== d) { lastDoc[t] = d; tokPostCount[t]!++; }
+      }
+    }
     const tokPostStart = new Uint32Array(n);
     let sum = 0;
     for (let t = 0; t < n; t++) { tokPostStart[t] = sum; sum += tokPostCount[t]!; }
     const fill = tokPostStart.slice();
     const postings = new Uint32Array(sum);
+    lastDoc.fill(-1);
     for (let d = 0; d < docCount; d++) {
-      for (let p = docTokStart[d]!, e = docTokStart[d + 1]!; p < e; p++) postings[fill[docTok[p]!]!++] = d;
+      for (let p = docTokStart[d]!, e = docTokStart[d + 1]!; p < e; p++) {
+        const t = docTok[p]!;
+        if (lastDoc[t] !== d) { lastDoc[t] = d; postings[fill[t]!++] = d; }
+      }
     }
     // symmetric deletes (distance 1) over tokens that have postings
     const dh = new Grow(Uint32Array, 1 << 16), dt = new Grow(Uint32Array, 1 << 16);

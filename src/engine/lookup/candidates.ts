@@ -6,8 +6,11 @@
  * unexplained, so the common path stays fast.
  */
 import type { AddressIndex } from '../index/index.ts';
+import { DocBits } from './doc-bits.ts';
 import { editDistance } from './normalize.ts';
 import type { ParsedQuery } from './parse.ts';
+import { popcount, QueryBits } from './query-bits.ts';
+import { keepHeld } from './sorted-lists.ts';
 
 export interface TokenMatch {
   tok: number;
@@ -58,22 +61,11 @@ export function typoMatches(index: AddressIndex, text: string): TokenMatch[] {
 /** The intersection is not tried when the rarest strong token has more postings than this. */
 const INTERSECT_LIMIT = 5000;
 
-/** True when the sorted postings list `p` holds `d`. */
-function holds(p: Uint32Array, d: number): boolean {
-  let lo = 0, hi = p.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = p[mid]!;
-    if (v === d) return true;
-    if (v < d) lo = mid + 1; else hi = mid;
-  }
-  return false;
-}
-
 /**
  * The exact path's candidates: documents that hold every "strong" query token (one that cannot
  * be a house number), in any of its exact or expanded forms. Postings are sorted by document, so
- * this walks the rarest token's postings and probes the others by binary search. Returns null
+ * the rarest tokens' lists are merged (galloping), and once a few documents are left their own
+ * token lists are checked for the others. Returns null
  * when some strong token matched nothing, when there is no strong token, or when even the
  * rarest one is too common for the intersection to be cheap.
  */
@@ -102,83 +94,87 @@ export function intersectDocs(index: AddressIndex, q: ParsedQuery, matches: Toke
     docs.sort((a, b) => a - b);
     docs = docs.filter((d, k) => k === 0 || docs[k - 1] !== d);
   }
-  for (let o = 1; o < order.length && docs.length > 0; o++) {
-    const ms = matches[strong[order[o]!]!]!;
-    const lists = ms.map((m) => index.postings(m.tok));
+  // the next rarest tokens by a galloping merge of sorted postings (sequential reads), while
+  // more than a few documents are left; the rest in each document's own token list
+  let o = 1;
+  for (; o < order.length && docs.length > FEW_DOCS; o++) {
+    docs = keepHeld(docs, matches[strong[order[o]!]!]!.map((m) => index.postings(m.tok)));
+  }
+  if (o < order.length && docs.length > 0) {
+    const bits = new QueryBits(matches);
+    let need = 0;
+    for (; o < order.length; o++) need |= (1 << strong[order[o]!]!) >>> 0;
+    need >>>= 0;
     let w = 0;
     for (let k = 0; k < docs.length; k++) {
       const d = docs[k]!;
-      for (const p of lists) {
-        if (holds(p, d)) { docs[w++] = d; break; }
-      }
+      if ((bits.inDoc(index, d) & need) >>> 0 === need) docs[w++] = d;
     }
     docs.length = w;
   }
   return docs;
 }
 
-const counters = new WeakMap<AddressIndex, { count: Uint16Array; stamp: Uint32Array; gen: number }>();
+/** Below this many documents, the intersection reads the documents' token lists instead. */
+const FEW_DOCS = 16;
+
+/** The candidate table of this thread (sized by one lookup's candidates, not by the index). */
+const found = new DocBits();
 
 /**
  * Documents ranked by how many query tokens their postings cover; at most MAX_CANDIDATES,
  * only those within one token of the best coverage.
  */
 export function candidateDocs(index: AddressIndex, matches: TokenMatch[][]): number[] {
-  let st = counters.get(index);
-  if (!st) {
-    st = { count: new Uint16Array(index.docCount), stamp: new Uint32Array(index.docCount), gen: 0 };
-    counters.set(index, st);
-  }
-  const { count, stamp } = st;
-  const touched: number[] = [];
+  found.clear();
   // rarest tokens first; once one token has been counted, very common ones are only scored
   const sizes = matches.map((ms) => ms.reduce((a, m) => a + index.postingCount(m.tok), 0));
   const order = matches.map((_, i) => i).filter((i) => sizes[i]! > 0).sort((a, b) => sizes[a]! - sizes[b]!);
   let counted = 0;
-  const countedSet = new Set<number>();
+  let countedBits = 0;
   for (const ti of order) {
     if (counted > 0 && sizes[ti]! > COUNT_LIMIT) break;
     counted++;
-    countedSet.add(ti);
-    const ms = matches[ti]!;
-    st.gen = (st.gen + 1) >>> 0 || 1;
-    const g = st.gen;
-    for (const m of ms) {
+    const bit = (1 << ti) >>> 0;
+    countedBits |= bit;
+    for (const m of matches[ti]!) {
       const n = index.postingCount(m.tok);
       if (n === 0 || n > COMMON_POSTINGS) continue;
       const p = index.postings(m.tok);
-      for (let i = 0; i < p.length; i++) {
-        const d = p[i]!;
-        if (stamp[d] === g) continue;
-        stamp[d] = g;
-        if (count[d] === 0) touched.push(d);
-        count[d]! += 1;
-      }
+      for (let i = 0; i < p.length; i++) found.or(p[i]!, bit);
     }
   }
+  const touched = found.docs.subarray(0, found.size);
   // At national scale a common street ("Hauptstraße") is in thousands of towns: when the
   // counted tokens leave more candidates than the cut-off keeps, the tokens not counted (the
-  // city, a common postcode) are probed for each candidate by binary search, so that the
+  // city, a common postcode) are looked up in each candidate's own token list, so that the
   // place the query names narrows the candidates BEFORE the rank cut-off could drop the right one.
-  if (touched.length > MAX_CANDIDATES && touched.length <= PROBE_LIMIT) {
-    for (const ti of order) {
-      if (countedSet.has(ti)) continue;
-      const lists = matches[ti]!.map((m) => index.postings(m.tok)).filter((p) => p.length > 0);
-      if (lists.length === 0) continue;
-      for (const d of touched) {
-        for (const p of lists) if (holds(p, d)) { count[d]! += 1; break; }
-      }
+  let uncounted = 0;
+  for (const ti of order) if (!(countedBits & (1 << ti))) uncounted |= (1 << ti) >>> 0;
+  if (uncounted !== 0 && touched.length > MAX_CANDIDATES && touched.length <= PROBE_LIMIT) {
+    const bits = new QueryBits(matches);
+    for (let k = 0; k < touched.length; k++) {
+      const d = touched[k]!;
+      const more = bits.inDoc(index, d) & uncounted;
+      if (more !== 0) found.or(d, more);
     }
   }
+  const count = new Uint8Array(touched.length);
   let max = 0;
-  for (const d of touched) if (count[d]! > max) max = count[d]!;
+  for (let k = 0; k < touched.length; k++) {
+    const n = popcount(found.get(touched[k]!));
+    count[k] = n;
+    if (n > max) max = n;
+  }
   const floor = Math.max(1, max - 1);
   const out: number[] = [];
-  for (const d of touched) if (count[d]! >= floor) out.push(d);
+  const outCount: number[] = [];
+  for (let k = 0; k < touched.length; k++) if (count[k]! >= floor) { out.push(touched[k]!); outCount.push(count[k]!); }
   if (out.length > MAX_CANDIDATES) {
-    out.sort((a, b) => count[b]! - count[a]! || index.c.docRank[b]! - index.c.docRank[a]!);
-    out.length = MAX_CANDIDATES;
+    const rank = index.c.docRank;
+    const idx = out.map((_, k) => k);
+    idx.sort((a, b) => outCount[b]! - outCount[a]! || rank[out[b]!]! - rank[out[a]!]!);
+    return idx.slice(0, MAX_CANDIDATES).map((k) => out[k]!);
   }
-  for (const d of touched) count[d] = 0;
   return out;
 }

@@ -28,7 +28,7 @@ const MAX_PLACES = 48;
 /** Postings scanned per token for place and postcode documents. */
 const SCAN_LIMIT = 200_000;
 
-interface PcHit { doc: number; country: string; token: number; raw: string; exact: boolean; shapeCountries: string[] }
+interface PcHit { doc: number; country: string; token: number; raw: string; exact: boolean; shapeCountries: readonly string[] }
 interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; nameLen: number; seg: number }
 
 export interface NamedPlace extends Scored {
@@ -92,14 +92,14 @@ function distance(index: AddressIndex, a: number, b: number): number {
 function postcodeHits(index: AddressIndex, q: ParsedQuery): PcHit[] {
   const c = index.c;
   const out: PcHit[] = [];
-  const cands: { key: string; raw: string; token: number; countries: string[] }[] = [];
+  const cands: { key: string; raw: string; token: number; countries: readonly string[] }[] = [];
   q.zipCands.forEach((z) => cands.push({ key: z.key, raw: z.raw, token: q.tokens.findIndex((t) => t.text === z.key), countries: z.countries }));
   for (const cand of cands) {
     const shape = cand.countries.length > 0 ? cand.countries : postcodeCountries(cand.raw);
     const countries = q.country ? [q.country] : shape;
     const found = new Set<string>();
     // the exact key in any country; prefixes only in the countries whose shape the code has
-    const tries: [string, boolean, string[]][] = [[cand.key, true, countries]];
+    const tries: [string, boolean, readonly string[]][] = [[cand.key, true, countries]];
     for (const cc of countries) for (const k of postcodeKeysToTry(cc, cand.key).slice(1)) tries.push([k, false, [cc]]);
     for (const [k, exact, ccs] of tries) {
       const tok = index.tokenId(k);

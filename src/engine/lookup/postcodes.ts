@@ -25,7 +25,7 @@ export interface PostcodeCandidate {
   /** The text as typed. */
   raw: string;
   /** Countries whose shape it has. */
-  countries: string[];
+  countries: readonly string[];
   /** Character offsets of the span in the text. */
   start: number;
   end: number;
@@ -34,8 +34,22 @@ export interface PostcodeCandidate {
 /** Country prefixes written before a postcode ("D-10115", "CH-8001", "LV-1050" is LV's own). */
 const PREFIX_RE = /^(?:[A-Z]{1,3})-(?=\d)/;
 
-/** Countries whose shape the upper-cased value has (with or without a letter prefix like `D-`). */
-export function postcodeCountries(value: string): string[] {
+/** Recent answers of postcodeCountries (a stream repeats its postcodes; 34 patterns a word otherwise). */
+const shapeMemo = new Map<string, readonly string[]>();
+const SHAPE_MEMO_SIZE = 4096;
+
+/** Countries whose shape the upper-cased value has (with or without a letter prefix like `D-`); do not modify the result. */
+export function postcodeCountries(value: string): readonly string[] {
+  let r = shapeMemo.get(value);
+  if (r === undefined) {
+    r = shapeCountries(value);
+    if (shapeMemo.size >= SHAPE_MEMO_SIZE) shapeMemo.clear();
+    shapeMemo.set(value, r);
+  }
+  return r;
+}
+
+function shapeCountries(value: string): string[] {
   const v = value.toUpperCase().replace(/\s+/g, ' ').trim();
   const out: string[] = [];
   if (!ANY_SHAPE.test(v)) return out;

@@ -10,6 +10,7 @@ import {
 import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
 import type { Field, ParsedQuery } from './parse.ts';
+import { keepHeld } from './sorted-lists.ts';
 
 export interface Scored {
   doc: number;
@@ -187,28 +188,40 @@ export function applyPostcodeConstraint(index: AddressIndex, q: ParsedQuery, mat
   q.tokens.forEach((t, i) => {
     if (t.field === 'city' || t.field === 'district') for (const m of matches[i]!) if (m.kind !== 'typo') cityToks.add(m.tok);
   });
-  let valid = false;
-  let agrees = cityToks.size === 0;
   const p = index.postings(zipTok);
-  for (let k = 0; k < p.length && k < 5000; k++) {
-    const d = p[k]!;
-    if (q.country && index.str(c.docCountry[d]!) !== q.country) continue;
-    valid = true;
-    if (agrees) break;
-    const ts = c.docTokStart[d]!, tc = c.docTokCount[d]!;
-    const found = new Set<number>();
-    for (let j = 0; j < tc; j++) {
-      const r = c.docTokRole[ts + j]!;
-      const tok = c.docTok[ts + j]!;
-      if ((r === ROLE_CITY || r === ROLE_DISTRICT) && cityToks.has(tok)) found.add(tok);
+  const zipDocs = p.subarray(0, Math.min(p.length, 5000));
+  const inCountry = (d: number) => !q.country || index.str(c.docCountry[d]!) === q.country;
+  let valid = false;
+  for (let k = 0; k < zipDocs.length && !valid; k++) valid = inCountry(zipDocs[k]!);
+  let agrees = cityToks.size === 0;
+  if (valid && !agrees) {
+    // the documents holding the postcode and every city token (sorted merges), then the roles
+    let docs: ArrayLike<number> = zipDocs;
+    for (const tok of cityToks) docs = keepHeld(docs, [index.postings(tok)]);
+    for (let k = 0; k < docs.length && !agrees; k++) {
+      const d = docs[k]!;
+      agrees = inCountry(d) && holdsAsPlace(index, d, cityToks);
     }
-    agrees = found.size === cityToks.size;
   }
   if (!valid || !agrees) return false;
   for (const s of scored) {
     if (s.kind === DOC_STREET && !s.zipMatched) s.zipConflict = true;
   }
   return true;
+}
+
+/** Document `doc` holds every token of `toks` as a city or district word. */
+function holdsAsPlace(index: AddressIndex, doc: number, toks: Set<number>): boolean {
+  const c = index.c;
+  const ts = c.docTokStart[doc]!, tc = c.docTokCount[doc]!;
+  let n = 0;
+  for (const tok of toks) {
+    for (let j = ts; j < ts + tc; j++) {
+      const r = c.docTokRole[j]!;
+      if (c.docTok[j] === tok && (r === ROLE_CITY || r === ROLE_DISTRICT)) { n++; break; }
+    }
+  }
+  return n === toks.size;
 }
 
 export { DOC_POSTCODE, DOC_PLACE, DOC_STREET };

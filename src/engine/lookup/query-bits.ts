@@ -1,0 +1,67 @@
+/**
+ * Which query tokens a document holds, as a 32-bit mask (a query has at most 24 tokens, see
+ * parse.ts), read from the document's own token list. The candidate stage uses it instead of a
+ * binary search per (document, token) in postings lists that hold millions of documents at
+ * national size: a document has a dozen tokens, stored side by side, so one pass over them
+ * answers for every query token at once.
+ */
+import type { AddressIndex } from '../index/index.ts';
+import type { TokenMatch } from './candidates.ts';
+
+/** Index token id → bit of every query token it matches; a small open-addressing table. */
+export class QueryBits {
+  private keys = new Int32Array(64).fill(-1);
+  private bits = new Uint32Array(64);
+  private mask = 63;
+
+  /** Fills the table from the query's matches (token i → bit i). */
+  constructor(matches: TokenMatch[][]) {
+    let n = 0;
+    for (const ms of matches) n += ms.length;
+    if (n * 2 > this.keys.length) {
+      let cap = 64;
+      while (cap < n * 2) cap *= 2;
+      this.keys = new Int32Array(cap).fill(-1);
+      this.bits = new Uint32Array(cap);
+      this.mask = cap - 1;
+    }
+    for (let i = 0; i < matches.length && i < 32; i++) {
+      for (const m of matches[i]!) this.add(m.tok, (1 << i) >>> 0);
+    }
+  }
+
+  private add(tok: number, bit: number): void {
+    let h = Math.imul(tok, 0x9e3779b1) >>> 0 & this.mask;
+    while (this.keys[h] !== -1 && this.keys[h] !== tok) h = (h + 1) & this.mask;
+    this.keys[h] = tok;
+    this.bits[h]! |= bit;
+  }
+
+  /** The bits of the query tokens matching index token `tok` (0 when none). */
+  of(tok: number): number {
+    let h = Math.imul(tok, 0x9e3779b1) >>> 0 & this.mask;
+    for (;;) {
+      const k = this.keys[h]!;
+      if (k === tok) return this.bits[h]!;
+      if (k === -1) return 0;
+      h = (h + 1) & this.mask;
+    }
+  }
+
+  /** The query tokens document `doc` holds (one pass over its token list). */
+  inDoc(index: AddressIndex, doc: number): number {
+    const c = index.c;
+    const s = c.docTokStart[doc]!, e = s + c.docTokCount[doc]!;
+    const tok = c.docTok;
+    let out = 0;
+    for (let j = s; j < e; j++) out |= this.of(tok[j]!);
+    return out >>> 0;
+  }
+}
+
+/** Number of set bits of a 32-bit mask. */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
