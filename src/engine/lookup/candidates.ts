@@ -153,8 +153,10 @@ export function candidateDocs(index: AddressIndex, matches: TokenMatch[][]): num
   for (const ti of order) if (!(countedBits & (1 << ti))) uncounted |= (1 << ti) >>> 0;
   if (uncounted !== 0 && touched.length > MAX_CANDIDATES && touched.length <= PROBE_LIMIT) {
     const bits = new QueryBits(matches);
-    for (let k = 0; k < touched.length; k++) {
-      const d = touched[k]!;
+    // in document order: neighbouring documents share pages of the token columns
+    const byId = touched.slice().sort();
+    for (let k = 0; k < byId.length; k++) {
+      const d = byId[k]!;
       const more = bits.inDoc(index, d) & uncounted;
       if (more !== 0) found.or(d, more);
     }
@@ -171,9 +173,9 @@ export function candidateDocs(index: AddressIndex, matches: TokenMatch[][]): num
   const outCount: number[] = [];
   for (let k = 0; k < touched.length; k++) if (count[k]! >= floor) { out.push(touched[k]!); outCount.push(count[k]!); }
   if (out.length > MAX_CANDIDATES) {
-    const rank = index.c.docRank;
+    const rank = out.map((d) => index.c.docRank[d]!);
     const idx = out.map((_, k) => k);
-    idx.sort((a, b) => outCount[b]! - outCount[a]! || rank[out[b]!]! - rank[out[a]!]!);
+    idx.sort((a, b) => outCount[b]! - outCount[a]! || rank[b]! - rank[a]!);
     return idx.slice(0, MAX_CANDIDATES).map((k) => out[k]!);
   }
   return out;

@@ -27,18 +27,25 @@ export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
   // the broader search would give (see exactChoice)
   const exact = exactChoice(index, q, matches);
   if (exact) return buildRecord(index, q, exact);
+  // typo tolerance only for words that nothing explains: first the words the index does not
+  // hold at all (no search can explain them), then those the best answer left unexplained
+  const expanded = new Set<number>();
+  addTypoMatches(index, q, matches, typoWords(q, (i) => matches[i]!.length === 0), expanded);
   let choice = choose(index, q, matches);
-  // typo tolerance only when the exact pass left words unexplained
-  const missing = unexplainedWords(q, choice.best);
-  if (missing.length > 0) {
-    let added = false;
-    for (const i of missing) {
-      const t = typoMatches(index, q.tokens[i]!.text);
-      if (t.length > 0) { matches[i] = [...matches[i]!, ...t]; added = true; }
-    }
-    if (added) choice = choose(index, q, matches);
-  }
+  const missing = typoWords(q, (i) => !expanded.has(i) && (!choice.best || choice.best.explained[i] === 0));
+  if (addTypoMatches(index, q, matches, missing, expanded)) choice = choose(index, q, matches);
   return buildRecord(index, q, fallback(index, q, matches, choice));
+}
+
+/** Adds the typo neighbours of the words `which` to their matches; true when any was found. */
+function addTypoMatches(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], which: number[], expanded: Set<number>): boolean {
+  let added = false;
+  for (const i of which) {
+    expanded.add(i);
+    const t = typoMatches(index, q.tokens[i]!.text);
+    if (t.length > 0) { matches[i] = [...matches[i]!, ...t]; added = true; }
+  }
+  return added;
 }
 
 /**
@@ -76,11 +83,12 @@ function streetNear(index: AddressIndex, s: Scored, named: NamedPlace): boolean 
   return Math.sqrt(x * x + (lb - la) ** 2) * 111_320 <= 15_000;
 }
 
-function unexplainedWords(q: ParsedQuery, s: Scored | undefined): number[] {
+/** Words that may be typos (not a postcode, not a number, four letters or more) and pass `test`. */
+function typoWords(q: ParsedQuery, test: (i: number) => boolean): number[] {
   const out: number[] = [];
   q.tokens.forEach((t, i) => {
     if (t.field === 'zip' || t.hnLike || t.text.length < 4) return;
-    if (!s || s.explained[i] === 0) out.push(i);
+    if (test(i)) out.push(i);
   });
   return out;
 }
@@ -135,8 +143,7 @@ function choose(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], st
 function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {
   if (cands.length === 0) return { best: undefined, ambiguous: false };
   const scored = cands.map((d) => scoreDoc(index, q, matches, d));
-  const rank = index.c.docRank;
-  const byScore = (a: Scored, b: Scored) => b.score - a.score || rank[b.doc]! - rank[a.doc]! || a.doc - b.doc;
+  const byScore = (a: Scored, b: Scored) => b.score - a.score || b.rank - a.rank || a.doc - b.doc;
   scored.sort(byScore);
   const hnToks = houseNumberTokens(index, q);
   let hnChecked = 0;

@@ -249,7 +249,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       roles[i] = q.tokens[i]!.text === zipText.toLowerCase() || /^\d/.test(q.tokens[i]!.text) ? ROLE_ZIP : ROLE_CITY;
     }
     return {
-      doc, kind: c.docKind[doc]!, explained, roles, nameCoverage: 0, nameTokensMatched: 0, addr: -1, hnQuality: 0, hnToken: -1,
+      doc, kind: c.docKind[doc]!, rank: c.docRank[doc]!, explained, roles, nameCoverage: 0, nameTokensMatched: 0, addr: -1, hnQuality: 0, hnToken: -1,
       zipMatched: zipText !== '', zipConflict: false, typo: false, score: 0, zipText, cityText, penalty, placeOnly,
     };
   };

@@ -15,6 +15,8 @@ import { keepHeld } from './sorted-lists.ts';
 export interface Scored {
   doc: number;
   kind: number;
+  /** The document's rank (read once: the sort compares it many times). */
+  rank: number;
   /** Per query token: the quality with which this document explains it (0 = not). */
   explained: Float64Array;
   /** Per query token: the role that explained it (-1 none). */
@@ -81,7 +83,7 @@ export function scoreDoc(index: AddressIndex, q: ParsedQuery, matches: TokenMatc
     }
   }
   const s: Scored = {
-    doc, kind, explained, roles,
+    doc, kind, rank: c.docRank[doc]!, explained, roles,
     nameCoverage: nameTotal > 0 ? nameMatched / nameTotal : 0,
     nameTokensMatched: nameMatched,
     addr: -1, hnQuality: 0, hnToken: -1, zipMatched, zipConflict: false, typo, score: 0,
@@ -179,6 +181,19 @@ function postcodeEq(a: string, key: string): boolean {
  * although the two share a word. Then streets outside the postcode are marked as conflicting.
  */
 export function applyPostcodeConstraint(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], scored: Scored[]): boolean {
+  let binding = zipBinds.get(q);
+  if (binding === undefined) zipBinds.set(q, (binding = zipBindsQuery(index, q, matches)));
+  if (!binding) return false;
+  for (const s of scored) {
+    if (s.kind === DOC_STREET && !s.zipMatched) s.zipConflict = true;
+  }
+  return true;
+}
+
+/** Per query: whether its postcode is valid and agrees with its city (typo matches play no part). */
+const zipBinds = new WeakMap<ParsedQuery, boolean>();
+
+function zipBindsQuery(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): boolean {
   const zi = q.tokens.findIndex((t) => t.field === 'zip');
   if (zi < 0) return false;
   const zipTok = matches[zi]![0]?.tok;
@@ -193,21 +208,17 @@ export function applyPostcodeConstraint(index: AddressIndex, q: ParsedQuery, mat
   const inCountry = (d: number) => !q.country || index.str(c.docCountry[d]!) === q.country;
   let valid = false;
   for (let k = 0; k < zipDocs.length && !valid; k++) valid = inCountry(zipDocs[k]!);
-  let agrees = cityToks.size === 0;
-  if (valid && !agrees) {
-    // the documents holding the postcode and every city token (sorted merges), then the roles
-    let docs: ArrayLike<number> = zipDocs;
-    for (const tok of cityToks) docs = keepHeld(docs, [index.postings(tok)]);
-    for (let k = 0; k < docs.length && !agrees; k++) {
-      const d = docs[k]!;
-      agrees = inCountry(d) && holdsAsPlace(index, d, cityToks);
-    }
+  if (!valid || cityToks.size === 0) return valid;
+  // the documents holding the postcode and the rarest city tokens (sorted merges), then the
+  // roles of every city token in the few left
+  let docs: ArrayLike<number> = zipDocs;
+  const byRarity = [...cityToks].sort((a, b) => index.postingCount(a) - index.postingCount(b));
+  for (let k = 0; k < byRarity.length && docs.length > 16; k++) docs = keepHeld(docs, [index.postings(byRarity[k]!)]);
+  for (let k = 0; k < docs.length; k++) {
+    const d = docs[k]!;
+    if (inCountry(d) && holdsAsPlace(index, d, cityToks)) return true;
   }
-  if (!valid || !agrees) return false;
-  for (const s of scored) {
-    if (s.kind === DOC_STREET && !s.zipMatched) s.zipConflict = true;
-  }
-  return true;
+  return false;
 }
 
 /** Document `doc` holds every token of `toks` as a city or district word. */
