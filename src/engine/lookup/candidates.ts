@@ -67,13 +67,14 @@ const INTERSECT_LIMIT = 5000;
  * the rarest tokens' lists are merged (galloping), and once a few documents are left their own
  * token lists are checked for the others. Returns null
  * when some strong token matched nothing, when there is no strong token, or when even the
- * rarest one is too common for the intersection to be cheap.
+ * rarest one is too common for the intersection to be cheap. `alsoRequired`: a number-like token
+ * (a postcode in free text) required too.
  */
-export function intersectDocs(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): number[] | null {
+export function intersectDocs(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], alsoRequired = -1): number[] | null {
   const strong: number[] = [];
   const sizes: number[] = [];
   for (let i = 0; i < q.tokens.length; i++) {
-    if (q.tokens[i]!.hnLike) continue;
+    if (q.tokens[i]!.hnLike && i !== alsoRequired) continue;
     const ms = matches[i]!;
     let n = 0;
     for (const m of ms) n += index.postingCount(m.tok);
@@ -121,25 +122,31 @@ const FEW_DOCS = 16;
 /** The candidate table of this thread (sized by one lookup's candidates, not by the index). */
 const found = new DocBits();
 
+/** A binding postcode narrows the candidates to its documents when it has at most this many. */
+const WITHIN_LIMIT = 20_000;
+
 /**
  * Documents ranked by how many query tokens their postings cover; at most MAX_CANDIDATES,
- * only those within one token of the best coverage.
+ * only those within one token of the best coverage. `within` (a query token, -1 none) is a
+ * postcode that binds the answer (valid, and agreeing with the city named): a street outside it
+ * cannot be the answer, so only its documents are candidates.
  */
-export function candidateDocs(index: AddressIndex, matches: TokenMatch[][]): number[] {
+export function candidateDocs(index: AddressIndex, matches: TokenMatch[][], within = -1): number[] {
   found.clear();
   // rarest tokens first; once one token has been counted, very common ones are only scored
   const sizes = matches.map((ms) => ms.reduce((a, m) => a + index.postingCount(m.tok), 0));
   const order = matches.map((_, i) => i).filter((i) => sizes[i]! > 0).sort((a, b) => sizes[a]! - sizes[b]!);
+  const narrowed = within >= 0 && sizes[within]! > 0 && sizes[within]! <= WITHIN_LIMIT;
   let counted = 0;
   let countedBits = 0;
-  for (const ti of order) {
+  for (const ti of narrowed ? [within] : order) {
     if (counted > 0 && sizes[ti]! > COUNT_LIMIT) break;
     counted++;
     const bit = (1 << ti) >>> 0;
     countedBits |= bit;
     for (const m of matches[ti]!) {
       const n = index.postingCount(m.tok);
-      if (n === 0 || n > COMMON_POSTINGS) continue;
+      if (n === 0 || (n > COMMON_POSTINGS && !narrowed)) continue;
       const p = index.postings(m.tok);
       for (let i = 0; i < p.length; i++) found.or(p[i]!, bit);
     }
@@ -151,7 +158,7 @@ export function candidateDocs(index: AddressIndex, matches: TokenMatch[][]): num
   // place the query names narrows the candidates BEFORE the rank cut-off could drop the right one.
   let uncounted = 0;
   for (const ti of order) if (!(countedBits & (1 << ti))) uncounted |= (1 << ti) >>> 0;
-  if (uncounted !== 0 && touched.length > MAX_CANDIDATES && touched.length <= PROBE_LIMIT) {
+  if (uncounted !== 0 && (narrowed || touched.length > MAX_CANDIDATES) && touched.length <= PROBE_LIMIT) {
     const bits = new QueryBits(matches);
     // in document order: neighbouring documents share pages of the token columns
     const byId = touched.slice().sort();

@@ -12,7 +12,7 @@ import { candidateDocs, exactMatches, intersectDocs, typoMatches, type TokenMatc
 import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
 import { parseRequest, type ParsedQuery } from './parse.ts';
 import { buildRecord, type Choice } from './record.ts';
-import { applyPostcodeConstraint, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
+import { applyPostcodeConstraint, bindingZipToken, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
 
 export type { AddressIndex };
 
@@ -122,7 +122,27 @@ function streetEligible(q: ParsedQuery, s: Scored): boolean {
  * (ambiguous) answer, so the result is the same, found from a handful of documents.
  */
 function exactChoice(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): Choice | undefined {
-  const docs = intersectDocs(index, q, matches);
+  // free text: a number of a postcode's shape is most likely the postcode, and the rarest word
+  // of all; required first, it narrows the intersection to the streets of that postcode. A
+  // document without it lacks one word, so the proof below holds for the narrower set too.
+  const zip = freeTextPostcodeToken(q, matches);
+  if (zip >= 0) {
+    const c = exactAmong(index, q, matches, intersectDocs(index, q, matches, zip));
+    if (c) return c;
+  }
+  return exactAmong(index, q, matches, intersectDocs(index, q, matches));
+}
+
+/** A free-text number token that is a postcode candidate of the query and in the index, or -1. */
+function freeTextPostcodeToken(q: ParsedQuery, matches: TokenMatch[][]): number {
+  for (let i = 0; i < q.tokens.length; i++) {
+    const t = q.tokens[i]!;
+    if (t.field === 'free' && t.hnLike && matches[i]!.length > 0 && q.zipCands.some((z) => z.key === t.text)) return i;
+  }
+  return -1;
+}
+
+function exactAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], docs: number[] | null): Choice | undefined {
   if (!docs || docs.length === 0) return undefined;
   const choice = chooseAmong(index, q, matches, docs);
   const s = choice.best;
@@ -137,7 +157,7 @@ function exactChoice(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][
 }
 
 function choose(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetOverGeneral = false): Choice {
-  return chooseAmong(index, q, matches, candidateDocs(index, matches), streetOverGeneral);
+  return chooseAmong(index, q, matches, candidateDocs(index, matches, bindingZipToken(index, q, matches)), streetOverGeneral);
 }
 
 function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {

@@ -181,16 +181,23 @@ function postcodeEq(a: string, key: string): boolean {
  * although the two share a word. Then streets outside the postcode are marked as conflicting.
  */
 export function applyPostcodeConstraint(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], scored: Scored[]): boolean {
-  let binding = zipBinds.get(q);
-  if (binding === undefined) zipBinds.set(q, (binding = zipBindsQuery(index, q, matches)));
-  if (!binding) return false;
+  if (bindingZipToken(index, q, matches) < 0) return false;
   for (const s of scored) {
     if (s.kind === DOC_STREET && !s.zipMatched) s.zipConflict = true;
   }
   return true;
 }
 
-/** Per query: whether its postcode is valid and agrees with its city (typo matches play no part). */
+/**
+ * The query token of a postcode that binds the answer (valid, and agreeing with the city named;
+ * see applyPostcodeConstraint), or -1. Computed once per query: typo matches play no part.
+ */
+export function bindingZipToken(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): number {
+  let binding = zipBinds.get(q);
+  if (binding === undefined) zipBinds.set(q, (binding = zipBindsQuery(index, q, matches)));
+  return binding ? q.tokens.findIndex((t) => t.field === 'zip') : -1;
+}
+
 const zipBinds = new WeakMap<ParsedQuery, boolean>();
 
 function zipBindsQuery(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): boolean {
