@@ -52,7 +52,7 @@ const FRACTION = /^[13]\/[24]$/;
  * shape covers (`〒113-0001`, Japan) or that could be a house number; digits only (a code with
  * letters has a shape of its own). Not `CP`/`C.P.`: Italian and Swiss `C.P.` is a post-office box.
  */
-const MARKED_POSTCODE = /(?:〒|(?<![\p{L}\d])(?:cep|plz|psč|zip(?:\s?code)?|post(?:al)?\s?code|code\s+postal|c[óo]digo\s+postal)\s*[:.]?)\s*(\d{3}\s\d{2}|\d{2,5}(?:-\d{3,4})?)(?!\d)/iu;
+const MARKED_POSTCODE = /(?:〒|(?<![\p{L}\d])(?:cep|plz|psč|zip(?:\s?code)?|post(?:al)?\s?code|code\s+postal|c[óo]digo\s+postal)(?:\s*[:.])?)\s*(\d{3}\s\d{2}|\d{2,5}(?:-\d{3,4})?)(?!\d)/iu;
 /** Chinese and Japanese script (written without spaces between words). */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
@@ -77,7 +77,7 @@ export function parseComponents(input: string): Components {
   }
   if (CJK.test(text)) return { housenumber: houseNumberKey(cjkHouseNumber(text)), postcode, additional: found.join(', ') };
   // `#` glued to the street's number (`Cra 18#63-64`) is a word of its own, the number mark
-  const parts = (text.includes('#') ? text.replace(/\s*#\s*/g, ' # ') : text).split(/[,\n]/).map((p) => p.trim()).filter(Boolean);
+  const parts = (text.includes('#') ? text.replace(/#/g, ' # ') : text).split(/[,\n]/).map((p) => p.trim()).filter(Boolean);
   let hn = '';
   for (const part of parts) {
     const words = part.split(/\s+/);
@@ -122,9 +122,10 @@ function namesStreet(words: string[], i: number): boolean {
  *  - `6号` (Chinese street number), but not `5号楼` (building), `8号室` (room), floors or units;
  *  - a hyphenated number after the block or street name (`高畠町25-1`, `千代田１−１`), not a
  *    `NNN-NNNN` Japanese postcode.
+ * Each pattern starts only at the first digit of a run (`(?<!\d)`), so a long run costs one pass.
  */
-const BAN_GO = /\d+番地?(?:の?\d+号?)?/u;
-const GO = /\d+号(?![楼樓栋棟室层層房门門单單座])/u;
+const BAN_GO = /(?<!\d)\d+番地?(?:の?\d+号?)?/u;
+const GO = /(?<!\d)\d+号(?![楼樓栋棟室层層房门門单單座])/u;
 const HYPHENATED = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\d+(?:-\d+){1,2}(?![\d-])/gu;
 function cjkHouseNumber(text: string): string {
   // the dashes typed in Japanese numbers (minus sign, hyphen, the long-vowel mark ー) are hyphens
