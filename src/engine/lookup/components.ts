@@ -23,7 +23,9 @@ export interface Components { housenumber: string; postcode: string; additional:
 
 /** A house number word: `12`, `12a`, `1bis`, `16½`, `641/9`, `92-10`, `2455-B`. */
 const HN_RE = /^(?:\d{1,5}(?:[a-z]{1,2}|bis|ter|[½¼¾])?|\d{1,5}[-/]\d{1,5}[a-z]?|\d{1,5}-[a-z])$/i;
-/** Words after which a number is not a house number (ordinal streets: "83 street", "9e arrondissement"). */
+/** Words after which a number is not a house number (ordinals: "83 rd", "9e arrondissement"). */
+const ORDINAL_AFTER_NUMBER = /^(?:st|nd|rd|th|arrondissement)$/i;
+/** Words after which a postcode-shaped number is no code but a street's number or name (`10001 Avenue`, "83 street"). */
 const STREET_AFTER_NUMBER = /^(?:st|nd|rd|th|street|avenue|ave|arrondissement)$/i;
 /** Words before a number that make it part of a road's name ("Highway 72", "Interstate 35"). */
 const ROAD_BEFORE_NUMBER = /^(?:highway|hwy|interstate|route|rte|fm|us|ca|sr|rn|ss|i)$/i;
@@ -83,7 +85,9 @@ export function parseComponents(input: string): Components {
     const words = part.split(/\s+/);
     // a dash before the first word of a part is a list bullet or a stray separator (`-1 Priory Road`)
     words[0] = words[0]!.replace(/^[-–—•]+(?=\d)/, '');
-    const isNum = (i: number) => HN_RE.test(words[i] ?? '') && !STREET_AFTER_NUMBER.test(words[i + 1] ?? '') && !ROAD_BEFORE_NUMBER.test(words[i - 1] ?? '') && !namesStreet(words, i);
+    // a number before `Avenue`/`Street` is the house number (`25 Avenue Foch`) unless the type
+    // word stands alone (`83 street`, `25 Straße 50`: namesStreet)
+    const isNum = (i: number) => HN_RE.test(words[i] ?? '') && !ORDINAL_AFTER_NUMBER.test(words[i + 1] ?? '') && !ROAD_BEFORE_NUMBER.test(words[i - 1] ?? '') && !namesStreet(words, i);
     const mark = words.findIndex((w, i) => NUMBER_MARK.test(w) && HN_RE.test(words[i + 1] ?? ''));
     if (mark >= 0) {
       // after a marker the number's extent is known: a capital letter written apart is its

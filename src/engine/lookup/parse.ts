@@ -51,9 +51,10 @@ const ADDITIONAL_RES: RegExp[] = [
   /(?<![\p{L}\d])c\/o\s+[^,\n]+/giu,
   // the designator, then a separator (or digits right away: "Top3"), then the value; never a
   // word that merely starts like one ("Steinest", "Topweg"). Digits right after the letters are
-  // not a unit when an inward code follows: `RM15 5EE`, `STE…` is a British postcode (outward
-  // code = area letters + district digits, inward code = digit + two letters)
-  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm)(?:[.:#\s]+(?:no\.?\s*)?[\p{L}\d]{1,6}|\d{1,4}[a-z]?(?![\p{L}\d])(?!\s+\d[a-z]{2}(?![\p{L}\d])))(?![\p{L}\d])/giu,
+  // not a unit when an inward code follows: `RM15 5EE` is a British postcode (outward
+  // code = area letters + district digits, inward code = digit + two letters). Spanish:
+  // `Apto 301`, `Dpto. 4`, `Piso 3` (apartamento, departamento, floor)
+  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm|apto|dpto|depto|piso)(?:[.:#\s]+(?:no\.?\s*)?[\p{L}\d]{1,6}|\d{1,4}[a-z]?(?![\p{L}\d])(?!\s+\d[a-z]{2}(?![\p{L}\d])))(?![\p{L}\d])/giu,
   // `#104` is a unit; `# 63-64` is not: in the Latin-American plate (`Cra 18 # 63-64`) `#` reads
   // "número" and the hyphenated pair (cross street, distance) is the house number
   /(?<![\p{L}\d])#\s*\d{1,5}[a-z]?(?![\p{L}\d]|-\d)/giu,
@@ -71,7 +72,7 @@ const ADDITIONAL_RES: RegExp[] = [
 ];
 
 /** A cheap first test: text without any of these cannot hold a designator. */
-const ADDITIONAL_HINT = /[#/]|\d\s*(?:[.]|e|er|re|nd|rd|th|st|og|ob|tr|tv|mf|sal)|(?:st|kl)\.?\s*(?:th|tv|mf|sal)|top|t[üu]|stg|stie|whg|woh|ap|unit|suit|ste|flat|floor|etage|étage|stock|b[âa]t|bloc|esc|porte|lejl|lgh|room|rm|box|postf|bo[iî]te|bp|sc\.|et\.|кв|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|trappa|verdieping|begane/i;
+const ADDITIONAL_HINT = /[#/]|\d\s*(?:[.]|e|er|re|nd|rd|th|st|og|ob|tr|tv|mf|sal)|(?:st|kl)\.?\s*(?:th|tv|mf|sal)|top|t[üu]|stg|stie|whg|woh|ap|unit|suit|ste|flat|floor|etage|étage|stock|b[âa]t|bloc|esc|porte|lejl|lgh|room|rm|box|postf|bo[iî]te|bp|sc\.|et\.|кв|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|trappa|verdieping|begane|dpto|depto|piso/i;
 
 export function extractAdditional(s: string, found: string[]): string {
   let out = s;

@@ -54,11 +54,17 @@ describe('free-text components without the index', () => {
     expect(parseComponents('Cra 18#63-64 B Chapinero Bogotá DC Colombia').housenumber).toBe('6364b');
     expect(parseComponents('Calle 10 # 20-30, Bogotá').housenumber).toBe('20-30');
     expect(parseComponents('123 Main St #104')).toEqual({ housenumber: '123', postcode: '', additional: '#104' });
+    expect(parseComponents('Calle 10 # 20-30 Apto 301, Bogotá')).toEqual({ housenumber: '20-30', postcode: '', additional: 'Apto 301' });
+    expect(parseComponents('Av. Corrientes 1234, Piso 3, Dpto. B, C1043 Buenos Aires').additional).toBe('Piso 3, Dpto. B');
   });
   it('a number before a bare street type names the street (`25 Straße 50`)', () => {
     for (const input of ['25 Straße 50', '25 Straße, 50', '25 Strada 50', '25 Strada, 50']) expect(parseComponents(input).housenumber, input).toBe('50');
     expect(parseComponents('12 Broadway').housenumber).toBe('12');
     expect(parseComponents('12 Rue de la Paix').housenumber).toBe('12');
+    expect(parseComponents('25 Avenue Foch, 75116 Paris').housenumber).toBe('25');
+    expect(parseComponents('10 Street Lane, Leeds').housenumber).toBe('10');
+    expect(parseComponents('5th Street 12').housenumber).toBe('12');
+    expect(parseComponents('83 street, nyc').housenumber).toBe('');
   });
   it('after a Spanish street a letter written apart is the door', () => {
     expect(parseComponents('Calle Principal 20 B')).toEqual({ housenumber: '20', postcode: '', additional: 'B' });
