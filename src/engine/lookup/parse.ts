@@ -50,19 +50,29 @@ export interface ParsedQuery {
 const ADDITIONAL_RES: RegExp[] = [
   /(?<![\p{L}\d])c\/o\s+[^,\n]+/giu,
   // the designator, then a separator (or digits right away: "Top3"), then the value; never a
-  // word that merely starts like one ("Steinest", "Topweg")
-  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm)(?:[.:#\s]+(?:no\.?\s*)?[\p{L}\d]{1,6}|\d{1,4}[a-z]?)(?![\p{L}\d])/giu,
-  /(?<![\p{L}\d])#\s*\d{1,5}[a-z]?(?![\p{L}\d])/giu,
+  // word that merely starts like one ("Steinest", "Topweg"). Digits right after the letters are
+  // not a unit when an inward code follows: `RM15 5EE` is a British postcode (outward
+  // code = area letters + district digits, inward code = digit + two letters). Spanish:
+  // `Apto 301`, `Dpto. 4`, `Piso 3` (apartamento, departamento, floor)
+  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm|apto|dpto|depto|piso)(?:[.:#\s]+(?:no\.?\s*)?[\p{L}\d]{1,6}|\d{1,4}[a-z]?(?![\p{L}\d])(?!\s+\d[a-z]{2}(?![\p{L}\d])))(?![\p{L}\d])/giu,
+  // `#104` is a unit; `# 63-64` is not: in the Latin-American plate (`Cra 18 # 63-64`) `#` reads
+  // "número" and the hyphenated pair (cross street, distance) is the house number
+  /(?<![\p{L}\d])#\s*\d{1,5}[a-z]?(?![\p{L}\d]|-\d)/giu,
   /(?<![\p{L}\d])(?:p\.?\s?o\.?\s+box|postfach|boîte postale|bp)\s*\d{1,6}(?![\p{L}\d])/giu,
   /(?<![\p{L}\d])(?:ap|sc|et|кв)\.\s*[\p{L}\d]{1,4}(?![\p{L}\d])/giu,
   /(?<![\p{L}\d])\d{1,2}\s+trappa(?:\s+(?:upp|ned))?(?![\p{L}\d])/giu,
   /(?<![\p{L}\d])(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+floor(?![\p{L}\d])/giu,
-  /(?<![\p{L}\d])(?:\d{1,2}|st|kl)\.?\s*(?:th|tv|mf|sal)(?![\p{L}\d])\.?/giu,
-  /(?<![\p{L}\d])\d{1,2}(?:e|er|re|eme|ème|nd|rd|th|st)?\.?\s*(?:og|stock|etage|étage|floor|obergeschoss)(?![\p{L}\d])/giu,
+  // Danish floor and side (`2. tv`, `st. th`, `kl mf`); `th` (til højre) only after a dot or a
+  // space, since a digit glued to `th` is an English ordinal (`8TH ST`, `5th Avenue`)
+  /(?<![\p{L}\d])(?:(?:\d{1,2}|st|kl)\.?\s*(?:tv|mf|sal)|(?:\d{1,2}(?:\.\s*|\s+)|(?:st|kl)\.?\s*)th)(?![\p{L}\d])\.?/giu,
+  // floors: `3e étage`, `2. OG`, `1st floor`, Dutch `2e verdieping`, `3de verdieping`
+  /(?<![\p{L}\d])\d{1,2}(?:e|er|re|eme|ème|nd|rd|th|st|de|ste)?\.?\s*(?:og|stock|etage|étage|floor|obergeschoss|verdieping)(?![\p{L}\d])/giu,
+  // Dutch ground floor, `begane grond` (also cut short or abbreviated: `begane gr.`, `begane gro`)
+  /(?<![\p{L}\d])begane\s+gr\p{L}{0,3}(?![\p{L}\d])\.?/giu,
 ];
 
 /** A cheap first test: text without any of these cannot hold a designator. */
-const ADDITIONAL_HINT = /[#/]|\d\s*(?:[.]|e|er|re|nd|rd|th|st|og|ob|tr|tv|mf|sal)|(?:st|kl)\.?\s*(?:th|tv|mf|sal)|top|t[üu]|stg|stie|whg|woh|ap|unit|suit|ste|flat|floor|etage|étage|stock|b[âa]t|bloc|esc|porte|lejl|lgh|room|rm|box|postf|bo[iî]te|bp|sc\.|et\.|кв|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|trappa/i;
+const ADDITIONAL_HINT = /[#/]|\d\s*(?:[.]|e|er|re|nd|rd|th|st|og|ob|tr|tv|mf|sal)|(?:st|kl)\.?\s*(?:th|tv|mf|sal)|top|t[üu]|stg|stie|whg|woh|ap|unit|suit|ste|flat|floor|etage|étage|stock|b[âa]t|bloc|esc|porte|lejl|lgh|room|rm|box|postf|bo[iî]te|bp|sc\.|et\.|кв|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|trappa|verdieping|begane|dpto|depto|piso/i;
 
 export function extractAdditional(s: string, found: string[]): string {
   let out = s;
