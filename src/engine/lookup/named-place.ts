@@ -9,6 +9,12 @@
  * postcode exists together with the named place, else the one country whose shape it has. When
  * the postcode and the city name different places, the postcode wins (the street, when one was
  * found, decided earlier) and the disagreement lowers the relevance.
+ *
+ * Without a given country, the query's other words choose among countries: the street's type
+ * words and its letters (`Triq`, `ø`; street-countries.ts). They may choose among the countries
+ * of a bare postcode or of a shared name, but never take the answer where no named place is, and
+ * a place named only weakly (typo, other name, first words) in a country they rule out is not
+ * named. A name that several countries share, with nothing deciding, gives no answer.
  */
 import { DOC_PLACE, DOC_POSTCODE, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
@@ -125,9 +131,9 @@ function placeToken(q: ParsedQuery, i: number, streetPart: readonly boolean[]): 
 }
 
 /**
- * Free text in several parts ("Triq il-Wilga 58a, Paceville"): the words of a part that holds the
- * street (a street type word, a house number, or a number after words in the first part) are the
- * street's, and do not name a place when another part has a word that may ("Wilga" is a town in
+ * Free text in several parts ("Triq il-Wilga 58a, Paceville"): the words of the parts that hold
+ * a street type word (else of the first part with a house number, or a number after words in the
+ * first part) are the street's, and do not name a place when another part has a word that may ("Wilga" is a town in
  * Poland, "Street" one in England, "an der" of "Krems an der Donau"). Per token: true when the
  * token is such a street word.
  */
@@ -137,12 +143,16 @@ function streetPartTokens(q: ParsedQuery): boolean[] {
   if (!toks.some((t) => t.field === 'free' && (t.seg ?? 0) > 0)) return none;
   const zipKeys = new Set(q.zipCands.map((z) => z.key));
   const streetSegs = new Set<number>();
+  let hnSeg = -1;
   toks.forEach((t, i) => {
     if (t.field !== 'free' || t.seg === undefined) return;
     const afterWord = i > 0 && toks[i - 1]!.seg === t.seg && !/^\d/.test(toks[i - 1]!.text);
     const hn = t.hnLike && (!zipKeys.has(t.text) || (t.seg === 0 && afterWord));
-    if (hn || isStreetWord(t.text)) streetSegs.add(t.seg);
+    if (isStreetWord(t.text)) streetSegs.add(t.seg);
+    else if (hn && hnSeg < 0) hnSeg = t.seg;
   });
+  // without a type word, the first part with a house number is the street's
+  if (streetSegs.size === 0 && hnSeg >= 0) streetSegs.add(hnSeg);
   const placeElsewhere = toks.some((t) => t.field === 'free' && t.seg !== undefined && !streetSegs.has(t.seg) && t.text.length >= 3 && !/^\d/.test(t.text));
   if (streetSegs.size === 0 || !placeElsewhere) return none;
   return toks.map((t) => t.field === 'free' && t.seg !== undefined && streetSegs.has(t.seg));
@@ -347,7 +357,10 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     const cityAbroad = places.some((p) => p.full && !p.typo && p.country !== b.pc.country);
     // nor does a type word's guess among the postcode's countries when every place named is abroad
     const placeAbroad = places.length > 0 && places.every((p) => p.country !== b.pc.country);
-    const decided = q.country !== '' || b.score >= 10 || (hintDecided && !placeAbroad) || (!cityAbroad && (countries.size === 1
+    // or when the query names a city that is nowhere ("Merchants Street 21, 1010 Vallettaa")
+    const cityUnfound = places.length === 0 && q.tokens.some((t, i) => t.text.length >= 4 && placeToken(q, i, streetPart)
+      && (t.field === 'city' || (t.field === 'free' && (t.seg ?? 0) > 0)));
+    const decided = q.country !== '' || b.score >= 10 || (hintDecided && !placeAbroad && !cityUnfound) || (!cityAbroad && (countries.size === 1
       || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country)));
     if (decided) {
       const { pc, place, pcTokens } = b;

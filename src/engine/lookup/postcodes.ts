@@ -69,8 +69,8 @@ export function findPostcodes(text: string): PostcodeCandidate[] {
   for (let i = 0; i < words.length; i++) {
     const { w, at } = words[i]!;
     const next = words[i + 1];
-    // letters, then the number: Malta's `VLT 1455`, only as the post writes it (capitals)
-    if (/^[A-Z]{3}$/.test(w) && next !== undefined && /^\d{2,4}$/.test(next.w) && text.slice(at + w.length, next.at).trim() === '') {
+    // letters, then the number: Malta's `VLT 1455`, only as the post writes it today (capitals, four digits: `DFL 31`, `III 28` are a street and its number)
+    if (/^[A-Z]{3}$/.test(w) && next !== undefined && /^\d{4}$/.test(next.w) && text.slice(at + w.length, next.at).trim() === '') {
       const pair = `${w} ${next.w}`;
       const cs = postcodeCountries(pair);
       if (cs.length > 0) {

@@ -43,12 +43,12 @@ export function isStreetWord(t: string): boolean {
 
 /**
  * Letters that only some destinations' languages write (lower case; the query is lower-cased
- * first). Letters shared by many (ä, ö, ü, é, ç) say nothing and are not listed.
+ * first). Letters shared by many (ä, ö, ü, é, ç, ô) say nothing and are not listed.
  */
 const LETTERS: [RegExp, string][] = [
-  [/[æø]/, 'DK'], [/å/, 'DK SE FI'], [/ß/, 'DE AT LI LU'],
+  [/[æø]/, 'DK'], [/å/, 'DK SE FI'], [/ß/, 'DE AT CH LI LU'],
   [/[łńśź]/, 'PL'], [/ż/, 'PL MT'], [/[ąę]/, 'PL LT'], [/[őű]/, 'HU'],
-  [/[řůě]/, 'CZ'], [/[ňťď]/, 'CZ SK'], [/[ľĺŕô]/, 'SK'], [/đ/, 'HR'],
+  [/[řůě]/, 'CZ'], [/[ňťď]/, 'CZ SK'], [/[ľĺŕ]/, 'SK'], [/đ/, 'HR'],
   [/[āēīļņķģ]/, 'LV'], [/[ėįų]/, 'LT'], [/ū/, 'LV LT'], [/õ/, 'EE PT'], [/ã/, 'PT BR'], [/ñ/, 'ES AR'],
   [/[ġħċ]/, 'MT'], [/[șțşţă]/, 'RO'],
 ];

@@ -75,6 +75,12 @@ describe('issue 10: the embedded default answers what the query names', () => {
     }
     expect(lookup(index, { address: 'An der Schütt 48, Krems' })).toMatchObject({ country_iso_2: 'AT' });
   });
+  it('a type word does not choose a bare postcode\'s country when the city the query names is nowhere', () => {
+    // 1010 is a code in AT, AU, BE, CH, DK, …; "Street" alone would point to AU
+    expect(lookup(index, { address: 'Merchants Street 21, 1010 Vallettaa' })).toMatchObject({ country_iso_2: '', relevance: '0' });
+    // a French type word still decides where the named city agrees
+    expect(lookup(index, { address: 'Rue X 5, 04100 Manosque' })).toMatchObject({ country_iso_2: 'FR', zip: '04100' });
+  });
   it('a Maltese code in two parts keeps the answer in Malta', () => {
     expect(lookup(index, { address: 'Old Bakery Street 198, VLT 1455 Valletta' })).toMatchObject({ country_iso_2: 'MT', city: 'Valletta', zip: 'VLT 1455' });
     expect(lookup(index, { address: 'Triq San Ġorġ 5, STJ1963 St. Julians' })).toMatchObject({ country_iso_2: 'MT', zip: 'STJ 1963' });
@@ -86,6 +92,8 @@ describe('issue 10: the embedded default answers what the query names', () => {
   it('the letters of a street name choose among the countries of a bare postcode', () => {
     expect(lookup(index, { street: 'Sjælør Boulevard', housenumber: '20', zip: '2450' })).toMatchObject({ country_iso_2: 'DK', zip: '2450' });
     expect(lookup(index, { street: 'Sønder Boulevard', housenumber: '34', zip: '1720' })).toMatchObject({ country_iso_2: 'DK', zip: '1720' });
+    // letters many languages write (ô, é) say nothing: the French type word decides
+    expect(lookup(index, { street: 'Rue de la Côte Blanche', housenumber: '33', zip: '15000' })).toMatchObject({ country_iso_2: 'FR', zip: '15000' });
   });
   it('a name two countries share, and nothing decides: no answer rather than a guess abroad', () => {
     const r = lookup(index, { address: 'Rue Sous Châtillon 5, Velaines' });

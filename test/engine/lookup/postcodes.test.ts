@@ -21,7 +21,8 @@ describe('postcodes by country shape', () => {
   });
   it('reads Malta\'s codes written in two parts, as the post writes them (capitals)', () => {
     expect(findPostcodes('Old Bakery Street 198, VLT 1455 Valletta').map((p) => [p.key, p.countries])).toEqual([['vlt1455', ['MT']]]);
-    expect(findPostcodes('Main Street 39, STJ 15 St. Julian\'s').map((p) => p.key)).toEqual(['stj15']);
+    expect(findPostcodes('Rue de la 1re DFL 31, 90200 Giromagny').map((p) => p.key)).toEqual(['90200']);
+    expect(findPostcodes('Avenue Napoleon III 28, 20110 Propriano').map((p) => p.key)).toEqual(['20110']);
     expect(findPostcodes('Via 12, Roma').map((p) => p.key)).toEqual([]);
   });
   it('normalises for the country, or gives nothing when invalid there', () => {
@@ -51,6 +52,7 @@ describe('subdivision names and street hints', () => {
     expect([...letterCountries('Triq San Ġorġ')]).toEqual(['MT']);
     expect([...letterCountries('ul. Żwirki i Wigury, Łódź')]).toEqual(['PL']);
     expect(letterCountries('Rue de la Paix, Genève').size).toBe(0);
+    expect(letterCountries('Rue de la Côte Blanche').size).toBe(0);
     expect([...countryHint(['sonder', 'boulevard'], 'Sønder Boulevard')]).toEqual(['DK']);
     expect(countryHint(['rue', 'de', 'la', 'paix'], 'Rue de la Paix').has('FR')).toBe(true);
   });
