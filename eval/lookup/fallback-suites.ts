@@ -21,15 +21,20 @@ import { D, sample, type Truth } from './suites.ts';
 
 type Lookup = (i: AddressIndex, r: SearchRequest) => SearchRecord;
 
-/** An extract's addresses with street, number, city; the country is given per extract. */
+/**
+ * An extract's addresses with street, number, city. The country is the row's own `addr:country`
+ * when it has one (the Liechtenstein extract's box holds addresses of Feldkirch, AT), else the
+ * extract's.
+ */
 export function extractTruth(file: string, country: string): Truth[] {
   const lines = readFileSync(file, 'utf8').split('\n');
   const out: Truth[] = [];
   for (const l of lines.slice(1)) {
     if (!l) continue;
-    const [, lon, lat, hn, street, , postcode, city] = splitCsv(l);
+    const [, lon, lat, hn, street, , postcode, city, rowCountry] = splitCsv(l);
     if (!street || !hn || !city) continue;
-    out.push({ street, hn, postcode: postcode ?? '', city: city.replace(/\s*\((FL|LI)\)\s*$/, ''), country, lat: Number(lat), lon: Number(lon) });
+    const cc = /^[A-Z]{2}$/.test(rowCountry ?? '') ? rowCountry! : country;
+    out.push({ street, hn, postcode: postcode ?? '', city: city.replace(/\s*\((FL|LI)\)\s*$/, ''), country: cc, lat: Number(lat), lon: Number(lon) });
   }
   return out;
 }
@@ -124,7 +129,7 @@ export function postcodePairs(): { source: string; pairs: PostcodePair[] }[] {
     for (const t of extractTruth(D(...file.split('/')), cc)) {
       if (!t.postcode) continue;
       const k = `${postcodeKey(t.postcode)}|${foldText(t.city)}`;
-      if (!seen.has(k)) seen.set(k, { country: cc, postcode: t.postcode, city: t.city, state: STATE_OF_EXTRACT[cc] ?? '' });
+      if (!seen.has(k)) seen.set(k, { country: t.country, postcode: t.postcode, city: t.city, state: t.country === cc ? STATE_OF_EXTRACT[cc] ?? '' : '' });
     }
     out.push({ source: `OSM ${label}`, pairs: [...seen.values()] });
   }

@@ -10,6 +10,7 @@ import { DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.
 import type { AddressIndex } from '../index/index.ts';
 import { candidateDocs, exactMatches, intersectDocs, typoMatches, type TokenMatch } from './candidates.ts';
 import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
+import { foldTokens } from './normalize.ts';
 import { parseRequest, type ParsedQuery } from './parse.ts';
 import { buildRecord, type Choice } from './record.ts';
 import { applyPostcodeConstraint, bindingZipToken, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
@@ -55,7 +56,7 @@ function addTypoMatches(index: AddressIndex, q: ParsedQuery, matches: TokenMatch
  */
 function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice: Choice): Choice {
   const s = choice.best;
-  if (s && s.kind === DOC_STREET && placeMatched(s)) return choice;
+  if (s && s.kind === DOC_STREET && (placeMatched(s) || cityFieldNamesStreetCity(index, q, s))) return choice;
   const named = resolveNamedPlace(index, q, matches);
   if (s && s.kind === DOC_STREET && (!named || streetNear(index, s, named))) return choice;
   if (named) return { best: named, ambiguous: false };
@@ -72,6 +73,12 @@ function placeMatched(s: Scored): boolean {
     if (s.explained[i]! > 0 && (r === ROLE_CITY || r === ROLE_DISTRICT || r === ROLE_ZIP)) return true;
   }
   return false;
+}
+
+/** The city field is the street's city ("Frederiksberg Runddel", Frederiksberg: its word went to the street). */
+function cityFieldNamesStreetCity(index: AddressIndex, q: ParsedQuery, s: Scored): boolean {
+  const city = q.tokens.filter((t) => t.field === 'city').map((t) => t.text).join(' ');
+  return city !== '' && foldTokens(index.str(index.c.docCity[s.doc]!)).join(' ') === city;
 }
 
 /** A street in the named place's country and within 15 km of it. */

@@ -9,6 +9,12 @@
  * postcode exists together with the named place, else the one country whose shape it has. When
  * the postcode and the city name different places, the postcode wins (the street, when one was
  * found, decided earlier) and the disagreement lowers the relevance.
+ *
+ * Without a given country, the query's other words choose among countries: the street's type
+ * words and its letters (`Triq`, `ø`; street-countries.ts). They may choose among the countries
+ * of a bare postcode or of a shared name, but never take the answer where no named place is, and
+ * a place named only weakly (typo, other name, first words) in a country they rule out is not
+ * named. A name that several countries share, with nothing deciding, gives no answer.
  */
 import { DOC_PLACE, DOC_POSTCODE, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
@@ -17,7 +23,7 @@ import { foldTokens } from './normalize.ts';
 import type { ParsedQuery } from './parse.ts';
 import { normalisePostcode, postcodeCountries, postcodeKeysToTry } from './postcodes.ts';
 import type { Scored } from './score.ts';
-import { isStreetWord, streetCountries } from './street-countries.ts';
+import { countryHint, isStreetWord } from './street-countries.ts';
 
 /** A postcode and a place farther apart than this do not agree (unless the postcode names the place). */
 const AGREE_METERS = 25_000;
@@ -29,7 +35,7 @@ const MAX_PLACES = 48;
 const SCAN_LIMIT = 200_000;
 
 interface PcHit { doc: number; country: string; token: number; raw: string; exact: boolean; shapeCountries: readonly string[] }
-interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; nameLen: number; seg: number }
+interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; nameLen: number; seg: number; typo: boolean; weak: boolean }
 
 export interface NamedPlace extends Scored {
   /** `zip` to show: the query's postcode normalised for the country, or the stored one. */
@@ -89,12 +95,13 @@ function distance(index: AddressIndex, a: number, b: number): number {
 }
 
 /** Postcode documents the query names. */
-function postcodeHits(index: AddressIndex, q: ParsedQuery): PcHit[] {
+function postcodeHits(index: AddressIndex, q: ParsedQuery, streetPart: readonly boolean[]): PcHit[] {
   const c = index.c;
   const out: PcHit[] = [];
   const cands: { key: string; raw: string; token: number; countries: readonly string[] }[] = [];
   q.zipCands.forEach((z) => cands.push({ key: z.key, raw: z.raw, token: q.tokens.findIndex((t) => t.text === z.key), countries: z.countries }));
   for (const cand of cands) {
+    if (houseNumberOfStreet(q, cand.token, streetPart)) continue;
     const shape = cand.countries.length > 0 ? cand.countries : postcodeCountries(cand.raw);
     const countries = q.country ? [q.country] : shape;
     const found = new Set<string>();
@@ -118,9 +125,48 @@ function postcodeHits(index: AddressIndex, q: ParsedQuery): PcHit[] {
 }
 
 /** Query tokens that may name a place (not street words of a structured query, not numbers). */
-function placeToken(q: ParsedQuery, i: number): boolean {
+function placeToken(q: ParsedQuery, i: number, streetPart: readonly boolean[]): boolean {
   const t = q.tokens[i]!;
-  return (t.field === 'city' || t.field === 'district' || t.field === 'free') && !/^\d/.test(t.text);
+  return (t.field === 'city' || t.field === 'district' || t.field === 'free') && !/^\d/.test(t.text) && !streetPart[i];
+}
+
+/**
+ * Free text in several parts ("Triq il-Wilga 58a, Paceville"): the words of the parts that hold
+ * a street type word (else of the first part with a house number, or a number after words in the
+ * first part) are the street's, and do not name a place when another part has a word that may ("Wilga" is a town in
+ * Poland, "Street" one in England, "an der" of "Krems an der Donau"). Per token: true when the
+ * token is such a street word.
+ */
+function streetPartTokens(q: ParsedQuery): boolean[] {
+  const toks = q.tokens;
+  const none = toks.map(() => false);
+  if (!toks.some((t) => t.field === 'free' && (t.seg ?? 0) > 0)) return none;
+  const zipKeys = new Set(q.zipCands.map((z) => z.key));
+  const streetSegs = new Set<number>();
+  let hnSeg = -1;
+  toks.forEach((t, i) => {
+    if (t.field !== 'free' || t.seg === undefined) return;
+    const afterWord = i > 0 && toks[i - 1]!.seg === t.seg && !/^\d/.test(toks[i - 1]!.text);
+    const hn = t.hnLike && (!zipKeys.has(t.text) || (t.seg === 0 && afterWord));
+    if (isStreetWord(t.text)) streetSegs.add(t.seg);
+    else if (hn && hnSeg < 0) hnSeg = t.seg;
+  });
+  // without a type word, the first part with a house number is the street's
+  if (streetSegs.size === 0 && hnSeg >= 0) streetSegs.add(hnSeg);
+  const placeElsewhere = toks.some((t) => t.field === 'free' && t.seg !== undefined && !streetSegs.has(t.seg) && t.text.length >= 3 && !/^\d/.test(t.text));
+  if (streetSegs.size === 0 || !placeElsewhere) return none;
+  return toks.map((t) => t.field === 'free' && t.seg !== undefined && streetSegs.has(t.seg));
+}
+
+/**
+ * A number of the street's part that comes after its words and is that part's only number is the
+ * house number ("Rue de la Poujade 6247, Saint-Geniez-d'Olt"), not a postcode.
+ */
+function houseNumberOfStreet(q: ParsedQuery, i: number, streetPart: readonly boolean[]): boolean {
+  if (i < 0 || !streetPart[i]) return false;
+  const t = q.tokens[i]!;
+  if (i === 0 || q.tokens[i - 1]!.seg !== t.seg || /^\d/.test(q.tokens[i - 1]!.text)) return false;
+  return q.tokens.filter((u) => u.seg === t.seg && /^\d/.test(u.text)).length === 1;
 }
 
 /**
@@ -130,14 +176,14 @@ function placeToken(q: ParsedQuery, i: number): boolean {
  * documents) count as places too ("København V"). Typo neighbours name a place only from the
  * city field: in free text they would let a street word ("Menqa") name a town abroad.
  */
-function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): PlaceHit[] {
+function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetPart: readonly boolean[]): PlaceHit[] {
   const c = index.c;
-  const byDoc = new Map<number, { tokens: number[]; quality: number; strong: boolean }>();
+  const byDoc = new Map<number, { tokens: number[]; quality: number; strong: boolean; exact: boolean }>();
   // the words of three letters or more first: a place named only by short words ("v", "de")
   // is not looked at, and those words only add to places a real word found
   const order = q.tokens.map((_, i) => i).sort((a, b) => Number(q.tokens[a]!.text.length < 3) - Number(q.tokens[b]!.text.length < 3));
   for (const i of order) {
-    if (!placeToken(q, i)) continue;
+    if (!placeToken(q, i, streetPart)) continue;
     const free = q.tokens[i]!.field === 'free';
     const strong = q.tokens[i]!.text.length >= 3;
     for (const m of matches[i]!) {
@@ -149,8 +195,9 @@ function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][])
           const kind = c.docKind[d];
           if (kind !== DOC_PLACE && kind !== DOC_POSTCODE) continue;
           if (q.country && index.str(c.docCountry[d]!) !== q.country) continue;
-          byDoc.set(d, (e = { tokens: [], quality: 0, strong }));
+          byDoc.set(d, (e = { tokens: [], quality: 0, strong, exact: false }));
         }
+        if (m.kind !== 'typo') e.exact = true;
         if (!e.tokens.includes(i)) { e.tokens.push(i); e.quality += m.quality; }
       }
     }
@@ -180,6 +227,7 @@ function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][])
       doc: d, country: index.str(c.docCountry[d]!), tokens: e.tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (e.quality / e.tokens.length),
       full, pos: Math.max(...e.tokens), nameLen: name.length, seg: Math.min(...e.tokens.map((i) => q.tokens[i]!.seg ?? 0)),
+      typo: !e.exact, weak: !e.exact || !full,
     });
   }
   return out;
@@ -202,15 +250,28 @@ function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: Set<s
   return ra > rb;
 }
 
+/** Another country's place named exactly as well as `best`, which neither hint nor size prefers. */
+function sharedAbroad(index: AddressIndex, best: PlaceHit, places: readonly PlaceHit[], hint: Set<string>): boolean {
+  const rank = index.c.docRank;
+  for (const p of places) {
+    if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
+    if (Math.abs(p.quality - best.quality) > 1e-9) continue;
+    if (hint.size > 0 && hint.has(p.country) !== hint.has(best.country)) continue;
+    if (rank[best.doc]! > rank[p.doc]! * 20) continue;
+    return true;
+  }
+  return false;
+}
+
 /**
  * Query tokens that name the place of a postcode document: all words of its place name, or its
  * first words (the first a real word), not a word it merely shares ("de" of "Puente De Guayar").
  */
-function pcPlaceTokens(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], doc: number): number[] {
+function pcPlaceTokens(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], doc: number, streetPart: readonly boolean[]): number[] {
   const hit: number[] = [];
   const typed = new Set<string>();
   for (let i = 0; i < q.tokens.length; i++) {
-    if (!placeToken(q, i)) continue;
+    if (!placeToken(q, i, streetPart)) continue;
     for (const m of matches[i]!) {
       if (q.tokens[i]!.field === 'free' && m.kind === 'typo') continue;
       const r = docTokenRole(index, doc, m.tok);
@@ -232,10 +293,14 @@ function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: numbe
 }
 
 export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): NamedPlace | undefined {
-  const pcs = postcodeHits(index, q);
-  const hint0 = streetCountries(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text));
-  // the best-named places only (a common name word can hit hundreds of postal places)
-  const places = placeHits(index, q, matches)
+  const streetPart = streetPartTokens(q);
+  const pcs = postcodeHits(index, q, streetPart);
+  const hint0 = countryHint(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text), q.rawText);
+  // the best-named places only (a common name word can hit hundreds of postal places); a place
+  // named only by a typo, another name or its first words, in a country the street words and
+  // letters rule out, is not named ("St. Julians" by a typo is not Juliana, ES, beside "Triq")
+  const places = placeHits(index, q, matches, streetPart)
+    .filter((p) => !(p.weak && hint0.size > 0 && !hint0.has(p.country)))
     .sort((a, b) => (betterPlace(index, a, b, hint0) ? -1 : betterPlace(index, b, a, hint0) ? 1 : 0))
     .slice(0, MAX_PLACES);
   const c = index.c;
@@ -266,7 +331,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     const streetSegs = new Set(q.tokens.filter((t) => t.field === 'free' && t.seg !== undefined && isStreetWord(t.text)).map((t) => t.seg!));
     const multiPart = q.tokens.some((t) => (t.seg ?? 0) > 0);
     for (const pc of pcs) {
-      const pcTokens = pcPlaceTokens(index, q, matches, pc.doc)
+      const pcTokens = pcPlaceTokens(index, q, matches, pc.doc, streetPart)
         .filter((i) => (q.tokens[i]!.seg ?? 0) >= lastSeg && !(multiPart && streetSegs.has(q.tokens[i]!.seg ?? -1)));
       let place: PlaceHit | undefined;
       for (const pl of places) {
@@ -281,8 +346,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     let b = best!;
     // a code in several countries and nothing named: the street's type word may point to one
     if (!q.country && b.score < 10 && countries.size > 1) {
-      const hint = streetCountries(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text));
-      const hinted = pcs.filter((p) => hint.has(p.country));
+      const hinted = pcs.filter((p) => hint0.has(p.country));
       if (hinted.length > 0 && new Set(hinted.map((p) => p.country)).size === 1) {
         b = { pc: hinted[0]!, place: undefined, pcTokens: [], score: 1 };
         hintDecided = true;
@@ -290,8 +354,13 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     }
     // without a given country, a postcode that exists only in a country where the named city is
     // not (LI addresses written with a Swiss code) does not take the answer abroad
-    const cityAbroad = places.some((p) => p.full && p.country !== b.pc.country);
-    const decided = q.country !== '' || b.score >= 10 || hintDecided || (!cityAbroad && (countries.size === 1
+    const cityAbroad = places.some((p) => p.full && !p.typo && p.country !== b.pc.country);
+    // nor does a type word's guess among the postcode's countries when every place named is abroad
+    const placeAbroad = places.length > 0 && places.every((p) => p.country !== b.pc.country);
+    // or when the query names a city that is nowhere ("Merchants Street 21, 1010 Vallettaa")
+    const cityUnfound = places.length === 0 && q.tokens.some((t, i) => t.text.length >= 4 && placeToken(q, i, streetPart)
+      && (t.field === 'city' || (t.field === 'free' && (t.seg ?? 0) > 0)));
+    const decided = q.country !== '' || b.score >= 10 || (hintDecided && !placeAbroad && !cityUnfound) || (!cityAbroad && (countries.size === 1
       || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country)));
     if (decided) {
       const { pc, place, pcTokens } = b;
@@ -316,6 +385,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   const hint = hint0;
   let best = places[0]!;
   for (const p of places) if (betterPlace(index, p, best, hint)) best = p;
+  // the same name in another country, as well named, and nothing in the query decides: no answer
+  // rather than a guess abroad ("Velaines" is in FR and BE; a much larger place still wins)
+  if (!q.country && sharedAbroad(index, best, places, hint)) return undefined;
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
   // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with
   // the city it came with; it counts half, since nothing could check it.

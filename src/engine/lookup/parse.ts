@@ -44,6 +44,8 @@ export interface ParsedQuery {
   additional: string;
   locale: string;
   totalWeight: number;
+  /** The street, city, district and free text as typed (their letters hint at a language). */
+  rawText: string;
 }
 
 /** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4", "c/o …"). */
@@ -88,9 +90,10 @@ export function extractAdditional(s: string, found: string[]): string {
 
 /**
  * Joins "2 a", "2/a", "2-a", "1 bis" into one house-number token in free text. A letter that is
- * an initial ("25 H.C. Ørsteds Vej", "1 V.A. Borgens Vej") belongs to the street, not the number.
+ * an initial ("25 H.C. Ørsteds Vej", "1 V.A. Borgens Vej") or an elided article ("32600
+ * L'Isle-Jourdain") belongs to the words after it, not the number.
  */
-const GLUE_RE = /(?<![\p{L}\d])(\d{1,5})\s*[/-]?\s*([a-zA-Z]|bis|ter|quater)(?![\p{L}\d]|\.\s*\p{L})/gu;
+const GLUE_RE = /(?<![\p{L}\d])(\d{1,5})\s*[/-]?\s*([a-zA-Z]|bis|ter|quater)(?![\p{L}\d'’]|\.\s*\p{L})/gu;
 function glueHouseNumbers(s: string): string {
   return s.replace(GLUE_RE, '$1$2');
 }
@@ -208,5 +211,6 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   return {
     tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, state, county,
     additional: found.join(', '), locale: (req.locale ?? '').trim(), totalWeight: total,
+    rawText: [req.street, req.city, req.district, req.address].filter(Boolean).join(' '),
   };
 }

@@ -72,7 +72,7 @@ const NOT_A_CODE_PART = /^(?:N|S|E|W|NE|NW|SE|SW|US|ST|RD|DR|AV|AVE|MD|TX|CA|NY|
 
 /**
  * Postcode candidates in free text: one raw word, or two raw words joined by a space
- * (`1017 GC`, `SW1A 1AA`, `114 55`), that have some destination's shape. A longer span wins over
+ * (`1017 GC`, `SW1A 1AA`, `114 55`, `VLT 1455`), that have some destination's shape. A longer span wins over
  * its parts. The words are split on white space, commas, semicolons and brackets only, so
  * `00-590` and `LV-1050` stay one word.
  */
@@ -82,8 +82,18 @@ export function findPostcodes(text: string): PostcodeCandidate[] {
   const out: PostcodeCandidate[] = [];
   for (let i = 0; i < words.length; i++) {
     const { w, at } = words[i]!;
-    if (!/\d/.test(w)) continue;
     const next = words[i + 1];
+    // letters, then the number: Malta's `VLT 1455`, only as the post writes it today (capitals, four digits: `DFL 31`, `III 28` are a street and its number)
+    if (/^[A-Z]{3}$/.test(w) && next !== undefined && /^\d{4}$/.test(next.w) && text.slice(at + w.length, next.at).trim() === '') {
+      const pair = `${w} ${next.w}`;
+      const cs = postcodeCountries(pair);
+      if (cs.length > 0) {
+        out.push({ key: keyOf(pair), raw: pair, countries: cs, start: at, end: next.at + next.w.length });
+        i++;
+        continue;
+      }
+    }
+    if (!/\d/.test(w)) continue;
     if (next !== undefined && /^[\dA-Za-z]{2,4}$/.test(next.w) && !NOT_A_CODE_PART.test(next.w) && text.slice(at + w.length, next.at).trim() === '') {
       const pair = `${w} ${next.w}`;
       const cs = postcodeCountries(pair);

@@ -63,6 +63,47 @@ describe('issue 10: the embedded default answers what the query names', () => {
     expect(r.country_iso_2).toBe('DE');
     expect(Number(r.relevance)).toBeLessThanOrEqual(20);
   });
+  it('the house number after the street words is not a postcode of another country', () => {
+    for (const [address, city] of [['Rue de la Poujade 6247, Saint-Geniez-d\'Olt', 'Saint-Geniez-d\'Olt'], ['Route du village 1240, Furiani', 'Furiani']]) {
+      expect(lookup(index, { address }), address).toMatchObject({ country_iso_2: 'FR', city, zip: '' });
+    }
+  });
+  it('words of the street\'s part do not name a place when a later part may ("Wilga" is in PL, "Street" in GB)', () => {
+    for (const address of ['Triq il-Wilga 58a, Paceville', 'Merchants Street 21, Vallettaa', 'Triq San Ġorġ 5, St. Julians']) {
+      const r = lookup(index, { address });
+      expect(r.country_iso_2, address).not.toMatch(/^(PL|GB|CZ)$/);
+    }
+    expect(lookup(index, { address: 'An der Schütt 48, Krems' })).toMatchObject({ country_iso_2: 'AT' });
+  });
+  it('a type word does not choose a bare postcode\'s country when the city the query names is nowhere', () => {
+    // 1010 is a code in AT, AU, BE, CH, DK, …; "Street" alone would point to AU
+    expect(lookup(index, { address: 'Merchants Street 21, 1010 Vallettaa' })).toMatchObject({ country_iso_2: '', relevance: '0' });
+    // a French type word still decides where the named city agrees
+    expect(lookup(index, { address: 'Rue X 5, 04100 Manosque' })).toMatchObject({ country_iso_2: 'FR', zip: '04100' });
+  });
+  it('a Maltese code in two parts keeps the answer in Malta', () => {
+    expect(lookup(index, { address: 'Old Bakery Street 198, VLT 1455 Valletta' })).toMatchObject({ country_iso_2: 'MT', city: 'Valletta', zip: 'VLT 1455' });
+    expect(lookup(index, { address: 'Triq San Ġorġ 5, STJ1963 St. Julians' })).toMatchObject({ country_iso_2: 'MT', zip: 'STJ 1963' });
+  });
+  it('a city named only by a typo, in a country the street type word rules out, is not named', () => {
+    const r = lookup(index, { street: 'Triq Paceville', housenumber: '41', city: 'St. Julians' });
+    expect(r.country_iso_2).not.toBe('ES');
+  });
+  it('the letters of a street name choose among the countries of a bare postcode', () => {
+    expect(lookup(index, { street: 'Sjælør Boulevard', housenumber: '20', zip: '2450' })).toMatchObject({ country_iso_2: 'DK', zip: '2450' });
+    expect(lookup(index, { street: 'Sønder Boulevard', housenumber: '34', zip: '1720' })).toMatchObject({ country_iso_2: 'DK', zip: '1720' });
+    // letters many languages write (ô, é) say nothing: the French type word decides
+    expect(lookup(index, { street: 'Rue de la Côte Blanche', housenumber: '33', zip: '15000' })).toMatchObject({ country_iso_2: 'FR', zip: '15000' });
+  });
+  it('a name two countries share, and nothing decides: no answer rather than a guess abroad', () => {
+    const r = lookup(index, { address: 'Rue Sous Châtillon 5, Velaines' });
+    expect(r).toMatchObject({ country_iso_2: '', relevance: '0' });
+    // the postcode decides
+    expect(lookup(index, { address: 'Rue Sous Châtillon 5, 55500 Velaines' })).toMatchObject({ country_iso_2: 'FR', city: 'Velaines' });
+  });
+  it('an elided article after the postcode is not a house-number letter ("32600 L\'Isle-Jourdain")', () => {
+    expect(lookup(index, { address: 'Rue des Chênes 19, 32600 L\'Isle-Jourdain' })).toMatchObject({ country_iso_2: 'FR', city: 'L\'Isle-Jourdain', zip: '32600' });
+  });
   it('common words never pull the answer to a place the query does not name', () => {
     const r = lookup(index, { address: 'Rue de la Paix 3, 75002 Paris' });
     expect(r).toMatchObject({ country_iso_2: 'FR', city: 'Paris', zip: '75002' });

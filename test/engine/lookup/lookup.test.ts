@@ -187,3 +187,22 @@ function tinyIndexBytes(): Uint8Array {
   ib.add(b, 'test');
   return ib.build();
 }
+
+describe('a wrong postcode far away, the city field naming the street\'s city', () => {
+  // GeoNames puts 0999 København C at Skagen; the street's own city is the one named
+  const b = emptyBatch();
+  b.places.push({ country: 'DK', name: 'Frederiksberg', lat: 55.678, lon: 12.533, population: 100000, type: 'city' });
+  b.postcodes.push(
+    { country: 'DK', code: '0999', place: 'København C', state: '', stateCode: 'DK-84', county: '', lat: 57.72, lon: 10.58 },
+    { country: 'DK', code: '2000', place: 'Frederiksberg', state: '', stateCode: 'DK-84', county: '', lat: 55.678, lon: 12.533 },
+  );
+  b.addresses.push({ country: 'DK', street: 'Frederiksberg Runddel', housenumber: '3E', postcode: '2000', city: 'Frederiksberg', district: '', lat: 55.6752, lon: 12.5313 });
+  b.addresses.push({ country: 'DK', street: 'Frederiksberg Runddel', housenumber: '1', postcode: '2000', city: 'Frederiksberg', district: '', lat: 55.6753, lon: 12.5314 });
+  const ib = new IndexBuilder();
+  ib.add(b, 'test');
+  const dk = openIndex(ib.build().buffer);
+  it('answers the street, not the postcode\'s place', () => {
+    const r = lookup(dk, { street: 'Frederiksberg Runddel', housenumber: '3E', zip: '0999', city: 'Frederiksberg' });
+    expect(r).toMatchObject({ matchlevel: 'housenumber', city: 'Frederiksberg', zip: '2000' });
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPostcodes, normalisePostcode, postcodeCountries, postcodeKeysToTry } from '../../../src/engine/lookup/postcodes.ts';
 import { subdivisionName } from '../../../src/engine/lookup/subdivisions.ts';
-import { streetCountries } from '../../../src/engine/lookup/street-countries.ts';
+import { countryHint, letterCountries, streetCountries } from '../../../src/engine/lookup/street-countries.ts';
 
 describe('postcodes by country shape', () => {
   it('recognises codes written in parts, with the countries whose shape they have', () => {
@@ -18,6 +18,12 @@ describe('postcodes by country shape', () => {
   it('drops a country letter prefix ("D-10115") and keeps LV\'s own', () => {
     expect(findPostcodes('D-10115 Berlin')[0]!.key).toBe('10115');
     expect(findPostcodes('LV-1050 Rīga')[0]!.key).toBe('lv1050');
+  });
+  it('reads Malta\'s codes written in two parts, as the post writes them (capitals)', () => {
+    expect(findPostcodes('Old Bakery Street 198, VLT 1455 Valletta').map((p) => [p.key, p.countries])).toEqual([['vlt1455', ['MT']]]);
+    expect(findPostcodes('Rue de la 1re DFL 31, 90200 Giromagny').map((p) => p.key)).toEqual(['90200']);
+    expect(findPostcodes('Avenue Napoleon III 28, 20110 Propriano').map((p) => p.key)).toEqual(['20110']);
+    expect(findPostcodes('Via 12, Roma').map((p) => p.key)).toEqual([]);
   });
   it('normalises for the country, or gives nothing when invalid there', () => {
     expect(normalisePostcode('NL', '1017gc')).toBe('1017 GC');
@@ -40,5 +46,14 @@ describe('subdivision names and street hints', () => {
     expect([...streetCountries(['vesterbrogade'])]).toEqual(['DK']);
     expect(streetCountries(['triq', 'il', 'wilga']).has('MT')).toBe(true);
     expect(streetCountries(['main']).size).toBe(0);
+  });
+  it('points distinctive letters to the languages that write them; the letters outweigh a borrowed type word', () => {
+    expect([...letterCountries('Sjælør Boulevard')]).toEqual(['DK']);
+    expect([...letterCountries('Triq San Ġorġ')]).toEqual(['MT']);
+    expect([...letterCountries('ul. Żwirki i Wigury, Łódź')]).toEqual(['PL']);
+    expect(letterCountries('Rue de la Paix, Genève').size).toBe(0);
+    expect(letterCountries('Rue de la Côte Blanche').size).toBe(0);
+    expect([...countryHint(['sonder', 'boulevard'], 'Sønder Boulevard')]).toEqual(['DK']);
+    expect(countryHint(['rue', 'de', 'la', 'paix'], 'Rue de la Paix').has('FR')).toBe(true);
   });
 });
