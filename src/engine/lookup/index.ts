@@ -12,6 +12,7 @@ import { candidateDocs, exactMatches, intersectDocs, typoMatches, type TokenMatc
 import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
 import { foldTokens } from './normalize.ts';
 import { parseRequest, type ParsedQuery } from './parse.ts';
+import { QueryBits } from './query-bits.ts';
 import { buildRecord, type Choice } from './record.ts';
 import { applyPostcodeConstraint, bindingZipToken, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
 
@@ -169,7 +170,8 @@ function choose(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], st
 
 function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {
   if (cands.length === 0) return { best: undefined, ambiguous: false };
-  const scored = cands.map((d) => scoreDoc(index, q, matches, d));
+  const bits = new QueryBits(matches);
+  const scored = cands.map((d) => scoreDoc(index, q, matches, d, bits));
   const byScore = (a: Scored, b: Scored) => b.score - a.score || b.rank - a.rank || a.doc - b.doc;
   scored.sort(byScore);
   const hnToks = houseNumberTokens(index, q);

@@ -10,6 +10,7 @@ import {
 import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
 import type { Field, ParsedQuery } from './parse.ts';
+import type { QueryBits } from './query-bits.ts';
 import { keepHeld } from './sorted-lists.ts';
 
 export interface Scored {
@@ -48,26 +49,44 @@ function roleFactor(field: Field, role: number): number {
   }
 }
 
-export function scoreDoc(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], doc: number): Scored {
+/** Scratch of scoreDoc: per document token, the query tokens it matches; and which are taken. */
+let tokBits = new Uint32Array(64);
+let used = new Uint8Array(64);
+
+/**
+ * Scores one document. `bits` maps the query's matched index tokens to query tokens (built
+ * once per candidate set): a query token no document token matches is skipped at once, and the
+ * matches of the others are compared only with the document tokens that hold them.
+ */
+export function scoreDoc(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], doc: number, bits: QueryBits): Scored {
   const c = index.c;
   const n = q.tokens.length;
   const explained = new Float64Array(n);
   const roles = new Int8Array(n).fill(-1);
   const ts = c.docTokStart[doc]!;
   const tc = c.docTokCount[doc]!;
-  const used = new Uint8Array(tc);
+  if (tc > tokBits.length) { tokBits = new Uint32Array(tc * 2); used = new Uint8Array(tc * 2); }
   let nameTotal = 0;
-  for (let j = 0; j < tc; j++) if (c.docTokRole[ts + j] === ROLE_NAME) nameTotal++;
+  let docMask = 0;
+  for (let j = 0; j < tc; j++) {
+    if (c.docTokRole[ts + j] === ROLE_NAME) nameTotal++;
+    const b = bits.of(c.docTok[ts + j]!);
+    tokBits[j] = b;
+    used[j] = 0;
+    docMask |= b;
+  }
   let nameMatched = 0;
   let typo = false;
   let zipMatched = false;
   const kind = c.docKind[doc]!;
   for (let i = 0; i < n; i++) {
+    const bit = (1 << i) >>> 0;
+    if (!(docMask & bit)) continue;
     const t = q.tokens[i]!;
     let best = 0, bestRole = -1, bestJ = -1, bestTypo = false;
     for (const m of matches[i]!) {
       for (let j = 0; j < tc; j++) {
-        if (used[j] || c.docTok[ts + j] !== m.tok) continue;
+        if (!(tokBits[j]! & bit) || used[j] || c.docTok[ts + j] !== m.tok) continue;
         const role = c.docTokRole[ts + j]!;
         const v = m.quality * roleFactor(t.field, role);
         if (v > best) { best = v; bestRole = role; bestJ = j; bestTypo = m.kind === 'typo'; }
