@@ -25,11 +25,28 @@ export class AddressIndex {
   readonly tokenCount: number;
   private readonly scratch = new Uint8Array(1024);
 
+  /** Documents' token lists lie back to back in document order (true of every built index). */
+  private readonly tokListsContiguous: boolean;
+
   constructor(c: Views, meta: IndexMeta) {
     this.c = c;
     this.meta = meta;
     this.docCount = c.docKind.length;
     this.tokenCount = c.tokHash.length;
+    let contiguous = true;
+    const s = c.docTokStart, n = c.docTokCount;
+    for (let d = 0; d + 1 < this.docCount && contiguous; d++) contiguous = s[d]! + n[d]! === s[d + 1];
+    this.tokListsContiguous = contiguous;
+  }
+
+  /**
+   * End (exclusive) of document `doc`'s token list. From the next document's start where the
+   * lists are contiguous: one memory line read for both ends instead of two columns, which is
+   * what a lookup pays per candidate document in an index of gigabytes.
+   */
+  docTokEnd(doc: number): number {
+    const s = this.c.docTokStart;
+    return this.tokListsContiguous && doc + 1 < this.docCount ? s[doc + 1]! : s[doc]! + this.c.docTokCount[doc]!;
   }
 
   /** A string of the string table. */

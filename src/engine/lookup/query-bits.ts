@@ -51,7 +51,7 @@ export class QueryBits {
   /** The query tokens document `doc` holds (one pass over its token list). */
   inDoc(index: AddressIndex, doc: number): number {
     const c = index.c;
-    const s = c.docTokStart[doc]!, e = s + c.docTokCount[doc]!;
+    const s = c.docTokStart[doc]!, e = index.docTokEnd(doc);
     const tok = c.docTok;
     let out = 0;
     for (let j = s; j < e; j++) out |= this.of(tok[j]!);

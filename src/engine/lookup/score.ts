@@ -64,7 +64,7 @@ export function scoreDoc(index: AddressIndex, q: ParsedQuery, matches: TokenMatc
   const explained = new Float64Array(n);
   const roles = new Int8Array(n).fill(-1);
   const ts = c.docTokStart[doc]!;
-  const tc = c.docTokCount[doc]!;
+  const tc = index.docTokEnd(doc) - ts;
   if (tc > tokBits.length) { tokBits = new Uint32Array(tc * 2); used = new Uint8Array(tc * 2); }
   let nameTotal = 0;
   let docMask = 0;
