@@ -122,6 +122,52 @@ const FEW_DOCS = 16;
 /** The candidate table of this thread (sized by one lookup's candidates, not by the index). */
 const found = new DocBits();
 
+/**
+ * Adds the uncounted query tokens each candidate holds. A token whose postings are short next to
+ * the candidates is found by reading its postings (sequential) and marking the candidates among
+ * them; the others in each candidate's own token list (one random read per candidate, the costly
+ * part at national size). Those reads go best first: a candidate that could not reach one below
+ * the best total even with every token left is not read, since it would fall under the floor of
+ * candidateDocs anyway.
+ */
+function probeUncounted(index: AddressIndex, matches: TokenMatch[][], sizes: number[], touched: Int32Array, uncounted: number): void {
+  let left = 0;
+  for (let ti = 0; ti < matches.length && ti < 32; ti++) {
+    const bit = (1 << ti) >>> 0;
+    if (!(uncounted & bit)) continue;
+    if (sizes[ti]! > SCAN_PER_CANDIDATE * touched.length) { left |= bit; continue; }
+    for (const m of matches[ti]!) {
+      const p = index.postings(m.tok);
+      for (let i = 0; i < p.length; i++) found.orIfPresent(p[i]!, bit);
+    }
+  }
+  if (left === 0) return;
+  const bits = new QueryBits(matches);
+  const most = popcount(left);
+  const known = new Uint8Array(touched.length);
+  let top = 0;
+  for (let k = 0; k < touched.length; k++) {
+    const c = popcount(found.get(touched[k]!));
+    known[k] = c;
+    if (c > top) top = c;
+  }
+  let best = 0;
+  for (let c = top; c >= 1 && c + most >= best - 1; c--) {
+    // in document order: neighbouring documents share pages of the token columns
+    const docs = touched.filter((_, k) => known[k] === c).sort();
+    for (let k = 0; k < docs.length; k++) {
+      const d = docs[k]!;
+      const more = bits.inDoc(index, d) & left;
+      if (more !== 0) found.or(d, more);
+      const total = c + popcount(more);
+      if (total > best) best = total;
+    }
+  }
+}
+
+/** Postings read per candidate rather than reading candidates' token lists (cost ratio of the two). */
+const SCAN_PER_CANDIDATE = 16;
+
 /** A binding postcode narrows the candidates to its documents when it has at most this many. */
 const WITHIN_LIMIT = 20_000;
 
@@ -159,14 +205,7 @@ export function candidateDocs(index: AddressIndex, matches: TokenMatch[][], with
   let uncounted = 0;
   for (const ti of order) if (!(countedBits & (1 << ti))) uncounted |= (1 << ti) >>> 0;
   if (uncounted !== 0 && (narrowed || touched.length > MAX_CANDIDATES) && touched.length <= PROBE_LIMIT) {
-    const bits = new QueryBits(matches);
-    // in document order: neighbouring documents share pages of the token columns
-    const byId = touched.slice().sort();
-    for (let k = 0; k < byId.length; k++) {
-      const d = byId[k]!;
-      const more = bits.inDoc(index, d) & uncounted;
-      if (more !== 0) found.or(d, more);
-    }
+    probeUncounted(index, matches, sizes, touched, uncounted);
   }
   const count = new Uint8Array(touched.length);
   let max = 0;

@@ -38,6 +38,17 @@ export class DocBits {
     this.docs[this.size++] = doc;
   }
 
+  /** Adds `bit` to document `doc` when it is in the table. */
+  orIfPresent(doc: number, bit: number): void {
+    let h = Math.imul(doc, 0x9e3779b1) >>> 0 & this.mask;
+    for (;;) {
+      const k = this.keys[h]!;
+      if (k === doc) { this.bits[h]! |= bit; return; }
+      if (k === -1) return;
+      h = (h + 1) & this.mask;
+    }
+  }
+
   /** The bits of `doc` (0 when absent). */
   get(doc: number): number {
     let h = Math.imul(doc, 0x9e3779b1) >>> 0 & this.mask;
