@@ -171,6 +171,14 @@ const SCAN_PER_CANDIDATE = 16;
 /** A binding postcode narrows the candidates to its documents when it has at most this many. */
 const WITHIN_LIMIT = 20_000;
 
+/** Whether the query token `within` (-1 none) narrows candidateDocs to its documents. */
+export function narrowsCandidates(index: AddressIndex, matches: TokenMatch[][], within: number): boolean {
+  if (within < 0) return false;
+  let n = 0;
+  for (const m of matches[within]!) n += index.postingCount(m.tok);
+  return n > 0 && n <= WITHIN_LIMIT;
+}
+
 /**
  * Documents ranked by how many query tokens their postings cover; at most MAX_CANDIDATES,
  * only those within one token of the best coverage. `within` (a query token, -1 none) is a
@@ -182,7 +190,7 @@ export function candidateDocs(index: AddressIndex, matches: TokenMatch[][], with
   // rarest tokens first; once one token has been counted, very common ones are only scored
   const sizes = matches.map((ms) => ms.reduce((a, m) => a + index.postingCount(m.tok), 0));
   const order = matches.map((_, i) => i).filter((i) => sizes[i]! > 0).sort((a, b) => sizes[a]! - sizes[b]!);
-  const narrowed = within >= 0 && sizes[within]! > 0 && sizes[within]! <= WITHIN_LIMIT;
+  const narrowed = narrowsCandidates(index, matches, within);
   let counted = 0;
   let countedBits = 0;
   for (const ti of narrowed ? [within] : order) {

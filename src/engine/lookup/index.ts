@@ -8,11 +8,12 @@ import type { SearchRequest } from '../../contract/requests.ts';
 import type { SearchRecord } from '../../contract/records.ts';
 import { DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
-import { candidateDocs, exactMatches, intersectDocs, typoMatches, type TokenMatch } from './candidates.ts';
+import { candidateDocs, exactMatches, intersectDocs, narrowsCandidates, typoMatches, type TokenMatch } from './candidates.ts';
 import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
 import { foldTokens } from './normalize.ts';
 import { parseRequest, type ParsedQuery } from './parse.ts';
 import { QueryBits } from './query-bits.ts';
+import { keepHeld } from './sorted-lists.ts';
 import { buildRecord, type Choice } from './record.ts';
 import { applyPostcodeConstraint, bindingZipToken, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
 
@@ -35,19 +36,32 @@ export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
   addTypoMatches(index, q, matches, typoWords(q, (i) => matches[i]!.length === 0), expanded);
   let choice = choose(index, q, matches);
   const missing = typoWords(q, (i) => !expanded.has(i) && (!choice.best || choice.best.explained[i] === 0));
-  if (addTypoMatches(index, q, matches, missing, expanded)) choice = choose(index, q, matches);
+  const added = addTypoMatches(index, q, matches, missing, expanded);
+  if (added.length > 0 && !unseenInNarrowed(index, q, matches, added)) choice = choose(index, q, matches);
   return buildRecord(index, q, fallback(index, q, matches, choice));
 }
 
-/** Adds the typo neighbours of the words `which` to their matches; true when any was found. */
-function addTypoMatches(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], which: number[], expanded: Set<number>): boolean {
-  let added = false;
+/** Adds the typo neighbours of the words `which` to their matches; returns those added. */
+function addTypoMatches(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], which: number[], expanded: Set<number>): TokenMatch[] {
+  const added: TokenMatch[] = [];
   for (const i of which) {
     expanded.add(i);
     const t = typoMatches(index, q.tokens[i]!.text);
-    if (t.length > 0) { matches[i] = [...matches[i]!, ...t]; added = true; }
+    if (t.length > 0) { matches[i] = [...matches[i]!, ...t]; added.push(...t); }
   }
   return added;
+}
+
+/**
+ * True when the candidates are the documents of a binding postcode and none of them holds any
+ * of the `added` tokens: a second search would then count, score and choose exactly as the first.
+ */
+function unseenInNarrowed(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], added: TokenMatch[]): boolean {
+  const zip = bindingZipToken(index, q, matches);
+  if (!narrowsCandidates(index, matches, zip)) return false;
+  const lists = added.map((m) => index.postings(m.tok));
+  for (const m of matches[zip]!) if (keepHeld(index.postings(m.tok), lists).length > 0) return false;
+  return true;
 }
 
 /**
