@@ -360,13 +360,17 @@ cities.forEach((c, i) => {
 });
 console.log(`${renamed} large places renamed to their local (postal) spelling`);
 const votes = new Map<string, Map<string, number>>();
-const vote = (k: string, v: string) => { if (!v) return; let m = votes.get(k); if (!m) votes.set(k, (m = new Map())); m.set(v, (m.get(v) ?? 0) + 1); };
+// a state vote weighs the place's population (at least 1): Riga decides for its admin1 code, not
+// its suburbs that share a name with villages of the next municipality (Dreiliņi, Berģi in Ropaži)
+const vote = (k: string, v: string, w: number) => { if (!v) return; let m = votes.get(k); if (!m) votes.set(k, (m = new Map())); m.set(v, (m.get(v) ?? 0) + w); };
 for (const c of cities) {
   const ps = (pcByName.get(`${c.cc}|${foldText(c.name)}`) ?? []).filter((p) => Math.abs(p.lat - c.lat) < 0.3 && Math.abs(p.lon - c.lon) < 0.4);
-  for (const p of ps.slice(0, 1)) {
-    vote(`1|${c.cc}|${c.a1}`, pcState(p));
-    vote(`2|${c.cc}|${c.a1}|${c.a2}`, p.county);
-  }
+  // the place's weight is shared by all its postcodes (Basel: 4040 lies in BL, thirty others in BS)
+  for (const p of ps) vote(`1|${c.cc}|${c.a1}`, pcState(p), Math.max(1, c.pop) / ps.length);
+  // counties: one vote per place (its first postcode), as GeoNames' admin2 codes of cities500 are
+  // not the postal data's counties everywhere and a large place's weight would carry its
+  // neighbours into its own county
+  if (ps[0]) vote(`2|${c.cc}|${c.a1}|${c.a2}`, ps[0].county, 1);
 }
 const winner = (k: string) => { const m = votes.get(k); if (!m) return ''; let b = '', n = 0; for (const [v, x] of m) if (x > n) { n = x; b = v; } return b; };
 const cityAdmin1 = citiesAdmin1Iso();
@@ -377,6 +381,7 @@ for (const c of cities) {
   c.state = winner(`1|${c.cc}|${c.a1}`) || own || (near ? pcState(near) : '');
   c.county = COUNTY_COUNTRIES.has(c.cc) ? (winner(`2|${c.cc}|${c.a1}|${c.a2}`) || cityCounty(c) || near?.county || '') : '';
 }
+
 
 /**
  * The names a Slovene municipality may bear for one of its places: the place name itself, without
@@ -491,6 +496,7 @@ const stateId = (cc: string, admKey: string): number => {
 };
 const stateIdOf = (code: string, name: string): number => {
   if (!name && !code) return 0;
+  if (code) stateCodes.add(code); // the name table covers every code the layer uses
   const k = `${code}\t${name}`;
   let id = stateIds.get(k);
   if (id === undefined) { id = stateRows.length + 1; stateIds.set(k, id); stateRows.push(`${id}\t${code}\t${esc(name)}`); }

@@ -59,6 +59,7 @@ describe('subdivisions of the embedded default layer', () => {
       const en = [...c.states].filter((s) => subdivisionName(s, 'en')).length;
       const loc = local === 'en' ? en : [...c.states].filter((s) => subdivisionName(s, local)).length;
       rows.push(`| ${cc} | ${valid.get(cc)!.size} | ${c.states.size} | ${c.places.n} | ${pct(c.places.state, c.places.n)} | ${c.postcodes.n} | ${pct(c.postcodes.state, c.postcodes.n)} | ${second ? pct(county, both) : 'no level 2'} | ${en} / ${loc} (${local}) |`);
+      if (en < c.states.size) problems.push(`${cc}: ${c.states.size - en} state codes without a name in the pinned table`);
       if (c.invalidCodes.size) problems.push(`${cc}: not a first-level ISO 3166-2 code of ${cc}: ${[...c.invalidCodes].sort().join(' ')}`);
       if (withState < (STATE_FLOOR[cc] ?? 1) * both) problems.push(`${cc}: ${pct(withState, both)} with a state, floor ${pct(STATE_FLOOR[cc] ?? 1, 1)}`);
       if (second && county < (COUNTY_FLOOR[cc] ?? 1) * both) problems.push(`${cc}: ${pct(county, both)} with a county, floor ${pct(COUNTY_FLOOR[cc] ?? 1, 1)}`);
