@@ -165,6 +165,12 @@ const CITY_ADMIN1_ISO: Record<string, Record<string, string>> = {
   },
   // Nunavut: its postcodes (X0A …) lie far from its places, which GeoNames gives admin1 14
   CA: { '14': 'NU' },
+  // SI municipalities whose seat is not named like them (Bohinj: Bohinjska Bistrica, Brda: Dobrovo,
+  // Loška Dolina: Stari Trg pri Ložu, Bloke: Nova Vas, Sveti Andraž: Vitomarci, Sveti Jurij v Slov.
+  // Goricah: Jurovski Dol, Sveta Trojica: "Sv. Trojica v Slov. Goricah") or whose places share a
+  // name with another municipality (Videm: seat of Dobrepolje (20), a village of Dol pri Ljubljani
+  // (22), Videm pri Ptuju (N2)); checked on each code's places. The rest are matched by name.
+  SI: { '04': '004', '07': '007', I7: '065', F6: '150', M4: '182', P7: '210', P6: '204', '20': '020', '22': '022', N2: '135' },
 };
 const MUNICIPALITY_BY_NAME = new Set(['SI']);
 /**
@@ -418,10 +424,12 @@ function citiesAdmin1Iso(): Map<string, string> {
       const b = best.get(c.a1);
       if (code && (!b || c.pop > b.pop)) best.set(c.a1, { code, pop: c.pop });
     }
-    // a name shared by places of several municipalities (Videm) decides none of them
+    // pinned codes stand; a name shared by places of several municipalities decides none of them
+    const pinned = new Set(Object.values(CITY_ADMIN1_ISO[cc] ?? {}).map((suf) => `${cc}-${suf}`));
+    for (const a1 of Object.keys(CITY_ADMIN1_ISO[cc] ?? {})) best.delete(a1);
     const claims = new Map<string, number>();
     for (const b of best.values()) claims.set(b.code, (claims.get(b.code) ?? 0) + 1);
-    for (const [a1, b] of best) if (claims.get(b.code) === 1) out.set(`${cc}|${a1}`, b.code);
+    for (const [a1, b] of best) if (claims.get(b.code) === 1 && !pinned.has(b.code)) out.set(`${cc}|${a1}`, b.code);
   }
   return out;
 }
