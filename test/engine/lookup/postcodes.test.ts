@@ -38,9 +38,17 @@ describe('postcodes by country shape', () => {
 });
 
 describe('subdivision names and street hints', () => {
-  it('names a state in English from the pinned CLDR table, nothing in a language CLDR lacks', () => {
+  it('names a state in English from the pinned CLDR table, in other languages where address-formatting has the name, nothing otherwise', () => {
     expect(subdivisionName('DE-BY', 'en')).toBe('Bavaria');
-    expect(subdivisionName('DE-BY', 'de-AT')).toBe('');
+    // the local name, in a country with one official language
+    expect(subdivisionName('DE-BY', 'de-AT')).toBe('Bayern');
+    // alt_xx names of a multilingual country
+    expect(subdivisionName('CH-GE', 'de')).toBe('Genf');
+    expect(subdivisionName('CH-GE', 'fr')).toBe('Genève');
+    expect(subdivisionName('CA-QC', 'fr')).toBe('Québec');
+    // no name in that language anywhere: nothing (the caller keeps the local name), never a guess
+    expect(subdivisionName('DE-BY', 'fi')).toBe('');
+    expect(subdivisionName('LV-RIX', 'de')).toBe('');
   });
   it('points a street type word to its countries', () => {
     expect([...streetCountries(['vesterbrogade'])]).toEqual(['DK']);
