@@ -64,6 +64,10 @@ describe('per-thread memory', () => {
       const threads = (pool as unknown as { piscina: { threads: Worker[] } }).piscina.threads;
       expect(threads.length).toBe(1);
       expect(threads[0]!.resourceLimits?.maxYoungGenerationSizeMb).toBe(ENGINE_WORKER_RESOURCE_LIMITS.maxYoungGenerationSizeMb);
+      // and the limited thread works: a batch of recipient blocks through it
+      const block = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '1', zip: '10115', city: 'Berlin' };
+      const outcomes = await pool.runElements('lines', Array.from({ length: 2000 }, () => block));
+      expect(outcomes.every((o) => o.ok)).toBe(true);
     } finally {
       await pool.destroy();
     }
