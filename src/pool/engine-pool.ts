@@ -9,6 +9,7 @@ import type { Op } from '../contract/params.ts';
 import type { Outcome } from '../engine/process.ts';
 import type { ValidElement } from '../contract/validate.ts';
 import { runTask, type WorkerState } from './run-task.ts';
+import { ENGINE_WORKER_RESOURCE_LIMITS } from './worker-limits.ts';
 import type { ElementsResult, EngineTask, RawResult, RawTask } from './tasks.ts';
 
 export interface EnginePoolOptions {
@@ -42,6 +43,7 @@ export class EnginePool {
         maxThreads: this.threads,
         maxQueue: opts.maxQueue ?? Number.POSITIVE_INFINITY,
         workerData: { indexBuffer: opts.indexBuffer },
+        resourceLimits: ENGINE_WORKER_RESOURCE_LIMITS,
         idleTimeout: 60_000,
       });
     }
