@@ -19,9 +19,13 @@
 import { DOC_PLACE, DOC_POSTCODE, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
+import { nameWords, type NameWords } from './name-words.ts';
 import { foldTokens } from './normalize.ts';
 import type { ParsedQuery } from './parse.ts';
+import { PlaceEntries } from './place-entries.ts';
+import { placeDocs } from './place-docs.ts';
 import { normalisePostcode, postcodeCountries, postcodeKeysToTry } from './postcodes.ts';
+import { QueryBits, popcount } from './query-bits.ts';
 import type { Scored } from './score.ts';
 import { countryHint, isStreetWord } from './street-countries.ts';
 
@@ -31,11 +35,9 @@ const AGREE_METERS = 25_000;
 const NO_POSTCODE_DATA = new Set(['GR']);
 /** Named places compared with the postcodes (the best by betterPlace). */
 const MAX_PLACES = 48;
-/** Postings scanned per token for place and postcode documents. */
-const SCAN_LIMIT = 200_000;
 
 interface PcHit { doc: number; country: string; token: number; raw: string; exact: boolean; shapeCountries: readonly string[] }
-interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; nameLen: number; seg: number; typo: boolean; weak: boolean }
+interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean }
 
 export interface NamedPlace extends Scored {
   /** `zip` to show: the query's postcode normalised for the country, or the stored one. */
@@ -48,36 +50,40 @@ export interface NamedPlace extends Scored {
   placeOnly: boolean;
 }
 
-const placeCache = new WeakMap<AddressIndex, Map<number, Uint32Array>>();
-const nameCache = new WeakMap<AddressIndex, Map<number, string[]>>();
+/** This thread's table of the place documents one lookup's words hit (emptied per lookup). */
+const entries = new PlaceEntries();
 
-/** The folded words of a document's city name (cached per index and document). */
-function foldedName(index: AddressIndex, doc: number): string[] {
-  let m = nameCache.get(index);
-  if (!m) nameCache.set(index, (m = new Map()));
-  let r = m.get(doc);
-  if (r) return r;
-  r = foldTokens(index.str(index.c.docCity[doc]!));
-  if (m.size > 200_000) m.clear();
-  m.set(doc, r);
-  return r;
+/** Country codes by string id, per index: a few dozen strings, decoded once instead of per document. */
+const countryNames = new WeakMap<AddressIndex, CountryNames>();
+/** More distinct country strings than this (an index written otherwise) empties the map. */
+const MAX_COUNTRY_NAMES = 1024;
+
+class CountryNames {
+  private readonly byId = new Map<number, string>();
+  private readonly index: AddressIndex;
+  constructor(index: AddressIndex) { this.index = index; }
+
+  /** The country code of document `doc`. */
+  of(doc: number): string {
+    const id = this.index.c.docCountry[doc]!;
+    let s = this.byId.get(id);
+    if (s === undefined) {
+      if (this.byId.size >= MAX_COUNTRY_NAMES) this.byId.clear();
+      this.byId.set(id, (s = this.index.str(id)));
+    }
+    return s;
+  }
 }
 
-/** Place and postcode documents among a token's postings (cached per index and token). */
-function placeDocs(index: AddressIndex, tok: number): Uint32Array {
-  let m = placeCache.get(index);
-  if (!m) placeCache.set(index, (m = new Map()));
-  let r = m.get(tok);
-  if (r) return r;
-  const p = index.postings(tok);
-  const kind = index.c.docKind;
-  const out: number[] = [];
-  const n = Math.min(p.length, SCAN_LIMIT);
-  for (let i = 0; i < n; i++) if (kind[p[i]!] !== 0) out.push(p[i]!);
-  r = Uint32Array.from(out);
-  if (m.size > 100_000) m.clear();
-  m.set(tok, r);
-  return r;
+function countriesOf(index: AddressIndex): CountryNames {
+  let m = countryNames.get(index);
+  if (!m) countryNames.set(index, (m = new CountryNames(index)));
+  return m;
+}
+
+/** The folded words of a document's city name, decoded (the path for names not held by name-words.ts). */
+function foldedName(index: AddressIndex, doc: number): string[] {
+  return foldTokens(index.str(index.c.docCity[doc]!));
 }
 
 function docTokenRole(index: AddressIndex, doc: number, tok: number): number {
@@ -97,6 +103,7 @@ function distance(index: AddressIndex, a: number, b: number): number {
 /** Postcode documents the query names. */
 function postcodeHits(index: AddressIndex, q: ParsedQuery, streetPart: readonly boolean[]): PcHit[] {
   const c = index.c;
+  const names = countriesOf(index);
   const out: PcHit[] = [];
   const cands: { key: string; raw: string; token: number; countries: readonly string[] }[] = [];
   q.zipCands.forEach((z) => cands.push({ key: z.key, raw: z.raw, token: q.tokens.findIndex((t) => t.text === z.key), countries: z.countries }));
@@ -113,7 +120,7 @@ function postcodeHits(index: AddressIndex, q: ParsedQuery, streetPart: readonly 
       if (tok < 0) continue;
       for (const d of placeDocs(index, tok)) {
         if (c.docKind[d] !== DOC_POSTCODE) continue;
-        const cc = index.str(c.docCountry[d]!);
+        const cc = names.of(d);
         if (ccs.length > 0 && !ccs.includes(cc)) continue;
         if (found.has(cc)) continue; // a longer key already found this country
         out.push({ doc: d, country: cc, token: cand.token, raw: cand.raw, exact, shapeCountries: shape });
@@ -177,60 +184,121 @@ function houseNumberOfStreet(q: ParsedQuery, i: number, streetPart: readonly boo
  * city field: in free text they would let a street word ("Menqa") name a town abroad.
  */
 function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetPart: readonly boolean[]): PlaceHit[] {
-  const c = index.c;
-  const byDoc = new Map<number, { tokens: number[]; quality: number; strong: boolean; exact: boolean }>();
   // the words of three letters or more first: a place named only by short words ("v", "de")
   // is not looked at, and those words only add to places a real word found
   const order = q.tokens.map((_, i) => i).sort((a, b) => Number(q.tokens[a]!.text.length < 3) - Number(q.tokens[b]!.text.length < 3));
+  const countries = countriesOf(index);
+  collectPlaceEntries(index, q, matches, streetPart, order, countries);
+  let cityMask = 0;
+  q.tokens.forEach((t, i) => { if (t.field === 'city') cityMask |= 1 << i; });
+  const cityCount = popcount(cityMask);
+  // which query tokens stand for each index token: as typed, expanded, or a typo neighbour
+  const forms = new QueryBits(matches);
+  const names = nameWords(index);
+  const out: PlaceHit[] = [];
+  for (let e = 0; e < entries.size; e++) {
+    const d = entries.doc[e]!, toks = entries.tokens[e]!;
+    const n = popcount(toks);
+    // a structured city is named by at least half its words ("København" for "København V"),
+    // not by one expanded abbreviation ("St." → the town of Street for "St. Julian's")
+    const inCity = popcount(toks & cityMask);
+    if (cityCount > 0 && inCity > 0 && inCity * 2 < cityCount) continue;
+    const how = namedHow(index, names, q, matches, forms, d, toks, n, cityMask, cityCount);
+    if (how === NOT_NAMED) continue;
+    const full = how === FULL, alt = how === ALT;
+    const tokens: number[] = [];
+    let seg = Infinity;
+    for (const i of order) {
+      if ((toks & (1 << i)) === 0) continue;
+      tokens.push(i);
+      seg = Math.min(seg, q.tokens[i]!.seg ?? 0);
+    }
+    out.push({
+      doc: d, country: countries.of(d), tokens,
+      quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
+      full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full,
+    });
+  }
+  return out;
+}
+
+/**
+ * Fills `entries` with the place and postcode documents the place words hit: per document the
+ * tokens (in `order`), the sum of their qualities (the first match of each token that hits it,
+ * added in `order`), and whether a match was not a typo. Only a strong word (three letters or
+ * more) adds a document; the query's country, when given, bounds them.
+ */
+function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetPart: readonly boolean[], order: number[], countries: CountryNames): void {
+  const kind = index.c.docKind;
+  entries.clear();
   for (const i of order) {
     if (!placeToken(q, i, streetPart)) continue;
     const free = q.tokens[i]!.field === 'free';
     const strong = q.tokens[i]!.text.length >= 3;
+    const bit = 1 << i;
     for (const m of matches[i]!) {
       if (free && m.kind === 'typo') continue;
-      for (const d of placeDocs(index, m.tok)) {
-        let e = byDoc.get(d);
-        if (!e) {
+      const docs = placeDocs(index, m.tok);
+      const exact = m.kind !== 'typo';
+      for (let j = 0; j < docs.length; j++) {
+        const d = docs[j]!;
+        let e = entries.find(d);
+        if (e < 0) {
           if (!strong) continue;
-          const kind = c.docKind[d];
-          if (kind !== DOC_PLACE && kind !== DOC_POSTCODE) continue;
-          if (q.country && index.str(c.docCountry[d]!) !== q.country) continue;
-          byDoc.set(d, (e = { tokens: [], quality: 0, strong, exact: false }));
+          const k = kind[d];
+          if (k !== DOC_PLACE && k !== DOC_POSTCODE) continue;
+          if (q.country && countries.of(d) !== q.country) continue;
+          e = entries.add(d);
         }
-        if (m.kind !== 'typo') e.exact = true;
-        if (!e.tokens.includes(i)) { e.tokens.push(i); e.quality += m.quality; }
+        if (exact) entries.exact[e] = 1;
+        if ((entries.tokens[e]! & bit) === 0) { entries.tokens[e]! |= bit; entries.quality[e]! += m.quality; }
       }
     }
   }
-  const cityField = q.tokens.map((t, i) => (t.field === 'city' ? i : -1)).filter((i) => i >= 0);
-  // per query token, the forms it stands for (as typed, expansions, matched index tokens)
-  const forms: string[][] = q.tokens.map((t, i) => [...t.alts, ...matches[i]!.map((m) => index.tokenText(m.tok))]);
-  const out: PlaceHit[] = [];
-  for (const [d, e] of byDoc) {
+}
+
+const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;
+
+/**
+ * How the query tokens `toks` (n of them) name document `d`: every word of its name typed (FULL);
+ * its first words, the first a real word, and only those ("Krems", "Frankfurt": PREFIX); or, for
+ * a place, the whole city field is one of its other names (ALT; without a city field, one word of
+ * five letters or more naming a one-word place).
+ */
+function namedHow(
+  index: AddressIndex, names: NameWords, q: ParsedQuery, matches: TokenMatch[][], forms: QueryBits, d: number, toks: number, n: number, cityMask: number, cityCount: number,
+): number {
+  const slot = names.slot(d);
+  let len: number, lead = 0, firstLen: number;
+  if (slot >= 0) {
+    len = names.count(slot);
+    firstLen = names.firstLength(slot);
+    const w = names.words, s = names.start(slot);
+    while (lead < len && (forms.of(w[s + lead]!) & toks) !== 0) lead++;
+  } else {
+    // a name not held as token ids: its text against the texts the tokens stand for
     const name = foldedName(index, d);
-    const typed = new Set<string>();
-    for (const i of e.tokens) for (const a of forms[i]!) typed.add(a);
-    const full = name.length > 0 && name.every((w) => typed.has(w));
-    // the first words of the name, the first one a real word ("Krems", "Frankfurt")
-    let lead = 0;
-    while (lead < name.length && typed.has(name[lead]!)) lead++;
-    const prefix = !full && lead >= 1 && name[0]!.length >= 4 && lead === e.tokens.length;
-    const alt = !full && !prefix && c.docKind[d] === DOC_PLACE && (cityField.length > 0
-      ? cityField.every((i) => e.tokens.includes(i)) && e.tokens.length === cityField.length
-      : e.tokens.length === 1 && q.tokens[e.tokens[0]!]!.text.length >= 5 && name.length === 1);
-    if (!full && !alt && !prefix) continue;
-    // a structured city is named by at least half its words ("København" for "København V"),
-    // not by one expanded abbreviation ("St." → the town of Street for "St. Julian's")
-    const inCity = e.tokens.filter((i) => q.tokens[i]!.field === 'city').length;
-    if (cityField.length > 0 && inCity > 0 && inCity * 2 < cityField.length) continue;
-    out.push({
-      doc: d, country: index.str(c.docCountry[d]!), tokens: e.tokens,
-      quality: (full ? 1 : alt ? 0.9 : 0.8) * (e.quality / e.tokens.length),
-      full, pos: Math.max(...e.tokens), nameLen: name.length, seg: Math.min(...e.tokens.map((i) => q.tokens[i]!.seg ?? 0)),
-      typo: !e.exact, weak: !e.exact || !full,
-    });
+    const typed = typedForms(index, q, matches, toks);
+    len = name.length;
+    firstLen = name[0]?.length ?? 0;
+    while (lead < len && typed.has(name[lead]!)) lead++;
   }
-  return out;
+  if (len > 0 && lead === len) return FULL;
+  if (lead >= 1 && firstLen >= 4 && lead === n) return PREFIX;
+  if (index.c.docKind[d] !== DOC_PLACE) return NOT_NAMED;
+  const alt = cityCount > 0 ? toks === cityMask : n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 5 && len === 1;
+  return alt ? ALT : NOT_NAMED;
+}
+
+/** The texts the query tokens `toks` stand for: as typed, their expansions, the index tokens matched. */
+function typedForms(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], toks: number): Set<string> {
+  const typed = new Set<string>();
+  q.tokens.forEach((t, i) => {
+    if ((toks & (1 << i)) === 0) return;
+    for (const a of t.alts) typed.add(a);
+    for (const m of matches[i]!) typed.add(index.tokenText(m.tok));
+  });
+  return typed;
 }
 
 function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: Set<string>): boolean {
@@ -269,20 +337,33 @@ function sharedAbroad(index: AddressIndex, best: PlaceHit, places: readonly Plac
  */
 function pcPlaceTokens(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], doc: number, streetPart: readonly boolean[]): number[] {
   const hit: number[] = [];
-  const typed = new Set<string>();
+  // the index tokens by which they name it (each query token's first match in a city role)
+  const typed: number[] = [];
   for (let i = 0; i < q.tokens.length; i++) {
     if (!placeToken(q, i, streetPart)) continue;
     for (const m of matches[i]!) {
       if (q.tokens[i]!.field === 'free' && m.kind === 'typo') continue;
       const r = docTokenRole(index, doc, m.tok);
-      if (r === ROLE_CITY || r === ROLE_DISTRICT) { hit.push(i); typed.add(index.tokenText(m.tok)); break; }
+      if (r === ROLE_CITY || r === ROLE_DISTRICT) { hit.push(i); typed.push(m.tok); break; }
     }
   }
   if (hit.length === 0) return hit;
-  const name = foldedName(index, doc);
-  let lead = 0;
-  while (lead < name.length && typed.has(name[lead]!)) lead++;
-  const named = lead === name.length || (lead >= 1 && name[0]!.length >= 4);
+  const names = nameWords(index);
+  const slot = names.slot(doc);
+  let len: number, lead = 0, firstLen: number;
+  if (slot >= 0) {
+    len = names.count(slot);
+    firstLen = names.firstLength(slot);
+    const w = names.words, s = names.start(slot);
+    while (lead < len && typed.includes(w[s + lead]!)) lead++;
+  } else {
+    const name = foldedName(index, doc);
+    const texts = new Set(typed.map((t) => index.tokenText(t)));
+    len = name.length;
+    firstLen = name[0]?.length ?? 0;
+    while (lead < len && texts.has(name[lead]!)) lead++;
+  }
+  const named = lead === len || (lead >= 1 && firstLen >= 4);
   return named ? hit : [];
 }
 

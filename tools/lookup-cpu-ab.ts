@@ -1,0 +1,68 @@
+/**
+ * CPU time per lookup of two engine versions, A and B, on the national bench's mix
+ * (tools/lookup-mix.ts), per category and query form, in ONE process: the index is loaded once
+ * (a national index is 1 GB; both engines open views of the same buffer), and the versions take
+ * turns A/B/A/B in short slices so that the load of a shared machine falls on both alike.
+ *
+ *   node tools/lookup-cpu-ab.ts INDEX_DIR --a DIR --b DIR [--ms 2000] [--rounds 4] [--cat unknown,wrongpc] [--form struct,free]
+ *
+ * DIR is a checkout whose src/engine is used (e.g. a `git archive` copy of the previous commit,
+ * and `.` for this tree). Prints, per category and form, the median over rounds of CPU µs per
+ * lookup (process.cpuUsage, user + system) for A and B, and B's speed-up.
+ */
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { SearchRecord } from '../src/contract/records.ts';
+import type { SearchRequest } from '../src/contract/requests.ts';
+import { loadIndexFile } from '../src/data/index-file.ts';
+import type { AddressIndex } from '../src/engine/index/index.ts';
+import { MIX_CATEGORY, lookupMix } from './lookup-mix.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { a: { type: 'string' }, b: { type: 'string' }, ms: { type: 'string' }, rounds: { type: 'string' }, cat: { type: 'string' }, form: { type: 'string' } },
+});
+const indexDir = positionals[0];
+if (!indexDir || !values.a || !values.b) throw new Error('usage: lookup-cpu-ab.ts INDEX_DIR --a DIR --b DIR [--ms N] [--rounds N] [--cat c,…] [--form struct,free]');
+const sliceMs = Number(values.ms ?? 2000);
+const rounds = Number(values.rounds ?? 4);
+const cats = (values.cat ?? 'clean,typo,unknown,wrongpc').split(',');
+const forms = (values.form ?? 'struct,free').split(',');
+
+interface Engine { name: string; lookup: (i: AddressIndex, r: SearchRequest) => SearchRecord; index: AddressIndex }
+const buffer = await loadIndexFile(resolve(indexDir));
+async function engineAt(name: string, dir: string): Promise<Engine> {
+  const { lookup } = await import(resolve(dir, 'src/engine/lookup/index.ts'));
+  const { openIndex } = await import(resolve(dir, 'src/engine/index/index.ts'));
+  return { name, lookup, index: openIndex(buffer) };
+}
+const engines = [await engineAt('A', values.a), await engineAt('B', values.b)];
+
+/** CPU µs per lookup of `qs` for `slice` ms of wall time (after a warm-up pass). */
+function cpuPerLookup(e: Engine, qs: SearchRequest[]): number {
+  for (const q of qs) e.lookup(e.index, q);
+  let n = 0;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  while (performance.now() - t0 < sliceMs) for (const q of qs) { e.lookup(e.index, q); n++; }
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / n;
+}
+
+const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
+for (const form of forms) {
+  const qs = lookupMix(form === 'free');
+  for (const cat of cats) {
+    const sel = qs.filter((_, i) => MIX_CATEGORY[i % 10] === cat);
+    const us: number[][] = [[], []];
+    for (let r = 0; r < rounds; r++) {
+      // alternate which engine goes first, so neither always runs on a warmer (or busier) slice
+      const order = r % 2 === 0 ? [0, 1] : [1, 0];
+      for (const k of order) us[k]!.push(cpuPerLookup(engines[k]!, sel));
+    }
+    const [a, b] = [median(us[0]!), median(us[1]!)];
+    console.log(`${form} ${cat}: A ${a.toFixed(0)} µs, B ${b.toFixed(0)} µs per lookup (CPU, median of ${rounds}; A ${us[0]!.map((x) => x.toFixed(0)).join('/')}, B ${us[1]!.map((x) => x.toFixed(0)).join('/')}); B ${(a / b).toFixed(2)}× A; load ${loadavg()[0]!.toFixed(1)}`);
+  }
+}
+
