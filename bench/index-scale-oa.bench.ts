@@ -23,7 +23,7 @@ import { lookup } from '../src/engine/lookup/index.ts';
 import type { SearchRequest } from '../src/contract/requests.ts';
 import { runSuite, sample, type Truth, type Variant } from '../eval/lookup/suites.ts';
 import { readBanoRows } from '../tools/gen-oa-national.ts';
-import { mulberry32 } from '../tools/prng.ts';
+import { lookupMix, MIX_CATEGORY } from '../tools/lookup-mix.ts';
 
 if (!hasSharedData('bano-fr-2015')) {
   console.log('SKIPPED: ../shared/data/bano-fr-2015 is absent (the generator needs the real BANO points)');
@@ -115,20 +115,6 @@ console.log(`load: cold ${sec(cold.loadMs)} (${how}) (target ≤ 5 s: ${cold.loa
 // ---- 5. lookups on one core
 const index = openIndex(await loadIndexFile(dir));
 const truth: Truth[] = sample(realRows, 3000, 11).map((r) => ({ street: r.street, hn: r.hn, postcode: r.postcode, city: r.city, country: 'FR', lat: r.lat, lon: r.lon }));
-const postcodes = [...new Set(realRows.map((r) => r.postcode))];
-function mix(free: boolean): SearchRequest[] {
-  const rnd = mulberry32(5);
-  const words = ['Tilleuls', 'Peupliers', 'Chardonnerets', 'Grenadiers', 'Mésanges', 'Pervenches'];
-  return truth.map((t, i) => {
-    let street = t.street, zip = t.postcode;
-    const k = i % 10;
-    if (k === 7) { const w = street.split(' '); const j = w.reduce((b, x, n) => (x.length > w[b]!.length ? n : b), 0); const x = w[j]!; if (x.length > 4) { const p = 1 + Math.floor(rnd() * (x.length - 2)); w[j] = x.slice(0, p) + x.slice(p + 1); } street = w.join(' '); }
-    if (k === 8) street = `Allée des ${words[i % words.length]} ${100 + (i % 900)}`;
-    if (k === 9) zip = postcodes[Math.floor(rnd() * postcodes.length)]!;
-    return free ? { address: `${street} ${t.hn}, ${zip} ${t.city}` } : { street, housenumber: t.hn, zip, city: t.city };
-  });
-}
-const CATEGORY = ['clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'typo', 'unknown street', 'wrong postcode'];
 function rate(idx: AddressIndex, qs: SearchRequest[]): { perS: number; perCpuS: number; p50: number; p99: number; hn: number; byCategory: string } {
   for (let i = 0; i < 2000; i++) lookup(idx, qs[i % qs.length]!);
   const lat: number[] = [];
@@ -142,7 +128,7 @@ function rate(idx: AddressIndex, qs: SearchRequest[]): { perS: number; perCpuS: 
       if (lookup(idx, q).matchlevel === 'housenumber') hn++;
       const ms = performance.now() - t;
       lat.push(ms);
-      const c = (catMs[CATEGORY[i % 10]!] ??= [0, 0]);
+      const c = (catMs[MIX_CATEGORY[i % 10]!] ??= [0, 0]);
       c[0] += ms; c[1]++;
     });
   }
@@ -157,7 +143,7 @@ const realDir = join(work, 'idx-real');
 childJson<BuildOut>([join(PROJECT_ROOT, 'bench', 'index-scale-build.ts'), realDir, tmp, realFile, FR_PC]);
 const realIndex = openIndex(await loadIndexFile(realDir));
 for (const free of [false, true]) {
-  const qs = mix(free);
+  const qs = lookupMix(free);
   const r = rate(index, qs), b = rate(realIndex, qs);
   const target = free ? 10_000 : 20_000;
   console.log(`${free ? 'free-text' : 'structured'} lookups on the ${N}-point index, one core, mix of 70 % clean / 10 % typo / 10 % unknown street / 10 % wrong postcode: ${Math.round(r.perS)}/s wall, ${Math.round(r.perCpuS)} per CPU-second (${load()}) (target ${target}: ${Math.max(r.perS, r.perCpuS) >= target ? 'met' : 'NOT met'}), p50 ${(r.p50 * 1000).toFixed(0)} µs, p99 ${(r.p99 * 1000).toFixed(0)} µs, housenumber-level ${(r.hn * 100).toFixed(1)} %; by kind: ${r.byCategory}; baseline real-data-only index (${realRows.length} points): ${Math.round(b.perS)}/s, p99 ${(b.p99 * 1000).toFixed(0)} µs (${b.byCategory}); ratio ${(b.perS / r.perS).toFixed(1)}× slower at ${N}`);
@@ -176,7 +162,7 @@ for (let i = 0; i < variants.length; i++) {
 
 // ---- RSS: the index in one SharedArrayBuffer, 1 and 2 worker threads (bench/lookup-rss.ts)
 const queriesFile = join(work, 'rss-queries.json');
-writeFileSync(queriesFile, JSON.stringify([...mix(false).slice(0, 2000), ...mix(true).slice(0, 2000)]));
+writeFileSync(queriesFile, JSON.stringify([...lookupMix(false).slice(0, 2000), ...lookupMix(true).slice(0, 2000)]));
 interface RssResult { threads: number; rssIndexOnly: number; rss: number }
 const rssChild = (threads: number) => childJson<RssResult>(['--expose-gc', join(PROJECT_ROOT, 'bench', 'lookup-rss.ts'), dir, queriesFile, String(threads)]);
 // one process's RSS varies by ±20 MiB (allocator and GC timing): five alternating pairs, medians
