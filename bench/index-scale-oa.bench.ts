@@ -63,9 +63,16 @@ const head = (n: number, name: string) => {
 const baseFile = head(BASE, `oa-head-${BASE}.csv`);
 const realFile = head(realRows.length, `oa-real-${realRows.length}.csv`);
 
-// ---- 2. baseline: previous builder vs current on BASE points
+// INDEX_SCALE_BUILD=0 measures an index built by an earlier run (load, lookups, accuracy, RSS)
+const dir = join(work, `idx-${N}`);
+const rebuild = process.env.INDEX_SCALE_BUILD !== '0' || !existsSync(join(dir, 'index.bin'));
 interface BuildOut { wallMs: number; cpuMs: number; maxRss: number; bytes: number; addressPoints: number; peakTempBytes: number; readMs: number; buildMs: number }
 const load = () => `load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]} on ${availableParallelism()} cores`;
+if (rebuild) buildBoth();
+else console.log(`INDEX_SCALE_BUILD=0: measuring the index built earlier in ${dir} (no build, no baseline build)`);
+
+function buildBoth(): void {
+  // ---- 2. baseline: previous builder vs current on BASE points
 const oldDir = join(work, 'old-builder');
 let oldRes: { ms: number; maxRss: number; points: number } | undefined;
 try {
@@ -88,10 +95,11 @@ if (oldRes) {
 }
 
 // ---- 3. the N-point build
-const dir = join(work, `idx-${N}`);
 console.log(`building ${N} points …`);
 const big = childJson<BuildOut>([join(PROJECT_ROOT, 'bench', 'index-scale-build.ts'), dir, tmp, file, FR_PC]);
 console.log(`${N}-point build: ${sec(big.wallMs)} wall, ${sec(big.cpuMs)} CPU (${load()} at the end) (read ${sec(big.readMs)}, build ${sec(big.buildMs)}) (target ≤ 600 s: ${big.wallMs <= 600_000 ? 'met' : 'NOT met'}); peak RSS ${gb(big.maxRss)} (target ≤ 6 GiB: ${big.maxRss <= 6 * 1073741824 ? 'met' : 'NOT met'}); index ${gb(big.bytes)}; peak temporary disk ${gb(big.peakTempBytes)}; ${Math.round(big.addressPoints / (big.wallMs / 1000))} points/s vs ${Math.round(newBase.addressPoints / (newBase.wallMs / 1000))} points/s at ${BASE}`);
+
+}
 
 // ---- 4. cold load and worker RSS
 function dropCache(): string {
@@ -140,7 +148,7 @@ function rate(idx: AddressIndex, qs: SearchRequest[]): { perS: number; perCpuS: 
   return { perS: lat.length / (total / 1000), perCpuS: lat.length / (cpuMs / 1000), p50: lat[lat.length >> 1]!, p99: lat[Math.floor(lat.length * 0.99)]!, hn: hn / lat.length, byCategory };
 }
 const realDir = join(work, 'idx-real');
-childJson<BuildOut>([join(PROJECT_ROOT, 'bench', 'index-scale-build.ts'), realDir, tmp, realFile, FR_PC]);
+if (rebuild || !existsSync(join(realDir, 'index.bin'))) childJson<BuildOut>([join(PROJECT_ROOT, 'bench', 'index-scale-build.ts'), realDir, tmp, realFile, FR_PC]);
 const realIndex = openIndex(await loadIndexFile(realDir));
 for (const free of [false, true]) {
   const qs = lookupMix(free);
