@@ -42,7 +42,11 @@ export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | und
     if (s.addr >= 0 && s.hnToken < 0) e += s.hnQuality;
   }
   if (q.countryWeight > 0 && !q.countryUnknown && rec.country_iso_2 === q.country) e += q.countryWeight;
-  const same = (a: string, b: string) => a !== '' && (foldText(a) === b || b.includes(foldText(a)) || foldText(a).includes(b));
+  const same = (a: string, b: string) => {
+    if (a === '') return false;
+    const f = foldText(a);
+    return f === b || b.includes(f) || f.includes(b);
+  };
   for (const st of q.state) if (same(rec.state_name, st) || same(rec.state, st) || same(rec.state_code, st)) e += 0.5;
   for (const co of q.county) if (same(rec.county, co)) e += 0.5;
   let rel = (100 * e) / q.totalWeight;
