@@ -28,8 +28,9 @@ export class AddressIndex {
    * Memos of the read-only index (exact: the index never changes). A lookup decodes the same
    * admin names, cities and countries and looks up the same common words again and again.
    * Each is bounded and simply emptied when full: at most MEMO_ENTRIES entries, at most
-   * MEMO_CHARS characters of strings, tokens only up to MEMO_TOKEN_LENGTH characters; together
-   * ≤ ≈ 8 MB per open index (map entries ≈ 50 bytes, strings ≤ 2 bytes a character).
+   * MEMO_CHARS characters of strings (each up to MEMO_STRING_LENGTH), tokens only up to
+   * MEMO_TOKEN_LENGTH characters; together ≤ ≈ 7 MB per open index, i.e. per worker thread
+   * (map entries ≈ 40 bytes, strings ≤ 2 bytes a character plus a ≈ 20-byte header).
    */
   private readonly strMemo = new Map<number, string>();
   private strMemoChars = 0;
@@ -49,6 +50,7 @@ export class AddressIndex {
     if (s === undefined) {
       const off = this.c.strOff;
       s = decoder.decode(this.c.strData.subarray(off[id]!, off[id + 1]!));
+      if (s.length > MEMO_STRING_LENGTH) return s;
       if (this.strMemo.size >= MEMO_ENTRIES || this.strMemoChars + s.length > MEMO_CHARS) {
         this.strMemo.clear();
         this.strMemoChars = 0;
@@ -148,7 +150,12 @@ const ALIGN = 8;
 /** Bounds of AddressIndex's memos (see there). */
 const MEMO_ENTRIES = 32_768;
 const MEMO_CHARS = 1_000_000;
-const MEMO_TOKEN_LENGTH = 40;
+const MEMO_STRING_LENGTH = 1_000;
+/**
+ * Longer tokens are not memoised: they are rare words, and V8 makes a slice of 13 or more
+ * characters a view that keeps its whole source text (the request) alive as long as the key.
+ */
+const MEMO_TOKEN_LENGTH = 12;
 
 interface Toc { sections: Record<string, [number, number]>; meta: IndexMeta }
 
