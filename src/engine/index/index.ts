@@ -24,6 +24,17 @@ export class AddressIndex {
   readonly docCount: number;
   readonly tokenCount: number;
   private readonly scratch = new Uint8Array(1024);
+  /**
+   * Memos of the read-only index (exact: the index never changes). A lookup decodes the same
+   * admin names, cities and countries and looks up the same common words again and again.
+   * Each is bounded and simply emptied when full: at most MEMO_ENTRIES entries, at most
+   * MEMO_CHARS characters of strings (each up to MEMO_STRING_LENGTH), tokens only up to
+   * MEMO_TOKEN_LENGTH characters; together ≤ ≈ 7 MB per open index, i.e. per worker thread
+   * (map entries ≈ 40 bytes, strings ≤ 2 bytes a character plus a ≈ 20-byte header).
+   */
+  private readonly strMemo = new Map<number, string>();
+  private strMemoChars = 0;
+  private readonly tokenMemo = new Map<string, number>();
 
   /** Documents' token lists lie back to back in document order (true of every built index). */
   private readonly tokListsContiguous: boolean;
@@ -52,12 +63,34 @@ export class AddressIndex {
   /** A string of the string table. */
   str(id: number): string {
     if (id === 0) return '';
-    const off = this.c.strOff;
-    return decoder.decode(this.c.strData.subarray(off[id]!, off[id + 1]!));
+    let s = this.strMemo.get(id);
+    if (s === undefined) {
+      const off = this.c.strOff;
+      s = decoder.decode(this.c.strData.subarray(off[id]!, off[id + 1]!));
+      if (s.length > MEMO_STRING_LENGTH) return s;
+      if (this.strMemo.size >= MEMO_ENTRIES || this.strMemoChars + s.length > MEMO_CHARS) {
+        this.strMemo.clear();
+        this.strMemoChars = 0;
+      }
+      this.strMemo.set(id, s);
+      this.strMemoChars += s.length;
+    }
+    return s;
   }
 
   /** Token id of a folded token, or -1. */
   tokenId(tok: string): number {
+    if (tok.length > MEMO_TOKEN_LENGTH) return this.findToken(tok);
+    let id = this.tokenMemo.get(tok);
+    if (id === undefined) {
+      id = this.findToken(tok);
+      if (this.tokenMemo.size >= MEMO_ENTRIES) this.tokenMemo.clear();
+      this.tokenMemo.set(tok, id);
+    }
+    return id;
+  }
+
+  private findToken(tok: string): number {
     const n = this.encode(tok);
     if (n < 0) return -1;
     const h = fnv1a(this.scratch, 0, n);
@@ -102,7 +135,19 @@ export class AddressIndex {
     return this.c.postings.subarray(s, s + this.c.tokPostCount[tok]!);
   }
 
+  /** UTF-8 bytes of `s` into scratch; their count, or -1 when it does not fit. */
   private encode(s: string): number {
+    // folded tokens are mostly ASCII: copy the code units rather than call into the encoder
+    const n = s.length;
+    if (n <= this.scratch.length) {
+      let i = 0;
+      for (; i < n; i++) {
+        const ch = s.charCodeAt(i);
+        if (ch >= 0x80) break;
+        this.scratch[i] = ch;
+      }
+      if (i === n) return n;
+    }
     const r = encoder.encodeInto(s, this.scratch);
     if (r.read !== s.length) return -1;
     return r.written;
@@ -119,6 +164,15 @@ export class AddressIndex {
 }
 
 const ALIGN = 8;
+/** Bounds of AddressIndex's memos (see there). */
+const MEMO_ENTRIES = 32_768;
+const MEMO_CHARS = 1_000_000;
+const MEMO_STRING_LENGTH = 1_000;
+/**
+ * Longer tokens are not memoised: they are rare words, and V8 makes a slice of 13 or more
+ * characters a view that keeps its whole source text (the request) alive as long as the key.
+ */
+const MEMO_TOKEN_LENGTH = 12;
 
 interface Toc { sections: Record<string, [number, number]>; meta: IndexMeta }
 

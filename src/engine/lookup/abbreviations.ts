@@ -89,23 +89,26 @@ function compoundExpansion(tok: string, langs: readonly string[]): string | unde
 
 /**
  * The full forms a folded token may stand for, in the given languages (all languages when the
- * country is unknown). Empty when the token is not an abbreviation.
+ * country is unknown). Empty when the token is not an abbreviation (most tokens: then one
+ * shared empty array is returned, nothing is allocated).
  */
-export function expansions(tok: string, langs: readonly string[] | null): string[] {
-  const out: string[] = [];
-  const c = compoundExpansion(tok, langs ?? []);
-  if (c) out.push(c);
-  if (ALL_FULL.has(tok)) return out;
-  if (!langs || langs.length === 0) {
-    const f = ALL_EXPAND.get(tok);
-    if (f) for (const x of f) if (!out.includes(x)) out.push(x);
-    return out;
-  }
-  for (const l of langs) {
-    const f = EXPAND.get(l)?.get(tok);
-    if (f) for (const x of f) if (!out.includes(x)) out.push(x);
-  }
-  return out;
+export function expansions(tok: string, langs: readonly string[] | null): readonly string[] {
+  const c = compoundExpansion(tok, langs ?? NONE);
+  if (ALL_FULL.has(tok)) return c ? [c] : NONE;
+  let out: string[] | undefined = c ? [c] : undefined;
+  if (!langs || langs.length === 0) out = withNew(out, ALL_EXPAND.get(tok));
+  else for (const l of langs) out = withNew(out, EXPAND.get(l)?.get(tok));
+  return out ?? NONE;
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** `out` with the forms it does not hold yet appended (created when there is one to add). */
+function withNew(out: string[] | undefined, forms: readonly string[] | undefined): string[] | undefined {
+  if (!forms) return out;
+  const o = out ?? [];
+  for (const x of forms) if (!o.includes(x)) o.push(x);
+  return o;
 }
 
 /**

@@ -94,8 +94,13 @@ export function extractAdditional(s: string, found: string[]): string {
  * L'Isle-Jourdain") belongs to the words after it, not the number.
  */
 const GLUE_RE = /(?<![\p{L}\d])(\d{1,5})\s*[/-]?\s*([a-zA-Z]|bis|ter|quater)(?![\p{L}\d'’]|\.\s*\p{L})/gu;
+/**
+ * What every GLUE_RE match contains (its last digit onwards), as a cheap plain test: most texts
+ * have only a postcode before a town ("75001 Paris"), which this already rejects.
+ */
+const GLUE_HINT = /\d\s*[/-]?\s*(?:[a-zA-Z](?![a-zA-Z\d])|bis|ter|quater)/;
 function glueHouseNumbers(s: string): string {
-  return s.replace(GLUE_RE, '$1$2');
+  return GLUE_HINT.test(s) ? s.replace(GLUE_RE, '$1$2') : s;
 }
 
 const MAX_TOKENS = 24;
@@ -124,8 +129,9 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   const tokens: QueryToken[] = [];
   const push = (text: string, field: Field, hnLike: boolean, weight = 1) => {
     if (tokens.length >= MAX_TOKENS) return;
-    const ex = field === 'zip' ? [] : expansions(text, langs);
-    tokens.push({ text, field, alts: withUmlautVariant([text, ...ex]), hnLike, weight });
+    const alts = [text];
+    if (field !== 'zip') for (const x of expansions(text, langs)) alts.push(x);
+    tokens.push({ text, field, alts: withUmlautVariant(alts), hnLike, weight });
   };
 
   for (const t of foldTokens(req.street ?? '')) push(t, 'street', false);
@@ -169,11 +175,21 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     // tokens with the comma-separated part they come from (the town is usually in a later part)
     let free: string[] = [];
     let segs: number[] = [];
-    text.split(/[,;\n]/).forEach((part, k) => { for (const t of foldTokens(part)) { free.push(t); segs.push(k); } });
+    /** Per token: the most words of a country name starting with it (kept aligned with free). */
+    let phrase: number[] = [];
+    let longestPhrase = 0;
+    const parts = text.split(/[,;\n]/);
+    for (let k = 0; k < parts.length; k++) {
+      for (const t of foldTokens(parts[k]!)) {
+        const w = countryPhraseWords(t);
+        free.push(t); segs.push(k); phrase.push(w);
+        if (w > longestPhrase) longestPhrase = w;
+      }
+    }
     // a country name anywhere in the free text (longest phrase first), when more text remains
-    for (let n = 3; n >= 1; n--) {
+    for (let n = Math.min(3, longestPhrase); n >= 1; n--) {
       for (let i = 0; i + n <= free.length; i++) {
-        if (countryPhraseWords(free[i]!) < n) continue;
+        if (phrase[i]! < n) continue;
         // a country is named at the end of the text or as a part of its own, not inside a
         // street name ("Rue Maurice Utrillo" is not Mauritius)
         const atEnd = i + n === free.length;
@@ -183,23 +199,27 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
           if (!country) country = iso;
           countryWeight += 0.5;
-          free = [...free.slice(0, i), ...free.slice(i + n)];
-          segs = [...segs.slice(0, i), ...segs.slice(i + n)];
+          free.splice(i, n);
+          segs.splice(i, n);
+          phrase.splice(i, n);
           i--;
         } else if (iso && !country) {
           country = iso;
           countryWeight += 0.5;
           free = [];
           segs = [];
+          phrase = [];
         }
       }
     }
     const fl = country ? countryLanguages(country) : null;
-    free.forEach((t, k) => {
-      if (tokens.length >= MAX_TOKENS) return;
+    for (let k = 0; k < free.length && tokens.length < MAX_TOKENS; k++) {
+      const t = free[k]!;
       const hnLike = !joinedKeys.has(t) && looksLikeHouseNumber(t);
-      tokens.push({ text: t, field: 'free', alts: withUmlautVariant([t, ...expansions(t, fl)]), hnLike, weight: 1, seg: segs[k] });
-    });
+      const alts = [t];
+      for (const x of expansions(t, fl)) alts.push(x);
+      tokens.push({ text: t, field: 'free', alts: withUmlautVariant(alts), hnLike, weight: 1, seg: segs[k] });
+    }
   }
 
   const state = req.state ? [foldTokens(req.state).join(' ')] : [];

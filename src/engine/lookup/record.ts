@@ -18,10 +18,29 @@ export interface Choice {
   ambiguous: boolean;
 }
 
-function coord(v: number): string {
+/** Decimal places of a stored coordinate (COORD_SCALE = 10^7). */
+const COORD_DECIMALS = 7;
+
+/**
+ * A stored coordinate (an integer, degrees × COORD_SCALE) as decimal degrees without trailing
+ * zeros: what `(v / COORD_SCALE).toFixed(7)` without its trailing zeros gives, in integer
+ * arithmetic (the stored value has exactly seven decimals; a record prints up to six of them,
+ * and float formatting plus a regex cost more than the rest of the record's fields).
+ */
+export function coord(v: number): string {
   if (v === NO_COORD) return '';
-  const s = (v / COORD_SCALE).toFixed(7);
-  return s.replace(/\.?0+$/, '');
+  if (!Number.isSafeInteger(v)) return (v / COORD_SCALE).toFixed(COORD_DECIMALS).replace(/\.?0+$/, '');
+  const abs = Math.abs(v);
+  const whole = Math.floor(abs / COORD_SCALE);
+  let frac = abs - whole * COORD_SCALE;
+  const sign = v < 0 ? '-' : '';
+  if (frac === 0) return `${sign}${whole}`;
+  let decimals = COORD_DECIMALS;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    decimals--;
+  }
+  return `${sign}${whole}.${String(frac).padStart(decimals, '0')}`;
 }
 
 function localName(index: AddressIndex, namesId: number, locale: string, fallback: string): string {
@@ -42,7 +61,11 @@ export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | und
     if (s.addr >= 0 && s.hnToken < 0) e += s.hnQuality;
   }
   if (q.countryWeight > 0 && !q.countryUnknown && rec.country_iso_2 === q.country) e += q.countryWeight;
-  const same = (a: string, b: string) => a !== '' && (foldText(a) === b || b.includes(foldText(a)) || foldText(a).includes(b));
+  const same = (a: string, b: string) => {
+    if (a === '') return false;
+    const f = foldText(a);
+    return f === b || b.includes(f) || f.includes(b);
+  };
   for (const st of q.state) if (same(rec.state_name, st) || same(rec.state, st) || same(rec.state_code, st)) e += 0.5;
   for (const co of q.county) if (same(rec.county, co)) e += 0.5;
   let rel = (100 * e) / q.totalWeight;
