@@ -83,30 +83,27 @@ export function findPostcodes(text: string): PostcodeCandidate[] {
   for (let i = 0; i < words.length; i++) {
     const { w, at } = words[i]!;
     const next = words[i + 1];
-    // letters, then the number: Malta's `VLT 1455`, only as the post writes it today (capitals, four digits: `DFL 31`, `III 28` are a street and its number)
-    if (/^[A-Z]{3}$/.test(w) && next !== undefined && /^\d{4}$/.test(next.w) && text.slice(at + w.length, next.at).trim() === '') {
-      const pair = `${w} ${next.w}`;
-      const cs = postcodeCountries(pair);
-      if (cs.length > 0) {
-        out.push({ key: keyOf(pair), raw: pair, countries: cs, start: at, end: next.at + next.w.length });
-        i++;
-        continue;
-      }
+    if (next !== undefined) {
+      // letters, then the number: Malta's `VLT 1455`, only as the post writes it today (capitals,
+      // four digits: `DFL 31`, `III 28` are a street and its number); or a number, then a short part
+      const maltese = /^[A-Z]{3}$/.test(w) && /^\d{4}$/.test(next.w);
+      const parts = /\d/.test(w) && /^[\dA-Za-z]{2,4}$/.test(next.w) && !NOT_A_CODE_PART.test(next.w);
+      const pair = maltese || parts ? codePair(text, words[i]!, next) : undefined;
+      if (pair) { out.push(pair); i++; continue; }
     }
     if (!/\d/.test(w)) continue;
-    if (next !== undefined && /^[\dA-Za-z]{2,4}$/.test(next.w) && !NOT_A_CODE_PART.test(next.w) && text.slice(at + w.length, next.at).trim() === '') {
-      const pair = `${w} ${next.w}`;
-      const cs = postcodeCountries(pair);
-      if (cs.length > 0) {
-        out.push({ key: keyOf(pair), raw: pair, countries: cs, start: at, end: next.at + next.w.length });
-        i++;
-        continue;
-      }
-    }
     const cs = postcodeCountries(w);
     if (cs.length > 0) out.push({ key: keyOf(w), raw: w, countries: cs, start: at, end: at + w.length });
   }
   return out;
+}
+
+/** Two words as one postcode, when only white space separates them and the pair has a shape. */
+function codePair(text: string, a: { w: string; at: number }, b: { w: string; at: number }): PostcodeCandidate | undefined {
+  if (text.slice(a.at + a.w.length, b.at).trim() !== '') return undefined;
+  const raw = `${a.w} ${b.w}`;
+  const countries = postcodeCountries(raw);
+  return countries.length > 0 ? { key: keyOf(raw), raw, countries, start: a.at, end: b.at + b.w.length } : undefined;
 }
 
 function keyOf(raw: string): string {
