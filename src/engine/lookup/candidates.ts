@@ -26,6 +26,12 @@ const COMMON_POSTINGS = 40_000;
 export const MAX_CANDIDATES = 200;
 /** After the rarest token, tokens with more postings than this are not counted. */
 const COUNT_LIMIT = 1500;
+/**
+ * A word of the city field is counted up to this many postings: at national size a town's name
+ * is in thousands of documents (its streets, and other towns of that name), and a wrong postcode
+ * leaves the town's name as the only way to the street the query names.
+ */
+const PLACE_COUNT_LIMIT = 6000;
 const FUZZY_MIN_LEN = 4;
 /** Candidates probed for the tokens not counted (beyond this, the rank cut-off applies as is). */
 const PROBE_LIMIT = 60_000;
@@ -183,9 +189,10 @@ export function narrowsCandidates(index: AddressIndex, matches: TokenMatch[][], 
  * Documents ranked by how many query tokens their postings cover; at most MAX_CANDIDATES,
  * only those within one token of the best coverage. `within` (a query token, -1 none) is a
  * postcode that binds the answer (valid, and agreeing with the city named): a street outside it
- * cannot be the answer, so only its documents are candidates.
+ * cannot be the answer, so only its documents are candidates. `placeWords`: a mask of the query
+ * tokens of the city and district fields (counted up to PLACE_COUNT_LIMIT).
  */
-export function candidateDocs(index: AddressIndex, matches: TokenMatch[][], within = -1): number[] {
+export function candidateDocs(index: AddressIndex, matches: TokenMatch[][], within = -1, placeWords = 0): number[] {
   found.clear();
   // rarest tokens first; once one token has been counted, very common ones are only scored
   const sizes = matches.map((ms) => ms.reduce((a, m) => a + index.postingCount(m.tok), 0));
@@ -194,7 +201,10 @@ export function candidateDocs(index: AddressIndex, matches: TokenMatch[][], with
   let counted = 0;
   let countedBits = 0;
   for (const ti of narrowed ? [within] : order) {
-    if (counted > 0 && sizes[ti]! > COUNT_LIMIT) break;
+    if (counted > 0 && sizes[ti]! > COUNT_LIMIT) {
+      if (sizes[ti]! > PLACE_COUNT_LIMIT) break;
+      if (!((placeWords >>> ti) & 1)) continue;
+    }
     counted++;
     const bit = (1 << ti) >>> 0;
     countedBits |= bit;

@@ -179,7 +179,9 @@ function exactAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]
 }
 
 function choose(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetOverGeneral = false): Choice {
-  return chooseAmong(index, q, matches, candidateDocs(index, matches, bindingZipToken(index, q, matches)), streetOverGeneral);
+  let placeWords = 0;
+  q.tokens.forEach((t, i) => { if ((t.field === 'city' || t.field === 'district') && i < 32) placeWords |= 1 << i; });
+  return chooseAmong(index, q, matches, candidateDocs(index, matches, bindingZipToken(index, q, matches), placeWords >>> 0), streetOverGeneral);
 }
 
 function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {
