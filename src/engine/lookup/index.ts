@@ -15,7 +15,7 @@ import { parseRequest, type ParsedQuery } from './parse.ts';
 import { QueryBits } from './query-bits.ts';
 import { keepHeld } from './sorted-lists.ts';
 import { buildRecord, type Choice } from './record.ts';
-import { applyPostcodeConstraint, bindingZipToken, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
+import { applyPostcodeConstraint, bindingZipToken, postcodeAgrees, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
 
 export type { AddressIndex };
 
@@ -179,9 +179,38 @@ function exactAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]
 }
 
 function choose(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetOverGeneral = false): Choice {
-  let placeWords = 0;
-  q.tokens.forEach((t, i) => { if ((t.field === 'city' || t.field === 'district') && i < 32) placeWords |= 1 << i; });
-  return chooseAmong(index, q, matches, candidateDocs(index, matches, bindingZipToken(index, q, matches), placeWords >>> 0), streetOverGeneral);
+  return chooseAmong(index, q, matches, candidateDocs(index, matches, bindingZipToken(index, q, matches), placeWordMask(index, q, matches)), streetOverGeneral);
+}
+
+/**
+ * The query tokens that name the town, counted further by the candidate stage: the city and
+ * district fields; in free text of several comma-separated parts, the words of the last part
+ * when the text's postcode does not agree with them (`…, 12630 Digne-les-Bains`: a wrong
+ * postcode leaves the town's name as the way to the street). With an agreeing postcode the
+ * postcode already leads there, and counting the town's words would only cost time.
+ */
+function placeWordMask(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): number {
+  let mask = placeWordMasks.get(q);
+  if (mask === undefined) placeWordMasks.set(q, (mask = placeWordMaskOf(index, q, matches)));
+  return mask;
+}
+
+/** Per query (typo matches, added later, play no part in it). */
+const placeWordMasks = new WeakMap<ParsedQuery, number>();
+
+function placeWordMaskOf(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): number {
+  let mask = 0;
+  q.tokens.forEach((t, i) => { if ((t.field === 'city' || t.field === 'district') && i < 32) mask |= 1 << i; });
+  let lastSeg = 0;
+  for (const t of q.tokens) if (t.field === 'free' && (t.seg ?? 0) > lastSeg) lastSeg = t.seg ?? 0;
+  if (lastSeg === 0) return mask >>> 0;
+  const zip = freeTextPostcodeToken(q, matches);
+  if (zip < 0) return mask >>> 0;
+  const town: number[] = [];
+  q.tokens.forEach((t, i) => { if (t.field === 'free' && t.seg === lastSeg && !t.hnLike && i < 32) town.push(i); });
+  if (town.length === 0 || postcodeAgrees(index, q, matches, zip, town)) return mask >>> 0;
+  for (const i of town) mask |= 1 << i;
+  return mask >>> 0;
 }
 
 function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {

@@ -222,13 +222,22 @@ const zipBinds = new WeakMap<ParsedQuery, boolean>();
 function zipBindsQuery(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): boolean {
   const zi = q.tokens.findIndex((t) => t.field === 'zip');
   if (zi < 0) return false;
+  const city: number[] = [];
+  q.tokens.forEach((t, i) => { if (t.field === 'city' || t.field === 'district') city.push(i); });
+  return postcodeAgrees(index, q, matches, zi, city);
+}
+
+/**
+ * Whether the postcode token `zi` is in the index (in the query's country) and, when `place`
+ * tokens are given, a document holding it also holds every one of them as a city or district
+ * word (typo matches play no part).
+ */
+export function postcodeAgrees(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], zi: number, place: number[]): boolean {
   const zipTok = matches[zi]![0]?.tok;
   if (zipTok === undefined) return false;
   const c = index.c;
   const cityToks = new Set<number>();
-  q.tokens.forEach((t, i) => {
-    if (t.field === 'city' || t.field === 'district') for (const m of matches[i]!) if (m.kind !== 'typo') cityToks.add(m.tok);
-  });
+  for (const i of place) for (const m of matches[i]!) if (m.kind !== 'typo') cityToks.add(m.tok);
   const p = index.postings(zipTok);
   const zipDocs = p.subarray(0, Math.min(p.length, 5000));
   const inCountry = (d: number) => !q.country || index.str(c.docCountry[d]!) === q.country;

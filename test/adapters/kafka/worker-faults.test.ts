@@ -92,7 +92,7 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
     w.child.kill('SIGTERM');
     const r = await w.done;
     expect(Date.now() - t0).toBeLessThan(STOP_BOUND_MS);
-    expect(r.code).toBe(0);
+    expect(r.code, `exit ${r.code}/${r.signal}; stderr:\n${r.stderr.slice(-4000)}`).toBe(0);
     await checkInvariants(h, topics, records, db, account);
   }, 420_000);
 
@@ -151,7 +151,7 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
     const r = await w.done;
     const took = Date.now() - t0;
     expect(took, `exited after ${took} ms`).toBeLessThan(STOP_BOUND_MS);
-    expect(r.code).toBe(0);
+    expect(r.code, `exit ${r.code}/${r.signal}; stderr:\n${r.stderr.slice(-4000)}`).toBe(0);
 
     const next = await launchConsume(consumeArgs(broker.brokers, topics, group, db, account), {}, children);
     await waitForCommitted(h, group, topics.input, 120_000);
