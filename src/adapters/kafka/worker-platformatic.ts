@@ -112,6 +112,13 @@ export class PlatformaticStreamWorker {
       ...base, groupId: opts.group, sessionTimeout, heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
       isolationLevel: FetchIsolationLevels.READ_COMMITTED, maxWaitTime: 1000, autocommit: false,
     });
+    // After a heartbeat error (the broker killed and back) the client rejoins the group, and a
+    // rejoin that fails is emitted as 'error' on the consumer: with no listener, Node ends the
+    // process. The client keeps retrying; a rejoin that never completes surfaces as the stream's
+    // error (start()), which fails the worker the orderly way.
+    this.consumer.on('error', (err: Error) => {
+      if (!this.stopping) this.log.warn({ err }, 'rejoining the consumer group failed; the client retries');
+    });
     this.admin = new Admin({ ...base, clientId: `${base.clientId}-admin` });
     const slice = opts.maxBatchRecords ?? DEFAULT_MAX_BATCH_RECORDS;
     this.maxQueued = Math.max(4 * slice, slice * (opts.partitionsConcurrently ?? 4) * 2);
