@@ -150,19 +150,25 @@ function probeUncounted(index: AddressIndex, matches: TokenMatch[][], sizes: num
   if (left === 0) return;
   const bits = new QueryBits(matches);
   const most = popcount(left);
-  const known = new Uint8Array(touched.length);
-  let top = 0;
-  for (let k = 0; k < touched.length; k++) {
-    const c = popcount(found.get(touched[k]!));
+  // the candidates by known count, highest first, each group in document order (neighbouring
+  // documents share pages of the token columns): one sort, then a counting sort by count
+  const docs = touched.slice().sort();
+  const known = new Uint8Array(docs.length);
+  const perCount = new Int32Array(34);
+  for (let k = 0; k < docs.length; k++) {
+    const c = popcount(found.get(docs[k]!));
     known[k] = c;
-    if (c > top) top = c;
+    perCount[c]!++;
   }
+  const from = new Int32Array(34);
+  for (let c = 32, at = 0; c >= 0; c--) { from[c] = at; at += perCount[c]!; }
+  const order = new Int32Array(docs.length);
+  const fill = from.slice();
+  for (let k = 0; k < docs.length; k++) order[fill[known[k]!]!++] = docs[k]!;
   let best = 0;
-  for (let c = top; c >= 1 && c + most >= best - 1; c--) {
-    // in document order: neighbouring documents share pages of the token columns
-    const docs = touched.filter((_, k) => known[k] === c).sort();
-    for (let k = 0; k < docs.length; k++) {
-      const d = docs[k]!;
+  for (let c = 32; c >= 1 && c + most >= best - 1; c--) {
+    for (let k = from[c]!, end = k + perCount[c]!; k < end; k++) {
+      const d = order[k]!;
       const more = bits.inDoc(index, d) & left;
       if (more !== 0) found.or(d, more);
       const total = c + popcount(more);
