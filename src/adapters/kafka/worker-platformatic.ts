@@ -310,6 +310,9 @@ export class PlatformaticStreamWorker {
             const before = q.messages.length;
             q.messages = q.messages.filter((m) => m.offsetValue >= committed);
             this.queued -= before - q.messages.length;
+            // and what the stream delivers later below it (it may have started fetching below the
+            // committed offset, see the class comment) is not queued again: done by the previous owner
+            if (q.next === undefined || q.next < committed) q.next = committed;
           }
           this.verified.add(partition);
           if (q.messages.length === 0) return;
