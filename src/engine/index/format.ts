@@ -42,6 +42,8 @@ export const ROLE_CITY = 1;
 export const ROLE_ZIP = 2;
 export const ROLE_DISTRICT = 3;
 export const ROLE_ADMIN = 4;
+/** The roles of a town's words: city and district (a mask for AddressIndex.docHolds). */
+export const PLACE_ROLES = (1 << ROLE_CITY) | (1 << ROLE_DISTRICT);
 
 /**
  * Coordinates are stored as integer 1e-7 degrees; this marks "no point". `addrNavLat` and

@@ -60,6 +60,18 @@ export class AddressIndex {
     return this.tokListsContiguous && doc + 1 < this.docCount ? s[doc + 1]! : s[doc]! + this.c.docTokCount[doc]!;
   }
 
+  /**
+   * Whether document `doc` holds token `tok` in one of the roles of `roleMask` (bit 1 << role).
+   * A document may hold a word in two roles ("la" of a street name and of its town's name).
+   */
+  docHolds(doc: number, tok: number, roleMask: number): boolean {
+    const c = this.c;
+    for (let j = c.docTokStart[doc]!, e = this.docTokEnd(doc); j < e; j++) {
+      if (c.docTok[j] === tok && (roleMask >>> c.docTokRole[j]!) & 1) return true;
+    }
+    return false;
+  }
+
   /** A string of the string table. */
   str(id: number): string {
     if (id === 0) return '';

@@ -16,7 +16,7 @@
  * a place named only weakly (typo, other name, first words) in a country they rule out is not
  * named. A name that several countries share, with nothing deciding, gives no answer.
  */
-import { DOC_PLACE, DOC_POSTCODE, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.ts';
+import { DOC_PLACE, DOC_POSTCODE, PLACE_ROLES, ROLE_CITY, ROLE_ZIP } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
 import { nameWords, type NameWords } from './name-words.ts';
@@ -84,13 +84,6 @@ function countriesOf(index: AddressIndex): CountryNames {
 /** The folded words of a document's city name, decoded (the path for names not held by name-words.ts). */
 function foldedName(index: AddressIndex, doc: number): string[] {
   return foldTokens(index.str(index.c.docCity[doc]!));
-}
-
-function docTokenRole(index: AddressIndex, doc: number, tok: number): number {
-  const c = index.c;
-  const s = c.docTokStart[doc]!, n = c.docTokCount[doc]!;
-  for (let j = s; j < s + n; j++) if (c.docTok[j] === tok) return c.docTokRole[j]!;
-  return -1;
 }
 
 function distance(index: AddressIndex, a: number, b: number): number {
@@ -343,8 +336,7 @@ function pcPlaceTokens(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[
     if (!placeToken(q, i, streetPart)) continue;
     for (const m of matches[i]!) {
       if (q.tokens[i]!.field === 'free' && m.kind === 'typo') continue;
-      const r = docTokenRole(index, doc, m.tok);
-      if (r === ROLE_CITY || r === ROLE_DISTRICT) { hit.push(i); typed.push(m.tok); break; }
+      if (index.docHolds(doc, m.tok, PLACE_ROLES)) { hit.push(i); typed.push(m.tok); break; }
     }
   }
   if (hit.length === 0) return hit;

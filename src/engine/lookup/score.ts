@@ -5,7 +5,7 @@
  * agrees with the city (or no city is given), a street outside that postcode is not answered.
  */
 import {
-  DOC_PLACE, DOC_POSTCODE, DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP,
+  DOC_PLACE, DOC_POSTCODE, DOC_STREET, PLACE_ROLES, ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP,
 } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
@@ -258,16 +258,8 @@ export function postcodeAgrees(index: AddressIndex, q: ParsedQuery, matches: Tok
 
 /** Document `doc` holds every token of `toks` as a city or district word. */
 function holdsAsPlace(index: AddressIndex, doc: number, toks: Set<number>): boolean {
-  const c = index.c;
-  const ts = c.docTokStart[doc]!, tc = c.docTokCount[doc]!;
-  let n = 0;
-  for (const tok of toks) {
-    for (let j = ts; j < ts + tc; j++) {
-      const r = c.docTokRole[j]!;
-      if (c.docTok[j] === tok && (r === ROLE_CITY || r === ROLE_DISTRICT)) { n++; break; }
-    }
-  }
-  return n === toks.size;
+  for (const tok of toks) if (!index.docHolds(doc, tok, PLACE_ROLES)) return false;
+  return true;
 }
 
 export { DOC_POSTCODE, DOC_PLACE, DOC_STREET };
