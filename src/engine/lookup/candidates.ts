@@ -10,7 +10,7 @@ import { DocBits } from './doc-bits.ts';
 import { editDistance } from './normalize.ts';
 import type { ParsedQuery } from './parse.ts';
 import { popcount, QueryBits } from './query-bits.ts';
-import { keepHeld } from './sorted-lists.ts';
+import { intersectSorted, keepHeld, sortedUnique } from './sorted-lists.ts';
 
 export interface TokenMatch {
   tok: number;
@@ -67,59 +67,83 @@ export function typoMatches(index: AddressIndex, text: string): TokenMatch[] {
 /** The intersection is not tried when the rarest strong token has more postings than this. */
 const INTERSECT_LIMIT = 5000;
 
+/** How many postings a query token's matches have together (a document may be counted twice). */
+export function postingsOfMatches(index: AddressIndex, ms: TokenMatch[]): number {
+  let n = 0;
+  for (const m of ms) n += index.postingCount(m.tok);
+  return n;
+}
+
 /**
- * The exact path's candidates: documents that hold every "strong" query token (one that cannot
- * be a house number), in any of its exact or expanded forms. Postings are sorted by document, so
- * the rarest tokens' lists are merged (galloping), and once a few documents are left their own
- * token lists are checked for the others. Returns null
- * when some strong token matched nothing, when there is no strong token, or when even the
- * rarest one is too common for the intersection to be cheap. `alsoRequired`: a number-like token
- * (a postcode in free text) required too.
+ * The query's "strong" tokens: those that cannot be a house number, and `alsoRequired` (a
+ * number-like token, the postcode in free text; -1 none).
+ */
+export function strongTokens(q: ParsedQuery, alsoRequired = -1): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < q.tokens.length; i++) if (!q.tokens[i]!.hnLike || i === alsoRequired) out.push(i);
+  return out;
+}
+
+/**
+ * The exact path's candidates: documents that hold every "strong" query token, in any of its
+ * exact or expanded forms. Returns null when some strong token matched nothing, when there is
+ * no strong token, or when even the rarest one is too common for the intersection to be cheap.
  */
 export function intersectDocs(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], alsoRequired = -1): number[] | null {
-  const strong: number[] = [];
+  const docs = holdingAll(index, matches, strongTokens(q, alsoRequired));
+  return docs && docs.length > 0 ? docs : null;
+}
+
+/**
+ * The documents that hold every token of `toks` (query token indexes), in any of its matched
+ * forms: [] when one of them has no postings; null when there is no token or even the rarest
+ * has too many postings for the intersection to be cheap. Postings are sorted by document, so
+ * the rarest tokens' lists are merged (galloping), and once a few documents are left their own
+ * token lists are checked for the others.
+ */
+export function holdingAll(index: AddressIndex, matches: TokenMatch[][], toks: number[]): number[] | null {
+  if (toks.length === 0) return null;
   const sizes: number[] = [];
-  for (let i = 0; i < q.tokens.length; i++) {
-    if (q.tokens[i]!.hnLike && i !== alsoRequired) continue;
-    const ms = matches[i]!;
-    let n = 0;
-    for (const m of ms) n += index.postingCount(m.tok);
-    if (n === 0) return null;
-    strong.push(i);
+  for (const i of toks) {
+    const n = postingsOfMatches(index, matches[i]!);
+    if (n === 0) return [];
     sizes.push(n);
   }
-  if (strong.length === 0) return null;
-  const order = strong.map((_, k) => k).sort((a, b) => sizes[a]! - sizes[b]!);
+  const order = toks.map((_, k) => k).sort((a, b) => sizes[a]! - sizes[b]!);
   if (sizes[order[0]!]! > INTERSECT_LIMIT) return null;
-  const first = matches[strong[order[0]!]!]!;
-  let docs: number[] = [];
-  for (const m of first) {
-    const p = index.postings(m.tok);
-    for (let k = 0; k < p.length; k++) docs.push(p[k]!);
-  }
-  if (first.length > 1) {
-    docs.sort((a, b) => a - b);
-    docs = docs.filter((d, k) => k === 0 || docs[k - 1] !== d);
+  // the rarest token's documents: its postings as they are (no copy) when it has one form
+  const first = matches[toks[order[0]!]!]!;
+  let docs: ArrayLike<number>;
+  if (first.length === 1) docs = index.postings(first[0]!.tok);
+  else {
+    const all: number[] = [];
+    for (const m of first) {
+      const p = index.postings(m.tok);
+      for (let k = 0; k < p.length; k++) all.push(p[k]!);
+    }
+    docs = sortedUnique(all);
   }
   // the next rarest tokens by a galloping merge of sorted postings (sequential reads), while
   // more than a few documents are left; the rest in each document's own token list
   let o = 1;
   for (; o < order.length && docs.length > FEW_DOCS; o++) {
-    docs = keepHeld(docs, matches[strong[order[o]!]!]!.map((m) => index.postings(m.tok)));
+    const next = matches[toks[order[o]!]!]!;
+    docs = next.length === 1 ? intersectSorted(docs, index.postings(next[0]!.tok)) : keepHeld(docs, next.map((m) => index.postings(m.tok)));
   }
-  if (o < order.length && docs.length > 0) {
-    const bits = new QueryBits(matches);
-    let need = 0;
-    for (; o < order.length; o++) need |= (1 << strong[order[o]!]!) >>> 0;
-    need >>>= 0;
-    let w = 0;
-    for (let k = 0; k < docs.length; k++) {
-      const d = docs[k]!;
-      if ((bits.inDoc(index, d) & need) >>> 0 === need) docs[w++] = d;
-    }
-    docs.length = w;
+  const out: number[] = [];
+  if (o === order.length) {
+    for (let k = 0; k < docs.length; k++) out.push(docs[k]!);
+    return out;
   }
-  return docs;
+  const bits = new QueryBits(matches);
+  let need = 0;
+  for (; o < order.length; o++) need |= (1 << toks[order[o]!]!) >>> 0;
+  need >>>= 0;
+  for (let k = 0; k < docs.length; k++) {
+    const d = docs[k]!;
+    if ((bits.inDoc(index, d) & need) >>> 0 === need) out.push(d);
+  }
+  return out;
 }
 
 /** Below this many documents, the intersection reads the documents' token lists instead. */
@@ -152,7 +176,8 @@ function probeUncounted(index: AddressIndex, matches: TokenMatch[][], sizes: num
   const most = popcount(left);
   // the candidates by known count, highest first, each group in document order (neighbouring
   // documents share pages of the token columns): one sort, then a counting sort by count
-  const docs = touched.slice().sort();
+  const docs = touched.slice();
+  if (!ascending(docs)) docs.sort();
   const known = new Uint8Array(docs.length);
   const perCount = new Int32Array(34);
   for (let k = 0; k < docs.length; k++) {
@@ -177,6 +202,12 @@ function probeUncounted(index: AddressIndex, matches: TokenMatch[][], sizes: num
   }
 }
 
+/** Whether the documents are in ascending order (those of one postings list, counted alone, are). */
+function ascending(docs: Int32Array): boolean {
+  for (let k = 1; k < docs.length; k++) if (docs[k]! < docs[k - 1]!) return false;
+  return true;
+}
+
 /** Postings read per candidate rather than reading candidates' token lists (cost ratio of the two). */
 const SCAN_PER_CANDIDATE = 16;
 
@@ -186,8 +217,7 @@ const WITHIN_LIMIT = 20_000;
 /** Whether the query token `within` (-1 none) narrows candidateDocs to its documents. */
 export function narrowsCandidates(index: AddressIndex, matches: TokenMatch[][], within: number): boolean {
   if (within < 0) return false;
-  let n = 0;
-  for (const m of matches[within]!) n += index.postingCount(m.tok);
+  const n = postingsOfMatches(index, matches[within]!);
   return n > 0 && n <= WITHIN_LIMIT;
 }
 
@@ -196,17 +226,23 @@ export function narrowsCandidates(index: AddressIndex, matches: TokenMatch[][], 
  * only those within one token of the best coverage. `within` (a query token, -1 none) is a
  * postcode that binds the answer (valid, and agreeing with the city named): a street outside it
  * cannot be the answer, so only its documents are candidates. `placeWords`: a mask of the query
- * tokens of the city and district fields (counted up to PLACE_COUNT_LIMIT).
+ * tokens of the city and district fields (counted up to PLACE_COUNT_LIMIT); `numberWords`: a mask
+ * of the number-like tokens that are not the postcode (not counted while other words are).
  */
-export function candidateDocs(index: AddressIndex, matches: TokenMatch[][], within = -1, placeWords = 0): number[] {
+export function candidateDocs(index: AddressIndex, matches: TokenMatch[][], within = -1, placeWords = 0, numberWords = 0): number[] {
   found.clear();
   // rarest tokens first; once one token has been counted, very common ones are only scored
-  const sizes = matches.map((ms) => ms.reduce((a, m) => a + index.postingCount(m.tok), 0));
+  const sizes = matches.map((ms) => postingsOfMatches(index, ms));
   const order = matches.map((_, i) => i).filter((i) => sizes[i]! > 0).sort((a, b) => sizes[a]! - sizes[b]!);
+  // number-like words are not counted while there are others: a house number's postings are the
+  // streets named with that number ("Rue du 8 Mai 1945"), which it would add as candidates
+  // without leading to the street (they still score)
+  const words = order.some((ti) => !((numberWords >>> ti) & 1));
   const narrowed = narrowsCandidates(index, matches, within);
   let counted = 0;
   let countedBits = 0;
   for (const ti of narrowed ? [within] : order) {
+    if (words && (numberWords >>> ti) & 1) continue;
     if (counted > 0 && sizes[ti]! > COUNT_LIMIT) {
       if (sizes[ti]! > PLACE_COUNT_LIMIT) break;
       if (!((placeWords >>> ti) & 1)) continue;

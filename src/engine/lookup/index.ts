@@ -1,44 +1,78 @@
 /**
- * The address lookup: a pure function over the index. normalise → parse → candidates → score →
- * record (one module per stage). Bad input gives a valid record with empty keys and a low
+ * The address lookup: a pure function over the index. normalise → parse → exact path (a proven
+ * answer from the documents holding every word, or all but one) or candidates (the broad search)
+ * → score → choose → record (one module per stage). Bad input gives a valid record with empty keys and a low
  * relevance; a defect throws, and the entrance turns it into an error result that is not charged
  * (a record with relevance 0 would be charged as a lookup that found nothing).
  */
 import type { SearchRequest } from '../../contract/requests.ts';
 import type { SearchRecord } from '../../contract/records.ts';
-import { DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.ts';
+import { DOC_STREET } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
-import { candidateDocs, exactMatches, intersectDocs, narrowsCandidates, typoMatches, type TokenMatch } from './candidates.ts';
+import { candidateDocs, exactMatches, narrowsCandidates, postingsOfMatches, strongTokens, typoMatches, type TokenMatch } from './candidates.ts';
+import { chooseAmong, placeMatched } from './choose.ts';
+import { exactChoice, freeTextPostcodeToken, oneWordDroppedChoice } from './exact-path.ts';
 import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
 import { foldTokens } from './normalize.ts';
 import { parseRequest, type ParsedQuery } from './parse.ts';
-import { QueryBits } from './query-bits.ts';
-import { keepHeld } from './sorted-lists.ts';
+import { shareAny } from './sorted-lists.ts';
 import { buildRecord, type Choice } from './record.ts';
-import { applyPostcodeConstraint, bindingZipToken, postcodeAgrees, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
+import { bindingZipToken, postcodeAgrees, type Scored } from './score.ts';
 
 export type { AddressIndex };
-
-/** Street documents whose house numbers are looked up. */
-const HN_DOCS = 12;
 
 export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
   const q = parseRequest(req);
   if (q.tokens.length === 0) return buildRecord(index, q, { best: undefined, ambiguous: false });
   const matches = exactMatches(index, q);
-  // exact path: the documents holding every word; taken when its answer is provably the one
-  // the broader search would give (see exactChoice)
+  // exact path: the documents holding every word; taken when no other document could score
+  // as high (exact-path.ts)
   const exact = exactChoice(index, q, matches);
   if (exact) return buildRecord(index, q, exact);
   // typo tolerance only for words that nothing explains: first the words the index does not
   // hold at all (no search can explain them), then those the best answer left unexplained
   const expanded = new Set<number>();
-  addTypoMatches(index, q, matches, typoWords(q, (i) => matches[i]!.length === 0), expanded);
-  let choice = choose(index, q, matches);
+  const typos = addTypoMatches(index, q, matches, typoWords(q, (i) => matches[i]!.length === 0), expanded);
+  let choice = bestChoice(index, q, matches, typos.length > 0, true);
   const missing = typoWords(q, (i) => !expanded.has(i) && (!choice.best || choice.best.explained[i] === 0));
   const added = addTypoMatches(index, q, matches, missing, expanded);
-  if (added.length > 0 && !unseenInNarrowed(index, q, matches, added)) choice = choose(index, q, matches);
+  if (added.length > 0 && !unseenInNarrowed(index, q, matches, added) && meetRarestWord(index, q, matches, added)) {
+    choice = bestChoice(index, q, matches, true, true);
+  }
   return buildRecord(index, q, fallback(index, q, matches, choice));
+}
+
+/**
+ * The best-scoring answer for the current matches: proven from the few documents that hold all
+ * strong words (`exact`: typo neighbours were added since the exact path failed) or all but one
+ * (`dropped`) where possible (exact-path.ts), else by the broad search.
+ */
+function bestChoice(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], exact: boolean, dropped: boolean): Choice {
+  return (exact ? exactChoice(index, q, matches) : undefined)
+    ?? (dropped ? oneWordDroppedChoice(index, q, matches) : undefined)
+    ?? choose(index, q, matches);
+}
+
+/**
+ * Whether some document holds one of the `added` typo neighbours together with the query's
+ * rarest strong word (the postcode, mostly). When none does, the neighbours of a word the first
+ * answer left unexplained are no misspelling of a street there: the street is unknown, and its
+ * words' neighbours lead elsewhere ("Allée des Chardonnerets" → "Rue des Allées" of another town).
+ * The first answer then stands, and the second broad search is not made.
+ */
+function meetRarestWord(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], added: TokenMatch[]): boolean {
+  let rarest = -1, size = Infinity;
+  for (const i of strongTokens(q, freeTextPostcodeToken(q, matches))) {
+    const n = postingsOfMatches(index, matches[i]!);
+    if (n < size) { size = n; rarest = i; }
+  }
+  return rarest >= 0 && heldTogether(index, matches[rarest]!, added);
+}
+
+/** Whether some document holds one of the tokens `a` and one of the tokens `b`. */
+function heldTogether(index: AddressIndex, a: TokenMatch[], b: TokenMatch[]): boolean {
+  for (const x of a) for (const y of b) if (shareAny(index.postings(x.tok), index.postings(y.tok))) return true;
+  return false;
 }
 
 /** Adds the typo neighbours of the words `which` to their matches; returns those added. */
@@ -58,10 +92,7 @@ function addTypoMatches(index: AddressIndex, q: ParsedQuery, matches: TokenMatch
  */
 function unseenInNarrowed(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], added: TokenMatch[]): boolean {
   const zip = bindingZipToken(index, q, matches);
-  if (!narrowsCandidates(index, matches, zip)) return false;
-  const lists = added.map((m) => index.postings(m.tok));
-  for (const m of matches[zip]!) if (keepHeld(index.postings(m.tok), lists).length > 0) return false;
-  return true;
+  return narrowsCandidates(index, matches, zip) && !heldTogether(index, matches[zip]!, added);
 }
 
 /**
@@ -80,14 +111,6 @@ function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], 
   const street = choose(index, q, matches, true);
   if (street.best && street.best.kind === DOC_STREET) return street;
   return { best: undefined, ambiguous: false };
-}
-
-function placeMatched(s: Scored): boolean {
-  for (let i = 0; i < s.roles.length; i++) {
-    const r = s.roles[i]!;
-    if (s.explained[i]! > 0 && (r === ROLE_CITY || r === ROLE_DISTRICT || r === ROLE_ZIP)) return true;
-  }
-  return false;
 }
 
 /** The city field is the street's city ("Frederiksberg Runddel", Frederiksberg: its word went to the street). */
@@ -115,71 +138,8 @@ function typoWords(q: ParsedQuery, test: (i: number) => boolean): number[] {
   return out;
 }
 
-function explainedWeight(q: ParsedQuery, s: Scored): number {
-  let e = 0;
-  for (let i = 0; i < s.explained.length; i++) e += s.explained[i]! * q.tokens[i]!.weight;
-  return e;
-}
-
-function streetEligible(q: ParsedQuery, s: Scored): boolean {
-  if (s.kind !== DOC_STREET || s.zipConflict || s.nameTokensMatched === 0) return false;
-  let streetTok = 0, streetHit = 0, nameByStreetWords = 0;
-  q.tokens.forEach((t, i) => {
-    if (s.roles[i] === 0 && s.explained[i]! > 0 && (t.field === 'street' || t.field === 'free')) nameByStreetWords++;
-    if (t.field !== 'street') return;
-    streetTok++;
-    if (s.roles[i] === 0 && s.explained[i]! > 0) streetHit++;
-  });
-  if (nameByStreetWords === 0) return false;
-  if (streetTok > 0 && streetHit * 2 < streetTok) return false;
-  return s.nameCoverage >= 0.5 || s.nameTokensMatched >= 2;
-}
-
-/**
- * The exact path. Candidates are only the documents that hold every strong word (intersection of
- * postings). Its choice is returned when it is a house-number match that explains every query
- * token and scores more than any document lacking one strong word could: such a document
- * explains at most (total − 1) token weight, plus the street-coverage bonus (0.6) and the
- * house-number-field bonus (1.2). Then the broader search cannot find a better or an equal
- * (ambiguous) answer, so the result is the same, found from a handful of documents.
- */
-function exactChoice(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): Choice | undefined {
-  // free text: a number of a postcode's shape is most likely the postcode, and the rarest word
-  // of all; required first, it narrows the intersection to the streets of that postcode. A
-  // document without it lacks one word, so the proof below holds for the narrower set too.
-  const zip = freeTextPostcodeToken(q, matches);
-  if (zip >= 0) {
-    const c = exactAmong(index, q, matches, intersectDocs(index, q, matches, zip));
-    if (c) return c;
-  }
-  return exactAmong(index, q, matches, intersectDocs(index, q, matches));
-}
-
-/** A free-text number token that is a postcode candidate of the query and in the index, or -1. */
-function freeTextPostcodeToken(q: ParsedQuery, matches: TokenMatch[][]): number {
-  for (let i = 0; i < q.tokens.length; i++) {
-    const t = q.tokens[i]!;
-    if (t.field === 'free' && t.hnLike && matches[i]!.length > 0 && q.zipCands.some((z) => z.key === t.text)) return i;
-  }
-  return -1;
-}
-
-function exactAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], docs: number[] | null): Choice | undefined {
-  if (!docs || docs.length === 0) return undefined;
-  const choice = chooseAmong(index, q, matches, docs);
-  const s = choice.best;
-  if (!s || s.kind !== DOC_STREET || s.addr < 0) return undefined;
-  let total = 0;
-  for (let i = 0; i < q.tokens.length; i++) {
-    if (!(s.explained[i]! > 0)) return undefined;
-    total += q.tokens[i]!.weight;
-  }
-  const outsiderMax = total - 1 + 0.6 + (q.hnKeys.length > 0 ? 1.2 : 0);
-  return s.score > outsiderMax + 1e-9 ? choice : undefined;
-}
-
 function choose(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetOverGeneral = false): Choice {
-  return chooseAmong(index, q, matches, candidateDocs(index, matches, bindingZipToken(index, q, matches), placeWordMask(index, q, matches)), streetOverGeneral);
+  return chooseAmong(index, q, matches, candidateDocs(index, matches, bindingZipToken(index, q, matches), placeWordMask(index, q, matches), numberWordMask(q, matches)), streetOverGeneral);
 }
 
 /**
@@ -193,6 +153,14 @@ function placeWordMask(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[
   let mask = placeWordMasks.get(q);
   if (mask === undefined) placeWordMasks.set(q, (mask = placeWordMaskOf(index, q, matches)));
   return mask;
+}
+
+/** The query's number-like tokens that are not its free-text postcode (house numbers, mostly). */
+function numberWordMask(q: ParsedQuery, matches: TokenMatch[][]): number {
+  const zip = freeTextPostcodeToken(q, matches);
+  let mask = 0;
+  q.tokens.forEach((t, i) => { if (t.hnLike && i !== zip && i < 32) mask |= 1 << i; });
+  return mask >>> 0;
 }
 
 /** Per query (typo matches, added later, play no part in it). */
@@ -213,37 +181,3 @@ function placeWordMaskOf(index: AddressIndex, q: ParsedQuery, matches: TokenMatc
   return mask >>> 0;
 }
 
-function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {
-  if (cands.length === 0) return { best: undefined, ambiguous: false };
-  const bits = new QueryBits(matches);
-  const scored = cands.map((d) => scoreDoc(index, q, matches, d, bits));
-  const byScore = (a: Scored, b: Scored) => b.score - a.score || b.rank - a.rank || a.doc - b.doc;
-  scored.sort(byScore);
-  const hnToks = houseNumberTokens(index, q);
-  let hnChecked = 0;
-  for (const s of scored) {
-    if (s.kind !== DOC_STREET) continue;
-    matchHouseNumber(index, q, s, hnToks);
-    if (++hnChecked >= HN_DOCS) break;
-  }
-  applyPostcodeConstraint(index, q, matches, scored);
-  scored.sort(byScore);
-  let street: Scored | undefined;
-  let runnerUp: Scored | undefined;
-  let general: Scored | undefined;
-  for (const s of scored) {
-    if (s.kind === DOC_STREET) {
-      if (!streetEligible(q, s)) continue;
-      if (!street) street = s;
-      else if (!runnerUp) runnerUp = s;
-    } else if (!general) general = s;
-  }
-  // a street that explains no more of the input than a place or postcode does is not an answer
-  if (!streetOverGeneral && street && street.addr < 0 && general && explainedWeight(q, general) >= explainedWeight(q, street)) street = undefined;
-  if (street) {
-    const ambiguous = !!runnerUp && runnerUp.score >= street.score - 1e-9 && (street.addr < 0 || runnerUp.addr >= 0)
-      && index.c.docCity[runnerUp.doc] !== index.c.docCity[street.doc];
-    return { best: street, ambiguous };
-  }
-  return { best: general, ambiguous: false };
-}

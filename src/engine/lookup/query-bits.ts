@@ -8,42 +8,45 @@
 import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
 
-/** Index token id → bit of every query token it matches; a small open-addressing table. */
+/**
+ * Index token id → bit of every query token it matches; a small open-addressing table. Keys are
+ * stored as token id + 1, so that a new (zeroed) table is empty without being filled.
+ */
 export class QueryBits {
-  private keys = new Int32Array(64).fill(-1);
-  private bits = new Uint32Array(64);
-  private mask = 63;
+  private keys: Int32Array;
+  private bits: Uint32Array;
+  private mask: number;
 
   /** Fills the table from the query's matches (token i → bit i). */
   constructor(matches: TokenMatch[][]) {
     let n = 0;
     for (const ms of matches) n += ms.length;
-    if (n * 2 > this.keys.length) {
-      let cap = 64;
-      while (cap < n * 2) cap *= 2;
-      this.keys = new Int32Array(cap).fill(-1);
-      this.bits = new Uint32Array(cap);
-      this.mask = cap - 1;
-    }
+    let cap = 64;
+    while (cap < n * 2) cap *= 2;
+    this.keys = new Int32Array(cap);
+    this.bits = new Uint32Array(cap);
+    this.mask = cap - 1;
     for (let i = 0; i < matches.length && i < 32; i++) {
       for (const m of matches[i]!) this.add(m.tok, (1 << i) >>> 0);
     }
   }
 
   private add(tok: number, bit: number): void {
+    const key = tok + 1;
     let h = Math.imul(tok, 0x9e3779b1) >>> 0 & this.mask;
-    while (this.keys[h] !== -1 && this.keys[h] !== tok) h = (h + 1) & this.mask;
-    this.keys[h] = tok;
+    while (this.keys[h] !== 0 && this.keys[h] !== key) h = (h + 1) & this.mask;
+    this.keys[h] = key;
     this.bits[h]! |= bit;
   }
 
   /** The bits of the query tokens matching index token `tok` (0 when none). */
   of(tok: number): number {
+    const key = tok + 1;
     let h = Math.imul(tok, 0x9e3779b1) >>> 0 & this.mask;
     for (;;) {
       const k = this.keys[h]!;
-      if (k === tok) return this.bits[h]!;
-      if (k === -1) return 0;
+      if (k === key) return this.bits[h]!;
+      if (k === 0) return 0;
       h = (h + 1) & this.mask;
     }
   }

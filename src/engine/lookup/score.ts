@@ -11,7 +11,7 @@ import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
 import type { Field, ParsedQuery } from './parse.ts';
 import type { QueryBits } from './query-bits.ts';
-import { keepHeld } from './sorted-lists.ts';
+import { intersectSorted } from './sorted-lists.ts';
 
 export interface Scored {
   doc: number;
@@ -37,6 +37,13 @@ export interface Scored {
   typo: boolean;
   score: number;
 }
+
+/** Score added for a street whose name the query covers entirely (times the share covered). */
+export const STREET_COVERAGE_BONUS = 0.6;
+/** Score added for the house number of the housenumber field (times the match's quality). */
+export const HOUSENUMBER_FIELD_BONUS = 1.2;
+/** Most a place document's rank adds to its score. */
+const PLACE_RANK_BONUS = 0.3;
 
 function roleFactor(field: Field, role: number): number {
   switch (field) {
@@ -115,10 +122,10 @@ function baseScore(index: AddressIndex, q: ParsedQuery, s: Scored): number {
   let e = 0;
   for (let i = 0; i < s.explained.length; i++) e += s.explained[i]! * q.tokens[i]!.weight;
   if (s.kind === DOC_STREET) {
-    e += 0.6 * s.nameCoverage;
+    e += STREET_COVERAGE_BONUS * s.nameCoverage;
     if (s.nameTokensMatched === 0) e -= 1;
   } else if (s.kind === DOC_PLACE) {
-    e += Math.min(0.3, Math.log10(1 + index.c.docRank[s.doc]!) / 30);
+    e += Math.min(PLACE_RANK_BONUS, Math.log10(1 + index.c.docRank[s.doc]!) / 30);
   }
   if (q.country && index.str(index.c.docCountry[s.doc]!) !== q.country) e -= 3;
   return e;
@@ -129,8 +136,8 @@ export interface HouseNumberKey {
   key: string;
   /** Token id of the key, -1 when the index has no such house number. */
   tok: number;
-  /** UTF-8 of `key-`, to recognise a range "168-170" answering "168". */
-  rangePrefix: Uint8Array;
+  /** UTF-8 of `key-`, to recognise a range "168-170" answering "168" (made when first needed). */
+  rangePrefix: Uint8Array | undefined;
   /** Query token index (-1: the housenumber field). */
   token: number;
   quality: number;
@@ -142,7 +149,7 @@ const utf8 = new TextEncoder();
 export function houseNumberTokens(index: AddressIndex, q: ParsedQuery): HouseNumberKey[] {
   const out: HouseNumberKey[] = [];
   const add = (key: string, token: number, quality: number) =>
-    out.push({ key, tok: index.tokenId(key), rangePrefix: utf8.encode(key + '-'), token, quality });
+    out.push({ key, tok: index.tokenId(key), rangePrefix: undefined, token, quality });
   if (q.hnKeys.length > 0) q.hnKeys.forEach((k, i) => add(k, -1, i === 0 ? 1 : 0.7));
   else q.tokens.forEach((t, i) => { if (t.hnLike) add(t.text, i, 1); });
   return out;
@@ -174,8 +181,9 @@ export function matchHouseNumber(index: AddressIndex, q: ParsedQuery, s: Scored,
     let quality = k.quality;
     if (found < 0) {
       // a range "168-170" answers "168"
+      const prefix = (k.rangePrefix ??= utf8.encode(k.key + '-'));
       for (let a = start; a < start + count; a++) {
-        if (index.tokenStartsWith(hnTok[a]!, k.rangePrefix)) { found = a; quality *= 0.9; break; }
+        if (index.tokenStartsWith(hnTok[a]!, prefix)) { found = a; quality *= 0.9; break; }
       }
     }
     if (found >= 0) {
@@ -183,7 +191,7 @@ export function matchHouseNumber(index: AddressIndex, q: ParsedQuery, s: Scored,
       s.hnQuality = quality;
       s.hnToken = k.token;
       if (k.token >= 0) s.explained[k.token] = quality;
-      s.score += quality * (k.token >= 0 ? 1 : 1.2);
+      s.score += quality * (k.token >= 0 ? 1 : HOUSENUMBER_FIELD_BONUS);
       return;
     }
   }
@@ -199,12 +207,13 @@ function postcodeEq(a: string, key: string): boolean {
  * or district (or no city was given): "København V" does not agree with a København K postcode,
  * although the two share a word. Then streets outside the postcode are marked as conflicting.
  */
-export function applyPostcodeConstraint(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], scored: Scored[]): boolean {
-  if (bindingZipToken(index, q, matches) < 0) return false;
+export function applyPostcodeConstraint(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], scored: Scored[]): void {
+  // whether the postcode binds matters only when some street lies outside it
+  if (!scored.some((s) => s.kind === DOC_STREET && !s.zipMatched)) return;
+  if (bindingZipToken(index, q, matches) < 0) return;
   for (const s of scored) {
     if (s.kind === DOC_STREET && !s.zipMatched) s.zipConflict = true;
   }
-  return true;
 }
 
 /**
@@ -248,7 +257,7 @@ export function postcodeAgrees(index: AddressIndex, q: ParsedQuery, matches: Tok
   // roles of every city token in the few left
   let docs: ArrayLike<number> = zipDocs;
   const byRarity = [...cityToks].sort((a, b) => index.postingCount(a) - index.postingCount(b));
-  for (let k = 0; k < byRarity.length && docs.length > 16; k++) docs = keepHeld(docs, [index.postings(byRarity[k]!)]);
+  for (let k = 0; k < byRarity.length && docs.length > 16; k++) docs = intersectSorted(docs, index.postings(byRarity[k]!));
   for (let k = 0; k < docs.length; k++) {
     const d = docs[k]!;
     if (inCountry(d) && holdsAsPlace(index, d, cityToks)) return true;

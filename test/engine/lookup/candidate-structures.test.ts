@@ -10,7 +10,7 @@ import { openIndex } from '../../../src/engine/index/index.ts';
 import { DocBits } from '../../../src/engine/lookup/doc-bits.ts';
 import { lookup } from '../../../src/engine/lookup/index.ts';
 import { popcount, QueryBits } from '../../../src/engine/lookup/query-bits.ts';
-import { gallop, keepHeld } from '../../../src/engine/lookup/sorted-lists.ts';
+import { gallop, intersectSorted, keepHeld, shareAny } from '../../../src/engine/lookup/sorted-lists.ts';
 import { exactMatches } from '../../../src/engine/lookup/candidates.ts';
 import { parseRequest } from '../../../src/engine/lookup/parse.ts';
 import { mulberry32 } from '../../../tools/prng.ts';
@@ -64,6 +64,22 @@ describe('sorted postings', () => {
       const lists = [sorted(3000, 10_000), sorted(200, 10_000)];
       const want = docs.filter((d) => lists.some((l) => l.includes(d)));
       expect(keepHeld(docs, lists)).toEqual(want);
+    }
+  });
+
+  it('intersectSorted equals a set intersection (shareAny: a non-empty one), for scattered lists and for runs', () => {
+    const rnd = mulberry32(13);
+    const sorted = (n: number, max: number) => Uint32Array.from(new Set(Array.from({ length: n }, () => Math.floor(rnd() * max)))).sort();
+    // runs of neighbouring documents (a town's streets) against scattered postings
+    const runs = (k: number, len: number, max: number) => Uint32Array.from(new Set(Array.from({ length: k }, () => Math.floor(rnd() * max)).flatMap((s) => Array.from({ length: len }, (_, i) => s + i)))).sort();
+    for (let k = 0; k < 20; k++) {
+      for (const [a, b] of [[sorted(500, 20_000), sorted(4000, 20_000)], [runs(20, 30, 50_000), sorted(3000, 50_000)], [sorted(0, 10), sorted(10, 10)]] as const) {
+        const want = [...a].filter((d) => b.includes(d));
+        expect(intersectSorted(a, b)).toEqual(want);
+        expect(intersectSorted(b, a)).toEqual(want);
+        expect(intersectSorted([...a], b)).toEqual(want);
+        expect(shareAny(a, b)).toBe(want.length > 0);
+      }
     }
   });
 
