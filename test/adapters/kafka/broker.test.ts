@@ -2,79 +2,18 @@
  * kafkajs 2.2.4 against the real broker (Apache Kafka 4.1.x): the transactional features the
  * exactly-once worker is built on. Each test uses its own topics and groups.
  */
-import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, Partitioners, type Admin, type Producer } from '../../../src/adapters/kafka/client/kafkajs.ts';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { sendOffsetsRetrying } from '../../../src/adapters/kafka/send-offsets.ts';
 import { describeWithKafka } from '../../helpers/kafka.ts';
-
-const NOISY_LOGS = logLevel.NOTHING; // kafkajs logs retried CONCURRENT_TRANSACTIONS at ERROR level
+import { kafkajsFixture } from '../../helpers/kafkajs-fixture.ts';
 
 await describeWithKafka('kafkajs transactions on the real broker', (brokers) => {
-  let kafka: Kafka;
-  let admin: Admin;
-  const producers: Producer[] = [];
-  const run = randomBytes(4).toString('hex');
-
-  beforeAll(async () => {
-    kafka = new Kafka({ clientId: `broker-test-${run}`, brokers: brokers(), logLevel: NOISY_LOGS });
-    admin = kafka.admin();
-    await admin.connect();
-  });
-
-  afterAll(async () => {
-    for (const p of producers) await p.disconnect().catch(() => {});
-    await admin?.disconnect();
-  });
-
-  async function topics(...names: string[]): Promise<string[]> {
-    const full = names.map((n) => `broker-test-${run}-${n}`);
-    await admin.createTopics({ topics: full.map((topic) => ({ topic, numPartitions: 1 })), waitForLeaders: true });
-    return full;
-  }
-
-  async function transactional(id: string): Promise<Producer> {
-    const p = kafka.producer({
-      transactionalId: `broker-test-${run}-${id}`, idempotent: true, maxInFlightRequests: 1,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
-    await p.connect();
-    producers.push(p);
-    return p;
-  }
-
-  /** Values read from `topic` (from the beginning) until `stop` is seen, in log order. */
-  async function readUntil(topic: string, stop: string, opts: { readUncommitted: boolean; seen?: string[] }): Promise<string[]> {
-    const seen = opts.seen ?? [];
-    const consumer = kafka.consumer({ groupId: `reader-${run}-${randomBytes(4).toString('hex')}`, readUncommitted: opts.readUncommitted });
-    await consumer.connect();
-    try {
-      await consumer.subscribe({ topic, fromBeginning: true });
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`'${stop}' not seen on ${topic} within 30 s; saw ${JSON.stringify(seen)}`)), 30_000);
-        consumer.run({
-          eachMessage: async ({ message }) => {
-            const v = message.value?.toString() ?? '';
-            seen.push(v);
-            if (v === stop) {
-              clearTimeout(timer);
-              resolve();
-            }
-          },
-        }).catch(reject);
-      });
-    } finally {
-      await consumer.disconnect();
-    }
-    return seen;
-  }
+  const { name, kafka, admin, topics, transactional, plain: plainProducer, readUntil } = kafkajsFixture(brokers, 'broker-test');
 
   it('commits output records and consumer offsets in one transaction (sendOffsets + commit)', async () => {
     const [input, output] = await topics('offsets-in', 'offsets-out') as [string, string];
-    const group = `worker-${run}`;
-    const plain = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-    await plain.connect();
-    producers.push(plain);
+    const group = name('worker');
+    const plain = await plainProducer();
     await plain.send({ topic: input, messages: ['r0', 'r1', 'r2', 'r3'].map((value) => ({ value })) });
 
     const p = await transactional(`${input}-0`); // transactional id tied to the input partition
@@ -89,7 +28,7 @@ await describeWithKafka('kafkajs transactions on the real broker', (brokers) => 
     await sendOffsetsRetrying(aborted, { consumerGroupId: group, topics: [{ topic: input, partitions: [{ partition: 0, offset: '4' }] }] });
     await aborted.abort();
 
-    const offsets = await admin.fetchOffsets({ groupId: group, topics: [input] });
+    const offsets = await admin().fetchOffsets({ groupId: group, topics: [input] });
     expect(offsets).toEqual([{ topic: input, partitions: [expect.objectContaining({ partition: 0, offset: '2' })] }]);
 
     const end = await p.transaction();
@@ -99,7 +38,7 @@ await describeWithKafka('kafkajs transactions on the real broker', (brokers) => 
 
     // a consumer of the group resumes exactly after the committed offset
     const resumed: string[] = [];
-    const consumer = kafka.consumer({ groupId: group });
+    const consumer = kafka().consumer({ groupId: group });
     await consumer.connect();
     await consumer.subscribe({ topic: input });
     await new Promise<void>((resolve, reject) => {
