@@ -157,8 +157,13 @@ if [ -n "$SASL_PORT$SSL_PORT$SASL_SSL_PORT" ]; then
     } >> "$RUN/server.properties"
   fi
 fi
-# base64url of 16 random bytes = a valid cluster id (saves the JVM of `StorageTool random-uuid`)
-CLUSTER_ID="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+# base64url of 16 random bytes = a valid cluster id (saves the JVM of `StorageTool random-uuid`).
+# Like Kafka's own Uuid.randomUuid(), draw again when it starts with '-': the format tool's
+# argument parser would read such an id as an option (1 start in 64 failed that way).
+CLUSTER_ID=-
+while [ "${CLUSTER_ID:0:1}" = "-" ]; do
+  CLUSTER_ID="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+done
 # shellcheck disable=SC2086 # word splitting of the option strings is intended
 java -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $LOG_OPTS -cp "$CP" kafka.tools.StorageTool \
   format -t "$CLUSTER_ID" -c "$RUN/server.properties" "${FORMAT_ARGS[@]}" > "$RUN/format.log" 2>&1 9>&- \
