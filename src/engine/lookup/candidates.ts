@@ -156,16 +156,18 @@ const found = new DocBits();
  * Adds the uncounted query tokens each candidate holds. A token whose postings are short next to
  * the candidates is found by reading its postings (sequential) and marking the candidates among
  * them; the others in each candidate's own token list (one random read per candidate, the costly
- * part at national size). Those reads go best first: a candidate that could not reach one below
- * the best total even with every token left is not read, since it would fall under the floor of
- * candidateDocs anyway.
+ * part at national size; `narrowed`: the candidates are one postcode's documents, neighbours in
+ * the index, whose token lists are read side by side). Those reads go best first: a candidate
+ * that could not reach one below the best total even with every token left is not read, since it
+ * would fall under the floor of candidateDocs anyway.
  */
-function probeUncounted(index: AddressIndex, matches: TokenMatch[][], sizes: number[], touched: Int32Array, uncounted: number): void {
+function probeUncounted(index: AddressIndex, matches: TokenMatch[][], sizes: number[], touched: Int32Array, uncounted: number, narrowed: boolean): void {
   let left = 0;
+  const scanPerCandidate = narrowed ? SCAN_PER_NEIGHBOUR : SCAN_PER_CANDIDATE;
   for (let ti = 0; ti < matches.length && ti < 32; ti++) {
     const bit = (1 << ti) >>> 0;
     if (!(uncounted & bit)) continue;
-    if (sizes[ti]! > SCAN_PER_CANDIDATE * touched.length) { left |= bit; continue; }
+    if (sizes[ti]! > scanPerCandidate * touched.length) { left |= bit; continue; }
     for (const m of matches[ti]!) {
       const p = index.postings(m.tok);
       for (let i = 0; i < p.length; i++) found.orIfPresent(p[i]!, bit);
@@ -210,6 +212,12 @@ function ascending(docs: Int32Array): boolean {
 
 /** Postings read per candidate rather than reading candidates' token lists (cost ratio of the two). */
 const SCAN_PER_CANDIDATE = 16;
+/**
+ * The same when the candidates are neighbours (one postcode's documents): their token lists lie
+ * side by side, so reading them costs less than marking a token's postings, unless those are few
+ * (measured at 30M: 0.25 takes structured unknown streets 1.13× faster than 16).
+ */
+const SCAN_PER_NEIGHBOUR = 0.25;
 
 /** A binding postcode narrows the candidates to its documents when it has at most this many. */
 const WITHIN_LIMIT = 20_000;
@@ -265,7 +273,7 @@ export function candidateDocs(index: AddressIndex, matches: TokenMatch[][], with
   let uncounted = 0;
   for (const ti of order) if (!(countedBits & (1 << ti))) uncounted |= (1 << ti) >>> 0;
   if (uncounted !== 0 && (narrowed || touched.length > MAX_CANDIDATES) && touched.length <= PROBE_LIMIT) {
-    probeUncounted(index, matches, sizes, touched, uncounted);
+    probeUncounted(index, matches, sizes, touched, uncounted, narrowed);
   }
   const count = new Uint8Array(touched.length);
   let max = 0;
