@@ -72,6 +72,14 @@ export class AddressIndex {
     return false;
   }
 
+  /** Metres between two documents' display points (equirectangular: exact enough within a country). */
+  docDistance(a: number, b: number): number {
+    const c = this.c;
+    const la = c.docLat[a]! / 1e7, lo = c.docLon[a]! / 1e7, lb = c.docLat[b]! / 1e7, lob = c.docLon[b]! / 1e7;
+    const x = (lob - lo) * Math.cos(((la + lb) / 2) * Math.PI / 180);
+    return Math.sqrt(x * x + (lb - la) ** 2) * 111_320;
+  }
+
   /** A string of the string table. */
   str(id: number): string {
     if (id === 0) return '';

@@ -44,11 +44,22 @@ export function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenM
   if (!streetOverGeneral && street && street.addr < 0 && general && explainedWeight(q, general) >= explainedWeight(q, street)) street = undefined;
   if (street) {
     const ambiguous = !!runnerUp && runnerUp.score >= street.score - 1e-9 && (street.addr < 0 || runnerUp.addr >= 0)
-      && index.c.docCity[runnerUp.doc] !== index.c.docCity[street.doc];
+      && inOtherTowns(index, street.doc, runnerUp.doc);
     return { best: street, ambiguous };
   }
   return { best: general, ambiguous: false };
 }
+
+/**
+ * Two street documents lie in different towns: towns of other names, or of one name far apart
+ * (France alone has dozens of towns named Saint-Martin; parts of one town's street lie close).
+ */
+function inOtherTowns(index: AddressIndex, a: number, b: number): boolean {
+  return index.c.docCity[a] !== index.c.docCity[b] || index.docDistance(a, b) > SAME_TOWN_METRES;
+}
+
+/** Street documents of one town's name further apart than this are taken for two towns. */
+const SAME_TOWN_METRES = 15_000;
 
 /** The document explains a word of the city, district or postcode as such. */
 export function placeMatched(s: Scored): boolean {

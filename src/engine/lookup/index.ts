@@ -123,9 +123,7 @@ function cityFieldNamesStreetCity(index: AddressIndex, q: ParsedQuery, s: Scored
 function streetNear(index: AddressIndex, s: Scored, named: NamedPlace): boolean {
   const c = index.c;
   if (index.str(c.docCountry[s.doc]!) !== index.str(c.docCountry[named.doc]!)) return false;
-  const la = c.docLat[s.doc]! / 1e7, lo = c.docLon[s.doc]! / 1e7, lb = c.docLat[named.doc]! / 1e7, lob = c.docLon[named.doc]! / 1e7;
-  const x = (lob - lo) * Math.cos(((la + lb) / 2) * Math.PI / 180);
-  return Math.sqrt(x * x + (lb - la) ** 2) * 111_320 <= 15_000;
+  return index.docDistance(s.doc, named.doc) <= 15_000;
 }
 
 /** Words that may be typos (not a postcode, not a number, four letters or more) and pass `test`. */

@@ -86,13 +86,6 @@ function foldedName(index: AddressIndex, doc: number): string[] {
   return foldTokens(index.str(index.c.docCity[doc]!));
 }
 
-function distance(index: AddressIndex, a: number, b: number): number {
-  const c = index.c;
-  const la = c.docLat[a]! / 1e7, lo = c.docLon[a]! / 1e7, lb = c.docLat[b]! / 1e7, lob = c.docLon[b]! / 1e7;
-  const x = (lob - lo) * Math.cos(((la + lb) / 2) * Math.PI / 180);
-  return Math.sqrt(x * x + (lb - la) ** 2) * 111_320;
-}
-
 /** Postcode documents the query names. */
 function postcodeHits(index: AddressIndex, q: ParsedQuery, streetPart: readonly boolean[]): PcHit[] {
   const c = index.c;
@@ -362,7 +355,7 @@ function pcPlaceTokens(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[
 function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: number[]): boolean {
   if (pc.country !== place.country) return false;
   if (place.tokens.every((i) => pcTokens.includes(i))) return true;
-  return distance(index, pc.doc, place.doc) <= AGREE_METERS;
+  return index.docDistance(pc.doc, place.doc) <= AGREE_METERS;
 }
 
 export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): NamedPlace | undefined {

@@ -206,3 +206,39 @@ describe('a wrong postcode far away, the city field naming the street\'s city', 
     expect(r).toMatchObject({ matchlevel: 'housenumber', city: 'Frederiksberg', zip: '2000' });
   });
 });
+
+describe('towns of one name far apart (homonyms: dozens of French towns are named Saint-Martin)', () => {
+  const b = emptyBatch();
+  b.places.push(
+    { country: 'FR', name: 'Saint-Martin', lat: 43.60, lon: 1.30, population: 800, type: 'village' },
+    { country: 'FR', name: 'Saint-Martin', lat: 48.50, lon: 6.90, population: 900, type: 'village' },
+  );
+  b.postcodes.push(
+    { country: 'FR', code: '31400', place: 'Saint-Martin', state: '', stateCode: 'FR-OCC', county: '', lat: 43.60, lon: 1.30 },
+    { country: 'FR', code: '54450', place: 'Saint-Martin', state: '', stateCode: 'FR-GES', county: '', lat: 48.50, lon: 6.90 },
+  );
+  const add = (hn: string, postcode: string, lat: number, lon: number, street = "Rue de l'Église") =>
+    b.addresses.push({ country: 'FR', street, housenumber: hn, postcode, city: 'Saint-Martin', district: '', lat, lon });
+  add('3', '31400', 43.6001, 1.3001);
+  add('3', '54450', 48.5001, 6.9001);
+  add('5', '54450', 48.5002, 6.9002, 'Rue des Vosges');
+  const ib = new IndexBuilder();
+  ib.add(b, 'test');
+  const fr = openIndex(ib.build().buffer);
+  it('without a postcode, the same street and number in both is answered as ambiguous (relevance below 90)', () => {
+    const r = lookup(fr, { street: "Rue de l'Église", housenumber: '3', city: 'Saint-Martin', country: 'FR' });
+    expect(r.matchlevel).toBe('housenumber');
+    expect(Number(r.relevance)).toBeLessThan(90);
+  });
+  it('the postcode tells them apart', () => {
+    for (const zip of ['31400', '54450']) {
+      const r = lookup(fr, { street: "Rue de l'Église", housenumber: '3', zip, city: 'Saint-Martin', country: 'FR' });
+      expect(r).toMatchObject({ matchlevel: 'housenumber', zip, relevance: '100' });
+    }
+  });
+  it('a street only one of them has is not ambiguous', () => {
+    const r = lookup(fr, { street: 'Rue des Vosges', housenumber: '5', city: 'Saint-Martin', country: 'FR' });
+    expect(r).toMatchObject({ matchlevel: 'housenumber', zip: '54450' });
+    expect(Number(r.relevance)).toBeGreaterThanOrEqual(90);
+  });
+});
