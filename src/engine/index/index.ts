@@ -126,6 +126,12 @@ export class AddressIndex {
     return this.str(this.c.tokStr[id]!);
   }
 
+  /** The length in bytes (UTF-8) of a token's text, read without decoding it. */
+  tokenBytes(id: number): number {
+    const s = this.c.tokStr[id]!;
+    return s === 0 ? 0 : this.c.strOff[s + 1]! - this.c.strOff[s]!;
+  }
+
   /** Token ids whose symmetric-delete keys share a hash with `key` (unverified candidates). */
   deleteNeighbours(key: string, out: Set<number>): void {
     const n = this.encode(key);

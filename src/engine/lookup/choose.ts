@@ -4,13 +4,15 @@
  * street (or else the best place or postcode document) is chosen; two equally good streets in
  * different towns make the answer ambiguous.
  */
-import { DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../index/format.ts';
+import { DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
+import { withinOneEdit } from './normalize.ts';
 import type { ParsedQuery } from './parse.ts';
-import { QueryBits } from './query-bits.ts';
+import { namesInDoc, QueryBits } from './query-bits.ts';
 import type { Choice } from './record.ts';
 import { applyPostcodeConstraint, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
+import { distinctiveStreetWords } from './street-words.ts';
 
 /** Street documents whose house numbers are looked up. */
 const HN_DOCS = 12;
@@ -18,7 +20,8 @@ const HN_DOCS = 12;
 export function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {
   if (cands.length === 0) return { best: undefined, ambiguous: false };
   const bits = new QueryBits(matches);
-  const scored = cands.map((d) => scoreDoc(index, q, matches, d, bits));
+  const scored: Scored[] = [];
+  for (const d of cands) if (mayAnswer(index, q, matches, bits, d)) scored.push(scoreDoc(index, q, matches, d, bits));
   const byScore = (a: Scored, b: Scored) => b.score - a.score || b.rank - a.rank || a.doc - b.doc;
   scored.sort(byScore);
   const hnToks = houseNumberTokens(index, q);
@@ -35,7 +38,7 @@ export function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenM
   let general: Scored | undefined;
   for (const s of scored) {
     if (s.kind === DOC_STREET) {
-      if (!streetEligible(q, s)) continue;
+      if (!streetEligible(index, q, matches, s)) continue;
       if (!street) street = s;
       else if (!runnerUp) runnerUp = s;
     } else if (!general) general = s;
@@ -61,6 +64,63 @@ function inOtherTowns(index: AddressIndex, a: number, b: number): boolean {
 /** Street documents of one town's name further apart than this are taken for two towns. */
 const SAME_TOWN_METRES = 15_000;
 
+/**
+ * A street whose name holds none of the query's words that tell streets apart, while it lacks
+ * one of them altogether, cannot be an answer (streetEligible) unless its name is a misspelling
+ * of one: it is not scored, and takes none of the house-number lookups. Checked from the
+ * document's token list; a document holding every street word of the query needs no more.
+ */
+function mayAnswer(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], bits: QueryBits, d: number): boolean {
+  if (index.c.docKind[d] !== DOC_STREET) return true;
+  const held = bits.inDoc(index, d);
+  const words = streetWords(q);
+  if ((held & words) === words) return true;
+  const distinctive = distinctiveStreetWords(index, q, matches);
+  if (distinctive === 0 || (held & distinctive) === distinctive) return true;
+  if ((namesInDoc(bits, index, d) & distinctive) !== 0) return true;
+  // a misspelt name must hold the query's other street words (a distinctive word it holds in
+  // another role is taken as explained: a town's name in free text)
+  const common = words & ~distinctive;
+  return (held & common) === common && misspeltName(index, q, d, distinctive & ~held);
+}
+
+/** The query's street and free-text words that are not number-like (bit i = token i). */
+function streetWords(q: ParsedQuery): number {
+  let mask = 0;
+  for (let i = 0; i < q.tokens.length && i < 32; i++) {
+    const t = q.tokens[i]!;
+    if ((t.field === 'street' || t.field === 'free') && !t.hnLike) mask |= 1 << i;
+  }
+  return mask >>> 0;
+}
+
+/**
+ * One of the query words `words` is within one edit of one of the street's name words, or of two
+ * neighbouring ones written together: a misspelling that is itself another street's word, which
+ * the typo neighbours do not reach when it is short or glues two words ("vest" or "lest" for Rue
+ * de l'Est, "sainttjean" for Rue Saint-Jean).
+ */
+function misspeltName(index: AddressIndex, q: ParsedQuery, doc: number, words: number): boolean {
+  const c = index.c;
+  const from = c.docTokStart[doc]!, to = index.docTokEnd(doc);
+  for (let i = 0; i < q.tokens.length && i < 32; i++) {
+    if (!((words >>> i) & 1)) continue;
+    const w = q.tokens[i]!.text;
+    if (w.length < 2) continue;
+    // lengths first (a folded token's bytes are its letters): most name words are not decoded
+    let prev = -1, prevLength = 0;
+    for (let j = from; j < to; j++) {
+      if (c.docTokRole[j] !== ROLE_NAME) continue;
+      const tok = c.docTok[j]!, length = index.tokenBytes(tok);
+      if (Math.abs(length - w.length) <= 1 && withinOneEdit(index.tokenText(tok), w)) return true;
+      if (prev >= 0 && Math.abs(prevLength + length - w.length) <= 1 && withinOneEdit(index.tokenText(prev) + index.tokenText(tok), w)) return true;
+      prev = tok;
+      prevLength = length;
+    }
+  }
+  return false;
+}
+
 /** The document explains a word of the city, district or postcode as such. */
 export function placeMatched(s: Scored): boolean {
   for (let i = 0; i < s.roles.length; i++) {
@@ -76,16 +136,34 @@ function explainedWeight(q: ParsedQuery, s: Scored): number {
   return e;
 }
 
-function streetEligible(q: ParsedQuery, s: Scored): boolean {
+/**
+ * A street answers the query when its name explains enough of the query's street words. One
+ * that explains none of the words that tell streets apart while the query has such a word it
+ * leaves unexplained is another street of the same kind ("Allée des Bouleaux" for an "Allée des
+ * Chardonnerets" the town does not have; street-words.ts), not an answer.
+ */
+function streetEligible(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], s: Scored): boolean {
   if (s.kind !== DOC_STREET || s.zipConflict || s.nameTokensMatched === 0) return false;
-  let streetTok = 0, streetHit = 0, nameByStreetWords = 0;
-  q.tokens.forEach((t, i) => {
-    if (s.roles[i] === 0 && s.explained[i]! > 0 && (t.field === 'street' || t.field === 'free')) nameByStreetWords++;
-    if (t.field !== 'street') return;
+  let streetTok = 0, streetHit = 0;
+  // street and free-text words the street explains as its name, and those it leaves unexplained
+  let asNames = 0, left = 0;
+  for (let i = 0; i < q.tokens.length && i < 32; i++) {
+    const t = q.tokens[i]!;
+    const asName = s.roles[i] === 0 && s.explained[i]! > 0;
+    if (t.field === 'street' || t.field === 'free') {
+      if (asName) asNames |= 1 << i;
+      else if (!(s.explained[i]! > 0) && !t.hnLike) left |= 1 << i;
+    }
+    if (t.field !== 'street') continue;
     streetTok++;
-    if (s.roles[i] === 0 && s.explained[i]! > 0) streetHit++;
-  });
-  if (nameByStreetWords === 0) return false;
+    if (asName) streetHit++;
+  }
+  if (asNames === 0) return false;
+  // which words tell streets apart is read from the index only when some word is left
+  if (left !== 0) {
+    const distinctive = distinctiveStreetWords(index, q, matches);
+    if ((left & distinctive) !== 0 && (asNames & distinctive) === 0 && ((left & ~distinctive) !== 0 || !misspeltName(index, q, s.doc, left))) return false;
+  }
   if (streetTok > 0 && streetHit * 2 < streetTok) return false;
   return s.nameCoverage >= 0.5 || s.nameTokensMatched >= 2;
 }

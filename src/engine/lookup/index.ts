@@ -17,6 +17,7 @@ import { foldTokens } from './normalize.ts';
 import { parseRequest, type ParsedQuery } from './parse.ts';
 import { shareAny } from './sorted-lists.ts';
 import { buildRecord, type Choice } from './record.ts';
+import { distinctiveStreetWords } from './street-words.ts';
 import { bindingZipToken, postcodeAgrees, type Scored } from './score.ts';
 
 export type { AddressIndex };
@@ -34,12 +35,25 @@ export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
   const expanded = new Set<number>();
   const typos = addTypoMatches(index, q, matches, typoWords(q, (i) => matches[i]!.length === 0), expanded);
   let choice = bestChoice(index, q, matches, typos.length > 0, true);
-  const missing = typoWords(q, (i) => !expanded.has(i) && (!choice.best || choice.best.explained[i] === 0));
+  const missing = typoWords(q, (i) => !expanded.has(i) && unexplained(index, q, matches, choice, i));
   const added = addTypoMatches(index, q, matches, missing, expanded);
-  if (added.length > 0 && !unseenInNarrowed(index, q, matches, added) && meetRarestWord(index, q, matches, added)) {
+  if (added.length > 0 && !unseenInNarrowed(index, q, matches, added) && meetRarestWord(index, q, matches, added, missing)) {
     choice = bestChoice(index, q, matches, true, true);
   }
   return buildRecord(index, q, fallback(index, q, matches, choice));
+}
+
+/**
+ * Whether the answer leaves query token `i` unexplained. When the answer is no street, the common
+ * street words ("Allée", "des") count as explained: streets held them, and were not taken because
+ * none explained a word that tells streets apart (street-words.ts); their typo neighbours would
+ * only start a second search among more streets of the same kind.
+ */
+function unexplained(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice: Choice, i: number): boolean {
+  const s = choice.best;
+  if (s && s.explained[i] !== 0) return false;
+  if (s && s.kind === DOC_STREET) return true;
+  return ((distinctiveStreetWords(index, q, matches) >>> i) & 1) === 1 || (q.tokens[i]!.field !== 'street' && q.tokens[i]!.field !== 'free');
 }
 
 /**
@@ -55,14 +69,17 @@ function bestChoice(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]
 
 /**
  * Whether some document holds one of the `added` typo neighbours together with the query's
- * rarest strong word (the postcode, mostly). When none does, the neighbours of a word the first
- * answer left unexplained are no misspelling of a street there: the street is unknown, and its
- * words' neighbours lead elsewhere ("Allée des Chardonnerets" → "Rue des Allées" of another town).
- * The first answer then stands, and the second broad search is not made.
+ * rarest strong word (the postcode, mostly) other than the words `expanded` (whose neighbours
+ * they are: a misspelt word is often the rarest, and no document holds it with its correction).
+ * When none does, the neighbours of a word the first answer left unexplained are no misspelling
+ * of a street there: the street is unknown, and its words' neighbours lead elsewhere ("Allée des
+ * Chardonnerets" → "Rue des Allées" of another town). The first answer then stands, and the
+ * second broad search is not made.
  */
-function meetRarestWord(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], added: TokenMatch[]): boolean {
+function meetRarestWord(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], added: TokenMatch[], expanded: number[]): boolean {
   let rarest = -1, size = Infinity;
   for (const i of strongTokens(q, freeTextPostcodeToken(q, matches))) {
+    if (expanded.includes(i)) continue;
     const n = postingsOfMatches(index, matches[i]!);
     if (n < size) { size = n; rarest = i; }
   }

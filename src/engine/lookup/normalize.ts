@@ -167,6 +167,29 @@ export function editDistance(a: string, b: string, max: number): number {
   return prev[lb]!;
 }
 
+/**
+ * Whether `a` and `b` are at most one edit apart (a letter inserted, deleted or replaced, or two
+ * neighbours swapped): editDistance(a, b, 1) <= 1 without its rows.
+ */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a.length > b.length) return withinOneEdit(b, a);
+  const la = a.length, lb = b.length;
+  if (lb - la > 1) return false;
+  let i = 0;
+  while (i < la && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === la) return true;
+  if (la < lb) return sameFrom(a, i, b, i + 1);
+  if (sameFrom(a, i + 1, b, i + 1)) return true;
+  return i + 1 < la && a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i) && sameFrom(a, i + 2, b, i + 2);
+}
+
+/** a from `ai` on equals b from `bi` on (both to their ends). */
+function sameFrom(a: string, ai: number, b: string, bi: number): boolean {
+  if (a.length - ai !== b.length - bi) return false;
+  for (; ai < a.length; ai++, bi++) if (a.charCodeAt(ai) !== b.charCodeAt(bi)) return false;
+  return true;
+}
+
 /** The comparable key of a postcode: folded, without spaces (`02-685` → `02685`, `NN14` → `nn14`). */
 export function postcodeKey(s: string): string {
   return foldText(s).replace(/ /g, '');

@@ -70,6 +70,18 @@ function tailStart(p: Uint32Array, n: number, first: number): number {
   return hi;
 }
 
+/**
+ * The share of street documents that hold `tok` (in any role), from the same layout: the street
+ * postings are the list up to its tail. An index laid out otherwise gives the share among all
+ * documents.
+ */
+export function streetShare(index: AddressIndex, tok: number): number {
+  const l = layoutOf(index);
+  const p = index.postings(tok);
+  if (l.firstPlace < 0) return p.length / Math.max(1, index.c.docKind.length);
+  return tailStart(p, p.length, l.firstPlace) / Math.max(1, l.firstPlace);
+}
+
 function scanned(index: AddressIndex, l: Layout, tok: number, p: Uint32Array, n: number): Uint32Array {
   const hit = l.cache.get(tok);
   if (hit) return hit;

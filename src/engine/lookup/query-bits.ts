@@ -62,6 +62,14 @@ export class QueryBits {
   }
 }
 
+/** The query tokens document `doc` holds as words of its name (role 0). */
+export function namesInDoc(bits: QueryBits, index: AddressIndex, doc: number): number {
+  const c = index.c;
+  let out = 0;
+  for (let j = c.docTokStart[doc]!, e = index.docTokEnd(doc); j < e; j++) if (c.docTokRole[j] === 0) out |= bits.of(c.docTok[j]!);
+  return out >>> 0;
+}
+
 /** Number of set bits of a 32-bit mask. */
 export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;

@@ -1,0 +1,101 @@
+/**
+ * Unknown streets in a known town (src/engine/lookup/street-words.ts and choose.ts): a street
+ * that shares only common words with the query ("Allée", "des") is not its answer; the town
+ * is. Misspellings the typo neighbours do not reach (short words) still find their street.
+ */
+import { describe, expect, it } from 'vitest';
+import { IndexBuilder } from '../../../src/data/index-builder.ts';
+import { emptyBatch } from '../../../src/data/source-types.ts';
+import { openIndex } from '../../../src/engine/index/index.ts';
+import { exactMatches } from '../../../src/engine/lookup/candidates.ts';
+import { lookup } from '../../../src/engine/lookup/index.ts';
+import { editDistance, withinOneEdit } from '../../../src/engine/lookup/normalize.ts';
+import { parseRequest } from '../../../src/engine/lookup/parse.ts';
+import { distinctiveStreetWords } from '../../../src/engine/lookup/street-words.ts';
+
+/** Made-up names, one street each: "Bacodi", "Bacofu", … */
+function names(n: number): string[] {
+  const syl = ['ba', 'co', 'di', 'fu', 'ge', 'hi', 'ja', 'ko', 'lu'];
+  const out: string[] = [];
+  for (let a = 0; out.length < n; a++) {
+    const w = syl[a % 9]! + syl[Math.floor(a / 9) % 9]! + syl[(a * 7 + 3) % 9]!;
+    if (!out.includes(w)) out.push(w.charAt(0).toUpperCase() + w.slice(1));
+  }
+  return out;
+}
+
+/**
+ * One town (12345 Villeneuve, FR) of 84 streets: 20 "Allée des …", 60 "Rue des …", 4 others;
+ * and another (54321 Autreville) whose streets the first does not have.
+ */
+function town() {
+  const b = emptyBatch();
+  b.places.push({ country: 'FR', name: 'Villeneuve', lat: 45.0, lon: 5.0, population: 9000, type: 'town' });
+  b.places.push({ country: 'FR', name: 'Autreville', lat: 47.0, lon: 3.0, population: 2000, type: 'town' });
+  b.postcodes.push({ country: 'FR', code: '12345', place: 'Villeneuve', state: '', stateCode: 'FR-ARA', county: '', lat: 45.0, lon: 5.0 });
+  b.postcodes.push({ country: 'FR', code: '54321', place: 'Autreville', state: '', stateCode: 'FR-BFC', county: '', lat: 47.0, lon: 3.0 });
+  for (const street of ['Allée des Chardonnerets', 'Rue du Vest']) {
+    b.addresses.push({ country: 'FR', street, housenumber: '3', postcode: '54321', city: 'Autreville', district: '', lat: 47.0, lon: 3.0 });
+  }
+  const streets = [
+    'Allée des Bouleaux', ...names(19).map((n) => `Allée des ${n}`), ...names(79).slice(19).map((n) => `Rue des ${n}`),
+    "Rue de l'École", "Rue de l'Est", "Rue de l'Église", 'Rue de la Gare',
+  ];
+  streets.forEach((street, k) => {
+    for (let hn = 1; hn <= 5; hn++) {
+      b.addresses.push({ country: 'FR', street, housenumber: String(hn), postcode: '12345', city: 'Villeneuve', district: '', lat: 45 + k * 0.001, lon: 5 + hn * 0.0001 });
+    }
+  });
+  const ib = new IndexBuilder();
+  ib.add(b, 'test');
+  return openIndex(ib.build().buffer);
+}
+
+const idx = town();
+const at = (street: string, housenumber = '3') => lookup(idx, { street, housenumber, zip: '12345', city: 'Villeneuve' });
+
+describe('words that tell streets apart', () => {
+  it('are the rare words of the street: not "allée", "rue", "des", "de" (each in 2 % of the streets or more), not numbers', () => {
+    const q = parseRequest({ street: 'Allée des Chardonnerets 108', zip: '12345', city: 'Villeneuve' });
+    const mask = distinctiveStreetWords(idx, q, exactMatches(idx, q));
+    const words = q.tokens.filter((_, i) => (mask >>> i) & 1).map((t) => t.text);
+    expect(words).toEqual(['chardonnerets']);
+  });
+});
+
+describe('an unknown street in a known town', () => {
+  it('is answered with the town, not with another street of the same kind', () => {
+    const r = at('Allée des Chardonnerets');
+    expect(r.matchlevel).toBe('general');
+    expect(r).toMatchObject({ zip: '12345', city: 'Villeneuve', street: '' });
+    expect(lookup(idx, { address: 'Allée des Chardonnerets 3, 12345 Villeneuve' })).toMatchObject({ matchlevel: 'general', street: '' });
+  });
+  it('the street the query names is still found as written, abbreviated or with a typo', () => {
+    expect(at('Allée des Bouleaux')).toMatchObject({ matchlevel: 'housenumber', street: 'Allée des Bouleaux' });
+    expect(at('Allée des Bouleax')).toMatchObject({ matchlevel: 'housenumber', street: 'Allée des Bouleaux' });
+    expect(lookup(idx, { address: 'allee des bouleaux 3, 12345 villeneuve' })).toMatchObject({ matchlevel: 'housenumber', street: 'Allée des Bouleaux' });
+  });
+  it('a misspelling that is another street\'s word, beyond the typo neighbours (short words), still finds its street', () => {
+    // "vest" is a word of Autreville's Rue du Vest: known, rare, and left unexplained by Rue de l'Est
+    expect(at("Rue de l'vEst")).toMatchObject({ matchlevel: 'housenumber', street: "Rue de l'Est" });
+    expect(at('Rue de lEglise')).toMatchObject({ matchlevel: 'housenumber', street: "Rue de l'Église" });
+  });
+  it('a word the index does not hold at all is no reason to leave the street ("Hinterhaus"; see candidates-scale.test.ts)', () => {
+    const q = parseRequest({ street: 'Allée des Bouleaux Hinterhaus', zip: '12345', city: 'Villeneuve' });
+    const mask = distinctiveStreetWords(idx, q, exactMatches(idx, q));
+    expect(q.tokens.filter((_, i) => (mask >>> i) & 1).map((t) => t.text)).toEqual(['bouleaux']);
+  });
+});
+
+describe('withinOneEdit', () => {
+  it('agrees with editDistance(a, b, 1) <= 1 (insertions, deletions, substitutions, swaps)', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const word = () => Array.from({ length: 1 + Math.floor(rnd() * 6) }, () => 'abc'[Math.floor(rnd() * 3)]).join('');
+    for (let k = 0; k < 20_000; k++) {
+      const a = word();
+      const b = rnd() < 0.5 ? word() : a.slice(0, Math.floor(rnd() * a.length)) + 'abc'[Math.floor(rnd() * 3)] + a.slice(Math.floor(rnd() * a.length) + 1);
+      expect(withinOneEdit(a, b), `${a} / ${b}`).toBe(editDistance(a, b, 1) <= 1);
+    }
+  });
+});
