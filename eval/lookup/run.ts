@@ -11,10 +11,11 @@ import { PROJECT_ROOT } from '../../src/config/shared-data.ts';
 import { lookup } from '../../src/engine/lookup/index.ts';
 import { nominatimCases, parserCases } from './cases.ts';
 import { loadIndexFile } from '../../src/data/index-file.ts';
-import { openIndex } from '../../src/engine/index/index.ts';
+import { openIndex, type AddressIndex } from '../../src/engine/index/index.ts';
 import { readBanoRows } from '../../tools/gen-oa-national.ts';
 import { heldOutSuites, peliasCases, postcodePairs, runHeldOut, runPairs } from './fallback-suites.ts';
-import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type VariantResult } from './suites.ts';
+import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type Truth, type VariantResult } from './suites.ts';
+import { runUnknownStreets } from './unknown-streets.ts';
 
 const { values } = parseArgs({ options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' } } });
 const limit = values.limit ? Number(values.limit) : Infinity;
@@ -72,10 +73,13 @@ for (const [title, name, truthFn] of suites) {
 say(`**All suites pooled:** relevance ≥ 90 ⇒ correct in ${fmtPct(pooledAll.ok / pooledAll.r90)} of ${pooledAll.r90} answers.`);
 say();
 
-if (values.large) {
-  const large = openIndex(await loadIndexFile(values.large));
-  const truth = sample(readBanoRows(), Number.isFinite(limit) ? limit : 3000, 11)
-    .map((r) => ({ street: r.street, hn: r.hn, postcode: r.postcode, city: r.city, country: 'FR', lat: r.lat, lon: r.lon }));
+const large = values.large ? openIndex(await loadIndexFile(values.large)) : undefined;
+const largeTruth: Truth[] = large
+  ? sample(readBanoRows(), Number.isFinite(limit) ? limit : 3000, 11)
+    .map((r) => ({ street: r.street, hn: r.hn, postcode: r.postcode, city: r.city, country: 'FR', lat: r.lat, lon: r.lon }))
+  : [];
+if (large) {
+  const truth = largeTruth;
   const { results, pooled } = runSuite(large, truth, VARIANTS, lookup);
   say(`## BANO real copy inside the national-scale index (${large.meta.counts.addresses} address points, ${values.large})`);
   say();
@@ -132,6 +136,29 @@ for (const suite of heldOutSuites()) {
 say();
 say(`Pooled (queries naming a city, with or without postcode): **${fmtPct(held.right / held.n)} right**, ${held.wrong} in another country, ${fmtPct(held.general / held.n)} general, ${fmtPct(held.below / held.n)} below 90. Postcode and street without city or country (\`structured, no city\`): ${fmtPct(heldNoCity.right / heldNoCity.n)} right, ${heldNoCity.wrong} in another country (a code like \`3500\` exists in several countries; only the street\'s type word can choose one, else the answer is empty).`);
 say();
+
+say('## Streets the index does not hold, in towns it holds');
+say();
+say('Each BANO reference address with its street replaced by `Allée des <word>` (Tilleuls, Peupliers, Chardonnerets, Grenadiers, Mésanges, Pervenches: words of real street names, held elsewhere in the index), its house number, postcode and town kept (eval/lookup/unknown-streets.ts). Right = the named town or postcode, as a general answer or on a street whose name holds the word (the town may have a "Rue des Tilleuls"); another street = a street of the town without the word ("Allée des Bouleaux"), the answer to avoid.');
+say();
+say('| index | query | n | right | another street | another town |');
+say('|---|---|---|---|---|---|');
+const unknownRuns: [string, AddressIndex, Truth[]][] = [['BANO (17 départements)', (await cachedIndex('bano')).index, sample(banoTruth(3000), Number.isFinite(limit) ? Math.min(limit, 1000) : 1000, 5)]];
+if (large) unknownRuns.push([`national-scale (${large.meta.counts.addresses} points)`, large, sample(largeTruth, Number.isFinite(limit) ? Math.min(limit, 1000) : 1000, 5)]);
+const unknownFailures: string[] = [];
+for (const [name, index, truth] of unknownRuns) {
+  for (const r of runUnknownStreets(index, truth, lookup)) {
+    say(`| ${name} | ${r.form} | ${r.n} | ${fmtPct(r.right / r.n)} | ${fmtPct(r.otherStreet / r.n)} | ${fmtPct(r.elsewhere / r.n)} |`);
+    unknownFailures.push(...r.failures.slice(0, 2));
+  }
+}
+say();
+if (unknownFailures.length) {
+  say('Answers on another street (first ones):');
+  say();
+  for (const f of unknownFailures) say(`- \`${f}\``);
+  say();
+}
 
 say('## Postcode queries (truth: OSM addr:postcode + addr:city of the extracts, BANO postcode + commune) against the embedded default');
 say();
