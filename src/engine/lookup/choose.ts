@@ -12,7 +12,7 @@ import type { ParsedQuery } from './parse.ts';
 import { namesInDoc, QueryBits } from './query-bits.ts';
 import type { Choice } from './record.ts';
 import { applyPostcodeConstraint, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
-import { distinctiveStreetWords } from './street-words.ts';
+import { distinctiveStreetWords, ownRareName } from './street-words.ts';
 
 /** Street documents whose house numbers are looked up. */
 const HN_DOCS = 12;
@@ -38,7 +38,7 @@ export function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenM
   let general: Scored | undefined;
   for (const s of scored) {
     if (s.kind === DOC_STREET) {
-      if (!streetEligible(index, q, matches, s)) continue;
+      if (!streetEligible(index, q, matches, bits, s)) continue;
       if (!street) street = s;
       else if (!runnerUp) runnerUp = s;
     } else if (!general) general = s;
@@ -65,23 +65,24 @@ function inOtherTowns(index: AddressIndex, a: number, b: number): boolean {
 const SAME_TOWN_METRES = 15_000;
 
 /**
- * A street whose name holds none of the query's words that tell streets apart, while it lacks
- * one of them altogether, cannot be an answer (streetEligible) unless its name is a misspelling
- * of one: it is not scored, and takes none of the house-number lookups. Checked from the
- * document's token list; a document holding every street word of the query needs no more.
+ * A street that streetEligible would refuse whatever its score (checked from the document's
+ * token list: what it holds, not yet what it explains) is not scored, and takes none of the
+ * house-number lookups: one that holds none of the query's distinctive words as its name, lacks
+ * one of them altogether, has a distinctive word of its own, and whose name misspells none. A
+ * document holding every street word of the query needs no more.
  */
 function mayAnswer(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], bits: QueryBits, d: number): boolean {
   if (index.c.docKind[d] !== DOC_STREET) return true;
   const held = bits.inDoc(index, d);
   const words = streetWords(q);
   if ((held & words) === words) return true;
-  const distinctive = distinctiveStreetWords(index, q, matches);
-  if (distinctive === 0 || (held & distinctive) === distinctive) return true;
-  if ((namesInDoc(bits, index, d) & distinctive) !== 0) return true;
+  const { rare, rareOrUnknown } = distinctiveStreetWords(index, q, matches);
+  if ((held & rareOrUnknown) === rareOrUnknown) return true;
+  if ((namesInDoc(bits, index, d) & rare) !== 0 || !ownRareName(index, bits, d)) return true;
   // a misspelt name must hold the query's other street words (a distinctive word it holds in
   // another role is taken as explained: a town's name in free text)
-  const common = words & ~distinctive;
-  return (held & common) === common && misspeltName(index, q, d, distinctive & ~held);
+  const common = words & ~rareOrUnknown;
+  return (held & common) === common && misspeltName(index, q, d, rareOrUnknown & ~held);
 }
 
 /** The query's street and free-text words that are not number-like (bit i = token i). */
@@ -137,12 +138,22 @@ function explainedWeight(q: ParsedQuery, s: Scored): number {
 }
 
 /**
- * A street answers the query when its name explains enough of the query's street words. One
- * that explains none of the words that tell streets apart while the query has such a word it
- * leaves unexplained is another street of the same kind ("Allée des Bouleaux" for an "Allée des
- * Chardonnerets" the town does not have; street-words.ts), not an answer.
+ * The street is another one of the same kind as the query's ("Allée des Bouleaux" for an "Allée
+ * des Chardonnerets" the town does not have; street-words.ts): the query leaves a distinctive
+ * word unexplained (`left`: its street words the street does not explain) and the street
+ * explains none (`asNames`: those it explains as its name), while it has a distinctive word of
+ * its own that the query does not name ("Hauptstraße 4, Hinterhaus" stays Hauptstraße), and its
+ * name is no misspelling of the query's word.
  */
-function streetEligible(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], s: Scored): boolean {
+function differentStreet(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], bits: QueryBits, s: Scored, asNames: number, left: number): boolean {
+  const { rare, rareOrUnknown } = distinctiveStreetWords(index, q, matches);
+  if ((left & rareOrUnknown) === 0 || (asNames & rare) !== 0) return false;
+  if (!ownRareName(index, bits, s.doc)) return false;
+  return (left & ~rareOrUnknown) !== 0 || !misspeltName(index, q, s.doc, left);
+}
+
+/** A street answers the query when its name explains enough of the query's street words (and see differentStreet). */
+function streetEligible(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], bits: QueryBits, s: Scored): boolean {
   if (s.kind !== DOC_STREET || s.zipConflict || s.nameTokensMatched === 0) return false;
   let streetTok = 0, streetHit = 0;
   // street and free-text words the street explains as its name, and those it leaves unexplained
@@ -159,11 +170,7 @@ function streetEligible(index: AddressIndex, q: ParsedQuery, matches: TokenMatch
     if (asName) streetHit++;
   }
   if (asNames === 0) return false;
-  // which words tell streets apart is read from the index only when some word is left
-  if (left !== 0) {
-    const distinctive = distinctiveStreetWords(index, q, matches);
-    if ((left & distinctive) !== 0 && (asNames & distinctive) === 0 && ((left & ~distinctive) !== 0 || !misspeltName(index, q, s.doc, left))) return false;
-  }
+  if (left !== 0 && differentStreet(index, q, matches, bits, s, asNames, left)) return false;
   if (streetTok > 0 && streetHit * 2 < streetTok) return false;
   return s.nameCoverage >= 0.5 || s.nameTokensMatched >= 2;
 }

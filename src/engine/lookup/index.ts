@@ -7,7 +7,7 @@
  */
 import type { SearchRequest } from '../../contract/requests.ts';
 import type { SearchRecord } from '../../contract/records.ts';
-import { DOC_STREET } from '../index/format.ts';
+import { DOC_STREET, ROLE_ZIP } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import { candidateDocs, exactMatches, narrowsCandidates, postingsOfMatches, strongTokens, typoMatches, type TokenMatch } from './candidates.ts';
 import { chooseAmong, placeMatched } from './choose.ts';
@@ -53,7 +53,7 @@ function unexplained(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][
   const s = choice.best;
   if (s && s.explained[i] !== 0) return false;
   if (s && s.kind === DOC_STREET) return true;
-  return ((distinctiveStreetWords(index, q, matches) >>> i) & 1) === 1 || (q.tokens[i]!.field !== 'street' && q.tokens[i]!.field !== 'free');
+  return ((distinctiveStreetWords(index, q, matches).rareOrUnknown >>> i) & 1) === 1 || (q.tokens[i]!.field !== 'street' && q.tokens[i]!.field !== 'free');
 }
 
 /**
@@ -121,7 +121,7 @@ function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], 
   const s = choice.best;
   if (s && s.kind === DOC_STREET && (placeMatched(s) || cityFieldNamesStreetCity(index, q, s))) return choice;
   const named = resolveNamedPlace(index, q, matches);
-  if (s && s.kind === DOC_STREET && (!named || streetNear(index, s, named))) return choice;
+  if (s && s.kind === DOC_STREET && (!named || (streetNear(index, s, named) && !inOtherPostcode(index, s, named)))) return choice;
   if (named) return { best: named, ambiguous: false };
   // no place named: a street the query names is still an answer ("Landstr"); a general answer
   // that the query does not name (a word shared with some other place) is none
@@ -134,6 +134,18 @@ function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], 
 function cityFieldNamesStreetCity(index: AddressIndex, q: ParsedQuery, s: Scored): boolean {
   const city = q.tokens.filter((t) => t.field === 'city').map((t) => t.text).join(' ');
   return city !== '' && foldTokens(index.str(index.c.docCity[s.doc]!)).join(' ') === city;
+}
+
+/**
+ * The street lies in another postcode area than the one the query names, with a town that
+ * agrees with it: its addresses have postcodes, none of them the query's ("Allée des Mésanges,
+ * 90500 Beaucourt" is not the Allée des Mésanges of 90100 Delle, 8 km away).
+ */
+function inOtherPostcode(index: AddressIndex, s: Scored, named: NamedPlace): boolean {
+  if (named.zipText === '' || named.placeOnly || named.penalty > 0 || s.zipMatched) return false;
+  const c = index.c;
+  for (let j = c.docTokStart[s.doc]!, e = index.docTokEnd(s.doc); j < e; j++) if (c.docTokRole[j] === ROLE_ZIP) return true;
+  return false;
 }
 
 /** A street in the named place's country and within 15 km of it. */

@@ -27,13 +27,15 @@ interface Layout {
   firstPlace: number;
   cache: Map<number, Uint32Array>;
   cachedDocs: number;
+  /** Street documents counted in an index laid out otherwise (-1 not yet). */
+  streets: number;
 }
 
 const layouts = new WeakMap<AddressIndex, Layout>();
 
 function layoutOf(index: AddressIndex): Layout {
   let l = layouts.get(index);
-  if (!l) layouts.set(index, (l = { firstPlace: nonStreetTail(index.c.docKind), cache: new Map(), cachedDocs: 0 }));
+  if (!l) layouts.set(index, (l = { firstPlace: nonStreetTail(index.c.docKind), cache: new Map(), cachedDocs: 0, streets: -1 }));
   return l;
 }
 
@@ -71,15 +73,26 @@ function tailStart(p: Uint32Array, n: number, first: number): number {
 }
 
 /**
- * The share of street documents that hold `tok` (in any role), from the same layout: the street
- * postings are the list up to its tail. An index laid out otherwise gives the share among all
- * documents.
+ * How many street documents hold `tok` (in any role): its postings up to their tail of places.
+ * An index laid out otherwise counts all its postings.
  */
-export function streetShare(index: AddressIndex, tok: number): number {
+export function streetPostings(index: AddressIndex, tok: number): number {
   const l = layoutOf(index);
   const p = index.postings(tok);
-  if (l.firstPlace < 0) return p.length / Math.max(1, index.c.docKind.length);
-  return tailStart(p, p.length, l.firstPlace) / Math.max(1, l.firstPlace);
+  return l.firstPlace < 0 ? p.length : tailStart(p, p.length, l.firstPlace);
+}
+
+/** The number of street documents (the ids before the tail of places, or counted once). */
+export function streetDocCount(index: AddressIndex): number {
+  const l = layoutOf(index);
+  if (l.firstPlace >= 0) return l.firstPlace;
+  if (l.streets < 0) {
+    const kind = index.c.docKind;
+    let n = 0;
+    for (let d = 0; d < kind.length; d++) if (kind[d] === 0) n++;
+    l.streets = n;
+  }
+  return l.streets;
 }
 
 function scanned(index: AddressIndex, l: Layout, tok: number, p: Uint32Array, n: number): Uint32Array {

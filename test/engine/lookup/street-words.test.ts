@@ -13,20 +13,20 @@ import { editDistance, withinOneEdit } from '../../../src/engine/lookup/normaliz
 import { parseRequest } from '../../../src/engine/lookup/parse.ts';
 import { distinctiveStreetWords } from '../../../src/engine/lookup/street-words.ts';
 
-/** Made-up names, one street each: "Bacodi", "Bacofu", … */
+/** Made-up names, one street each: "Babaran", "Cobaran", … (15 × 15 of them). */
 function names(n: number): string[] {
-  const syl = ['ba', 'co', 'di', 'fu', 'ge', 'hi', 'ja', 'ko', 'lu'];
-  const out: string[] = [];
-  for (let a = 0; out.length < n; a++) {
-    const w = syl[a % 9]! + syl[Math.floor(a / 9) % 9]! + syl[(a * 7 + 3) % 9]!;
-    if (!out.includes(w)) out.push(w.charAt(0).toUpperCase() + w.slice(1));
-  }
-  return out;
+  const syl = ['ba', 'co', 'di', 'fu', 'ge', 'hi', 'ja', 'ko', 'lu', 'mo', 'ni', 'po', 'ru', 'su', 'to'];
+  return Array.from({ length: n }, (_, a) => {
+    const w = syl[a % 15]! + syl[Math.floor(a / 15) % 15]! + 'ran';
+    return w.charAt(0).toUpperCase() + w.slice(1);
+  });
 }
 
 /**
- * One town (12345 Villeneuve, FR) of 84 streets: 20 "Allée des …", 60 "Rue des …", 4 others;
- * and another (54321 Autreville) whose streets the first does not have.
+ * One town (12345 Villeneuve, FR) of 54 streets: 20 "Allée des …", 30 "Rue des …", 4 others;
+ * another (54321 Autreville) of 152 streets the first does not have, and a neighbour (12346
+ * Voisin). A word of one or two of the 207 streets is under the 1 % of street documents that
+ * makes a word common.
  */
 function town() {
   const b = emptyBatch();
@@ -34,11 +34,15 @@ function town() {
   b.places.push({ country: 'FR', name: 'Autreville', lat: 47.0, lon: 3.0, population: 2000, type: 'town' });
   b.postcodes.push({ country: 'FR', code: '12345', place: 'Villeneuve', state: '', stateCode: 'FR-ARA', county: '', lat: 45.0, lon: 5.0 });
   b.postcodes.push({ country: 'FR', code: '54321', place: 'Autreville', state: '', stateCode: 'FR-BFC', county: '', lat: 47.0, lon: 3.0 });
-  for (const street of ['Allée des Chardonnerets', 'Rue du Vest']) {
+  for (const street of ['Allée des Chardonnerets', 'Rue du Vest', ...names(199).slice(49).map((n) => `Rue des ${n}`)]) {
     b.addresses.push({ country: 'FR', street, housenumber: '3', postcode: '54321', city: 'Autreville', district: '', lat: 47.0, lon: 3.0 });
   }
+  // a neighbour 5 km away, with a street Villeneuve does not have
+  b.places.push({ country: 'FR', name: 'Voisin', lat: 45.045, lon: 5.0, population: 1500, type: 'village' });
+  b.postcodes.push({ country: 'FR', code: '12346', place: 'Voisin', state: '', stateCode: 'FR-ARA', county: '', lat: 45.045, lon: 5.0 });
+  b.addresses.push({ country: 'FR', street: 'Allée des Mésanges', housenumber: '3', postcode: '12346', city: 'Voisin', district: '', lat: 45.045, lon: 5.0 });
   const streets = [
-    'Allée des Bouleaux', ...names(19).map((n) => `Allée des ${n}`), ...names(79).slice(19).map((n) => `Rue des ${n}`),
+    'Allée des Bouleaux', ...names(19).map((n) => `Allée des ${n}`), ...names(49).slice(19).map((n) => `Rue des ${n}`),
     "Rue de l'École", "Rue de l'Est", "Rue de l'Église", 'Rue de la Gare',
   ];
   streets.forEach((street, k) => {
@@ -55,9 +59,9 @@ const idx = town();
 const at = (street: string, housenumber = '3') => lookup(idx, { street, housenumber, zip: '12345', city: 'Villeneuve' });
 
 describe('words that tell streets apart', () => {
-  it('are the rare words of the street: not "allée", "rue", "des", "de" (each in 2 % of the streets or more), not numbers', () => {
+  it('are the rare words of the street: not "allée", "rue", "des", "de" (each in 1 % of the streets or more), not numbers', () => {
     const q = parseRequest({ street: 'Allée des Chardonnerets 108', zip: '12345', city: 'Villeneuve' });
-    const mask = distinctiveStreetWords(idx, q, exactMatches(idx, q));
+    const mask = distinctiveStreetWords(idx, q, exactMatches(idx, q)).rare;
     const words = q.tokens.filter((_, i) => (mask >>> i) & 1).map((t) => t.text);
     expect(words).toEqual(['chardonnerets']);
   });
@@ -69,6 +73,11 @@ describe('an unknown street in a known town', () => {
     expect(r.matchlevel).toBe('general');
     expect(r).toMatchObject({ zip: '12345', city: 'Villeneuve', street: '' });
     expect(lookup(idx, { address: 'Allée des Chardonnerets 3, 12345 Villeneuve' })).toMatchObject({ matchlevel: 'general', street: '' });
+  });
+  it('nor with the street of that name in a neighbouring town (free text)', () => {
+    const r = lookup(idx, { address: 'Allée des Mésanges 3, 12345 Villeneuve' });
+    expect(r).toMatchObject({ matchlevel: 'general', zip: '12345', city: 'Villeneuve', street: '' });
+    expect(lookup(idx, { address: 'Allée des Mésanges 3, 12346 Voisin' })).toMatchObject({ matchlevel: 'housenumber', street: 'Allée des Mésanges' });
   });
   it('the street the query names is still found as written, abbreviated or with a typo', () => {
     expect(at('Allée des Bouleaux')).toMatchObject({ matchlevel: 'housenumber', street: 'Allée des Bouleaux' });
@@ -82,7 +91,7 @@ describe('an unknown street in a known town', () => {
   });
   it('a word the index does not hold at all is no reason to leave the street ("Hinterhaus"; see candidates-scale.test.ts)', () => {
     const q = parseRequest({ street: 'Allée des Bouleaux Hinterhaus', zip: '12345', city: 'Villeneuve' });
-    const mask = distinctiveStreetWords(idx, q, exactMatches(idx, q));
+    const mask = distinctiveStreetWords(idx, q, exactMatches(idx, q)).rare;
     expect(q.tokens.filter((_, i) => (mask >>> i) & 1).map((t) => t.text)).toEqual(['bouleaux']);
   });
 });
