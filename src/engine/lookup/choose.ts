@@ -97,9 +97,9 @@ function streetWords(q: ParsedQuery): number {
 
 /**
  * One of the query words `words` is within one edit of one of the street's name words, or of two
- * neighbouring ones written together: a misspelling that is itself another street's word, which
- * the typo neighbours do not reach when it is short or glues two words ("vest" or "lest" for Rue
- * de l'Est, "sainttjean" for Rue Saint-Jean).
+ * neighbouring ones written together: a misspelling the typo neighbours do not reach, because it
+ * is short, glues two words, or is itself another street's word ("vest" or "lest" for Rue de
+ * l'Est, "lhecole" for Rue de l'École, "saintjean" for Rue Saint-Jean).
  */
 function misspeltName(index: AddressIndex, q: ParsedQuery, doc: number, words: number): boolean {
   const c = index.c;
