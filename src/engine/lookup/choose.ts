@@ -9,7 +9,7 @@ import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
 import { withinOneEdit } from './normalize.ts';
 import type { ParsedQuery } from './parse.ts';
-import { namesInDoc, QueryBits } from './query-bits.ts';
+import { QueryBits } from './query-bits.ts';
 import type { Choice } from './record.ts';
 import { applyPostcodeConstraint, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from './score.ts';
 import { distinctiveStreetWords, ownRareName } from './street-words.ts';
@@ -20,8 +20,9 @@ const HN_DOCS = 12;
 export function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {
   if (cands.length === 0) return { best: undefined, ambiguous: false };
   const bits = new QueryBits(matches);
+  const words = streetWords(q);
   const scored: Scored[] = [];
-  for (const d of cands) if (mayAnswer(index, q, matches, bits, d)) scored.push(scoreDoc(index, q, matches, d, bits));
+  for (const d of cands) if (mayAnswer(index, q, matches, bits, words, d)) scored.push(scoreDoc(index, q, matches, d, bits));
   const byScore = (a: Scored, b: Scored) => b.score - a.score || b.rank - a.rank || a.doc - b.doc;
   scored.sort(byScore);
   const hnToks = houseNumberTokens(index, q);
@@ -69,16 +70,15 @@ const SAME_TOWN_METRES = 15_000;
  * token list: what it holds, not yet what it explains) is not scored, and takes none of the
  * house-number lookups: one that holds none of the query's distinctive words as its name, lacks
  * one of them altogether, has a distinctive word of its own, and whose name misspells none. A
- * document holding every street word of the query needs no more.
+ * document holding every street word of the query (`words`: streetWords) needs no more.
  */
-function mayAnswer(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], bits: QueryBits, d: number): boolean {
+function mayAnswer(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], bits: QueryBits, words: number, d: number): boolean {
   if (index.c.docKind[d] !== DOC_STREET) return true;
   const held = bits.inDoc(index, d);
-  const words = streetWords(q);
   if ((held & words) === words) return true;
   const { rare, rareOrUnknown } = distinctiveStreetWords(index, q, matches);
   if ((held & rareOrUnknown) === rareOrUnknown) return true;
-  if ((namesInDoc(bits, index, d) & rare) !== 0 || !ownRareName(index, bits, d)) return true;
+  if ((bits.namesInDoc(index, d) & rare) !== 0 || !ownRareName(index, bits, d)) return true;
   // a misspelt name must hold the query's other street words (a distinctive word it holds in
   // another role is taken as explained: a town's name in free text)
   const common = words & ~rareOrUnknown;

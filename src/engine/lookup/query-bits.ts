@@ -5,6 +5,7 @@
  * national size: a document has a dozen tokens, stored side by side, so one pass over them
  * answers for every query token at once.
  */
+import { ROLE_NAME } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
 
@@ -60,14 +61,14 @@ export class QueryBits {
     for (let j = s; j < e; j++) out |= this.of(tok[j]!);
     return out >>> 0;
   }
-}
 
-/** The query tokens document `doc` holds as words of its name (role 0). */
-export function namesInDoc(bits: QueryBits, index: AddressIndex, doc: number): number {
-  const c = index.c;
-  let out = 0;
-  for (let j = c.docTokStart[doc]!, e = index.docTokEnd(doc); j < e; j++) if (c.docTokRole[j] === 0) out |= bits.of(c.docTok[j]!);
-  return out >>> 0;
+  /** The query tokens document `doc` holds as words of its name (inDoc, role ROLE_NAME only). */
+  namesInDoc(index: AddressIndex, doc: number): number {
+    const c = index.c;
+    let out = 0;
+    for (let j = c.docTokStart[doc]!, e = index.docTokEnd(doc); j < e; j++) if (c.docTokRole[j] === ROLE_NAME) out |= this.of(c.docTok[j]!);
+    return out >>> 0;
+  }
 }
 
 /** Number of set bits of a 32-bit mask. */

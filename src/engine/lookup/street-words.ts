@@ -9,6 +9,7 @@
  * share of its street documents that hold the word), so the rule needs no word list per
  * language.
  */
+import { ROLE_NAME } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import type { TokenMatch } from './candidates.ts';
 import type { ParsedQuery } from './parse.ts';
@@ -101,7 +102,7 @@ function classify(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]):
 export function ownRareName(index: AddressIndex, bits: QueryBits, doc: number): boolean {
   const c = index.c;
   for (let j = c.docTokStart[doc]!, e = index.docTokEnd(doc); j < e; j++) {
-    if (c.docTokRole[j] !== 0) continue;
+    if (c.docTokRole[j] !== ROLE_NAME) continue;
     const tok = c.docTok[j]!;
     if (bits.of(tok) === 0 && !commonWord(index, tok)) return true;
   }
