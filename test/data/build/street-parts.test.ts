@@ -4,11 +4,10 @@
  * with its houses or its geometry joining its ends, stays one document. Line-only streets too.
  */
 import { describe, expect, it } from 'vitest';
-import { IndexBuilder } from '../../../src/data/index-builder.ts';
 import { CellLinker, LINK_METERS } from '../../../src/data/build/street-parts.ts';
-import { openIndex } from '../../../src/engine/index/index.ts';
 import { lookup } from '../../../src/engine/lookup/index.ts';
 import { emptyBatch, type SourceBatch } from '../../../src/data/source-types.ts';
+import { indexOfBatch } from '../../helpers/test-index.ts';
 
 /** Degrees of latitude for `m` metres. */
 const dLat = (m: number) => m / 110_574;
@@ -60,15 +59,9 @@ function twoNeustadts(): SourceBatch {
   return b;
 }
 
-function build(b: SourceBatch) {
-  const ib = new IndexBuilder();
-  ib.add(b, 'test');
-  return openIndex(ib.build().buffer);
-}
-
 describe('street documents split by place', () => {
   it('two same-named streets in two same-named towns far apart are two documents, each answering its own house numbers', () => {
-    const idx = build(twoNeustadts());
+    const idx = indexOfBatch(twoNeustadts());
     expect(idx.meta.counts.streets).toBe(2);
     expect(idx.meta.counts.addresses).toBe(21);
     for (const [name, t] of Object.entries(TOWNS)) {
@@ -98,7 +91,7 @@ describe('street documents split by place', () => {
     }
     b.lines.push({ name: 'Feldweg', coords: Float64Array.from([10.01, 50.0001, 10.01 + 3000 / 71_500, 50.0001]) });
     b.lines.push({ name: 'Feldweg', coords: Float64Array.from([10.01 + 3000 / 71_500, 50.0001, 10.01 + 6050 / 71_500, 50.0001]) });
-    const idx = build(b);
+    const idx = indexOfBatch(b);
     expect(idx.meta.counts.streets).toBe(2);
     const r = lookup(idx, { street: 'Feldweg', housenumber: '3', city: 'Langdorf', country: 'DE' });
     expect(r.matchlevel).toBe('housenumber');
@@ -110,7 +103,7 @@ describe('street documents split by place', () => {
     for (const [h, m] of [[1, 0], [2, 50], [3, 6000], [4, 6050]] as const) {
       b.addresses.push({ country: 'DE', street: 'Feldweg', housenumber: String(h), postcode: '99001', city: 'Langdorf', district: '', lat: 50, lon: 10.01 + m / 71_500 });
     }
-    expect(build(b).meta.counts.streets).toBe(2);
+    expect(indexOfBatch(b).meta.counts.streets).toBe(2);
   });
 
   it('streets known only as lines: same name, same-named towns far apart → two documents; a street of several pieces → one', () => {
@@ -122,7 +115,7 @@ describe('street documents split by place', () => {
     }
     // one address so the build has a street with houses
     b.addresses.push({ country: 'DE', street: 'Hauptstraße', housenumber: '1', postcode: TOWNS.north.zip, city: 'Neustadt', district: '', lat: TOWNS.north.lat, lon: TOWNS.north.lon });
-    const idx = build(b);
+    const idx = indexOfBatch(b);
     expect(idx.meta.counts.streets).toBe(3);
     for (const t of Object.values(TOWNS)) {
       const r = lookup(idx, { address: `Mühlweg, ${t.zip === TOWNS.north.zip ? t.zip + ' ' : ''}Neustadt`, country: 'DE' });

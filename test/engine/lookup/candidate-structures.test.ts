@@ -4,9 +4,7 @@
  * galloping intersections of postings, and a document that holds a word in two roles.
  */
 import { describe, expect, it } from 'vitest';
-import { IndexBuilder } from '../../../src/data/index-builder.ts';
 import { emptyBatch } from '../../../src/data/source-types.ts';
-import { openIndex } from '../../../src/engine/index/index.ts';
 import { DocBits } from '../../../src/engine/lookup/doc-bits.ts';
 import { lookup } from '../../../src/engine/lookup/index.ts';
 import { popcount, QueryBits } from '../../../src/engine/lookup/query-bits.ts';
@@ -14,6 +12,7 @@ import { gallop, intersectSorted, keepHeld, shareAny } from '../../../src/engine
 import { exactMatches } from '../../../src/engine/lookup/candidates.ts';
 import { parseRequest } from '../../../src/engine/lookup/parse.ts';
 import { mulberry32 } from '../../../tools/prng.ts';
+import { indexOfBatch } from '../../helpers/test-index.ts';
 
 describe('DocBits (the per-lookup candidate table)', () => {
   it('ORs bits per document, keeps first-seen order, grows and empties', () => {
@@ -97,9 +96,7 @@ describe('a word in two roles of one document', () => {
   for (const hn of ['50', '52', '54']) {
     b.addresses.push({ country: 'FR', street: 'Rue de la Luye', housenumber: hn, postcode: '05230', city: 'La Bâtie-Neuve', district: '', lat: 44.5666, lon: 6.1966 });
   }
-  const ib = new IndexBuilder();
-  ib.add(b, 'test');
-  const index = openIndex(ib.build().buffer);
+  const index = indexOfBatch(b);
   const req = { street: 'Rue de la Luye', housenumber: '52', zip: '05230', city: 'La Bâtie-Neuve' };
 
   it('keeps the word once per role, and the document once in its postings', () => {

@@ -7,11 +7,11 @@
  * streets the city has. Built with the project's own IndexBuilder (under a minute).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IndexBuilder } from '../../../src/data/index-builder.ts';
 import { emptyBatch } from '../../../src/data/source-types.ts';
-import { openIndex, type AddressIndex } from '../../../src/engine/index/index.ts';
+import type { AddressIndex } from '../../../src/engine/index/index.ts';
 import { lookup } from '../../../src/engine/lookup/index.ts';
 import { mulberry32 } from '../../../tools/prng.ts';
+import { indexOfBatch } from '../../helpers/test-index.ts';
 
 const TOWNS = 6000;
 const STREETS = ['Hauptstraße', 'Bahnhofstraße', 'Schulstraße', 'Gartenweg', 'Kirchgasse'];
@@ -56,9 +56,7 @@ beforeAll(() => {
       }
     });
   }
-  const ib = new IndexBuilder();
-  ib.add(b, 'synthetic');
-  index = openIndex(ib.build().buffer);
+  index = indexOfBatch(b, 'synthetic');
 }, 600_000);
 
 const POINTS = CITIES * (STREETS.length + CITY_STREETS) * CITY_NUMBERS + (TOWNS - CITIES) * (STREETS.length + OTHER_STREETS) * NUMBERS;

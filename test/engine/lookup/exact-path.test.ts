@@ -5,9 +5,7 @@
  * names of towns), queries as written, with a wrong postcode, with a typo, with an unknown word.
  */
 import { describe, expect, it } from 'vitest';
-import { IndexBuilder } from '../../../src/data/index-builder.ts';
 import { emptyBatch } from '../../../src/data/source-types.ts';
-import { openIndex } from '../../../src/engine/index/index.ts';
 import { exactMatches, typoMatches } from '../../../src/engine/lookup/candidates.ts';
 import { chooseAmong } from '../../../src/engine/lookup/choose.ts';
 import { exactChoice, oneWordDroppedChoice, outsiderCeiling } from '../../../src/engine/lookup/exact-path.ts';
@@ -15,6 +13,7 @@ import { lookup } from '../../../src/engine/lookup/index.ts';
 import { parseRequest } from '../../../src/engine/lookup/parse.ts';
 import type { SearchRequest } from '../../../src/contract/requests.ts';
 import { mulberry32 } from '../../../tools/prng.ts';
+import { indexOfBatch } from '../../helpers/test-index.ts';
 
 const TOWNS = ['Vaduz', 'Schaan', 'Balzers', 'Triesen', 'Eschen', 'Mauren', 'Vaduz'];
 const STREETS = ['Städtle', 'Landstrasse', 'Kirchstrasse', 'Im Bretscha', 'Rue des Lilas', 'Allée des Tilleuls', 'Place Saint-Pierre', 'Rue Saint-Jean'];
@@ -37,9 +36,7 @@ function smallIndex() {
       }
     });
   });
-  const ib = new IndexBuilder();
-  ib.add(b, 'test');
-  return { index: openIndex(ib.build().buffer), addresses };
+  return { index: indexOfBatch(b), addresses };
 }
 
 const { index, addresses } = smallIndex();

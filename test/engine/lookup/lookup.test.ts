@@ -7,6 +7,7 @@ import { houseNumberKey, foldText } from '../../../src/engine/lookup/normalize.t
 import { exactMatches, intersectDocs } from '../../../src/engine/lookup/candidates.ts';
 import { parseRequest } from '../../../src/engine/lookup/parse.ts';
 import { SEARCH_RECORD_KEYS } from '../../../src/contract/records.ts';
+import { indexOfBatch } from '../../helpers/test-index.ts';
 
 /** A tiny synthetic index: two towns, streets with geometry, a postcode table. */
 function tinyIndex() {
@@ -27,9 +28,7 @@ function tinyIndex() {
   add('Landstrasse', '12', '9490', 'Vaduz', 47.1400, 9.5200);
   add('H.C. Wirth Weg', '25', '9494', 'Schaan', 47.1660, 9.5100);
   b.lines.push({ name: 'Städtle', coords: Float64Array.from([9.5200, 47.1408, 9.5220, 47.1408]) });
-  const ib = new IndexBuilder();
-  ib.add(b, 'test');
-  return openIndex(ib.build().buffer);
+  return indexOfBatch(b);
 }
 
 const idx = tinyIndex();
@@ -113,9 +112,7 @@ describe('lookup on a synthetic index', () => {
     );
     b.addresses.push({ country: 'DK', street: 'Vesterbrogade', housenumber: '12', postcode: '1620', city: 'København V', district: '', lat: 55.6731, lon: 12.5568 });
     b.addresses.push({ country: 'DK', street: 'Kongens Nytorv', housenumber: '2', postcode: '1050', city: 'København K', district: '', lat: 55.6802, lon: 12.5857 });
-    const ib = new IndexBuilder();
-    ib.add(b, 'test');
-    const dk = openIndex(ib.build().buffer);
+    const dk = indexOfBatch(b);
     // The wrong code belongs to another district: the street is answered, the disagreement costs relevance.
     const r = lookup(dk, { street: 'Vesterbrogade', housenumber: '12', zip: '1050', city: 'København V' });
     expect(r).toMatchObject({ matchlevel: 'housenumber', street: 'Vesterbrogade', housenumber: '12', zip: '1620' });
@@ -198,9 +195,7 @@ describe('a wrong postcode far away, the city field naming the street\'s city', 
   );
   b.addresses.push({ country: 'DK', street: 'Frederiksberg Runddel', housenumber: '3E', postcode: '2000', city: 'Frederiksberg', district: '', lat: 55.6752, lon: 12.5313 });
   b.addresses.push({ country: 'DK', street: 'Frederiksberg Runddel', housenumber: '1', postcode: '2000', city: 'Frederiksberg', district: '', lat: 55.6753, lon: 12.5314 });
-  const ib = new IndexBuilder();
-  ib.add(b, 'test');
-  const dk = openIndex(ib.build().buffer);
+  const dk = indexOfBatch(b);
   it('answers the street, not the postcode\'s place', () => {
     const r = lookup(dk, { street: 'Frederiksberg Runddel', housenumber: '3E', zip: '0999', city: 'Frederiksberg' });
     expect(r).toMatchObject({ matchlevel: 'housenumber', city: 'Frederiksberg', zip: '2000' });
@@ -222,9 +217,7 @@ describe('towns of one name far apart (homonyms: dozens of French towns are name
   add('3', '31400', 43.6001, 1.3001);
   add('3', '54450', 48.5001, 6.9001);
   add('5', '54450', 48.5002, 6.9002, 'Rue des Vosges');
-  const ib = new IndexBuilder();
-  ib.add(b, 'test');
-  const fr = openIndex(ib.build().buffer);
+  const fr = indexOfBatch(b);
   it('without a postcode, the same street and number in both is answered as ambiguous (relevance below 90)', () => {
     const r = lookup(fr, { street: "Rue de l'Église", housenumber: '3', city: 'Saint-Martin', country: 'FR' });
     expect(r.matchlevel).toBe('housenumber');

@@ -4,15 +4,14 @@
  * names as token ids, each against the plain computation it replaces.
  */
 import { describe, expect, it } from 'vitest';
-import { IndexBuilder } from '../../../src/data/index-builder.ts';
 import { emptyBatch } from '../../../src/data/source-types.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
-import { openIndex } from '../../../src/engine/index/index.ts';
 import { NameWords } from '../../../src/engine/lookup/name-words.ts';
 import { foldTokens } from '../../../src/engine/lookup/normalize.ts';
 import { PlaceEntries } from '../../../src/engine/lookup/place-entries.ts';
 import { SCAN_LIMIT, placeDocs } from '../../../src/engine/lookup/place-docs.ts';
 import { mulberry32 } from '../../../tools/prng.ts';
+import { indexOfBatch } from '../../helpers/test-index.ts';
 
 /** What placeDocs replaced: the non-street documents among the first SCAN_LIMIT postings. */
 function scanPlaceDocs(kind: Uint8Array, p: Uint32Array): number[] {
@@ -94,9 +93,7 @@ describe('NameWords (names as token ids)', () => {
     b.places.push({ country: 'FR', name, lat: 44 + i, lon: 6, population: 100, type: 'village' });
     b.postcodes.push({ country: 'FR', code: `0523${i}`, place: name, state: '', stateCode: '', county: '', lat: 44 + i, lon: 6 });
   });
-  const ib = new IndexBuilder();
-  ib.add(b, 'test');
-  const index = openIndex(ib.build().buffer);
+  const index = indexOfBatch(b);
   const text = (w: NameWords, slot: number) => Array.from({ length: w.count(slot) }, (_, k) => index.tokenText(w.words[w.start(slot) + k]!));
 
   it('gives every place and postcode document its folded name, word by word, and the first word\'s length', () => {

@@ -4,14 +4,13 @@
  * is. Misspellings the typo neighbours do not reach (short words) still find their street.
  */
 import { describe, expect, it } from 'vitest';
-import { IndexBuilder } from '../../../src/data/index-builder.ts';
 import { emptyBatch } from '../../../src/data/source-types.ts';
-import { openIndex } from '../../../src/engine/index/index.ts';
 import { exactMatches } from '../../../src/engine/lookup/candidates.ts';
 import { lookup } from '../../../src/engine/lookup/index.ts';
 import { editDistance, withinOneEdit } from '../../../src/engine/lookup/normalize.ts';
 import { parseRequest } from '../../../src/engine/lookup/parse.ts';
 import { distinctiveStreetWords } from '../../../src/engine/lookup/street-words.ts';
+import { indexOfBatch } from '../../helpers/test-index.ts';
 
 /** Made-up names, one street each: "Babaran", "Cobaran", … (15 × 15 of them). */
 function names(n: number): string[] {
@@ -50,9 +49,7 @@ function town() {
       b.addresses.push({ country: 'FR', street, housenumber: String(hn), postcode: '12345', city: 'Villeneuve', district: '', lat: 45 + k * 0.001, lon: 5 + hn * 0.0001 });
     }
   });
-  const ib = new IndexBuilder();
-  ib.add(b, 'test');
-  return openIndex(ib.build().buffer);
+  return indexOfBatch(b);
 }
 
 const idx = town();
