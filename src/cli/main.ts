@@ -4,7 +4,7 @@
  */
 import { StartError } from '../contract/errors.ts';
 import { StoreUnavailableError } from '../billing/store.ts';
-import { EXIT_INDEX, EXIT_STORE } from './exit-codes.ts';
+import { EXIT_STORE } from '../contract/exit-codes.ts';
 
 export interface Command {
   /** One line for `addrflow help`. */
@@ -33,7 +33,7 @@ export class UsageError extends Error {}
  * an unusable index, an unreachable or misconfigured billing store. Undefined for anything else.
  */
 function startFault(err: unknown): { line: string; exit: number } | undefined {
-  if (err instanceof StartError) return { line: `${err.code}: ${err.message}`, exit: err.kind === 'index' ? EXIT_INDEX : EXIT_STORE };
+  if (err instanceof StartError) return { line: `${err.code}: ${err.message}`, exit: err.exit };
   if (err instanceof StoreUnavailableError) {
     const c = err.cause instanceof Error ? err.cause as Error & { code?: unknown } : undefined;
     const msg = c ? c.message.split('\n')[0]! : '';

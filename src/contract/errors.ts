@@ -3,6 +3,8 @@
  * Each code carries its HTTP status and the spec's wording; adapters render it, never re-word it.
  * The table below is the single reference; docs/errors.md is generated from it by reading it.
  */
+import { EXIT_INDEX, EXIT_STORE } from './exit-codes.ts';
+
 export interface ErrorDef {
   /** Stable machine name, for logs and docs. */
   readonly code: string;
@@ -74,27 +76,28 @@ export function isErrorBody(v: unknown): v is ErrorBody {
 }
 
 /**
- * Errors that stop a command before it starts work: no HTTP status, one line on stderr
- * (`addrflow CMD: CODE: message`) and the exit code of their kind (src/cli/exit-codes.ts:
- * EXIT_INDEX, EXIT_STORE). Listed in docs/errors.md.
+ * Errors that stop a command (before it starts work, or a job at a boundary): no HTTP status,
+ * one line on stderr (`addrflow CMD: CODE: message`) and the exit code of their entry
+ * (src/contract/exit-codes.ts). Listed in docs/errors.md.
  */
 export const START_ERRORS = Object.freeze({
-  INDEX_MISSING: { code: 'ADDR_ERR_INDEX_MISSING', kind: 'index' },
-  INDEX_TRUNCATED: { code: 'ADDR_ERR_INDEX_TRUNCATED', kind: 'index' },
-  INDEX_VERSION: { code: 'ADDR_ERR_INDEX_VERSION', kind: 'index' },
-  INDEX_CORRUPT: { code: 'ADDR_ERR_INDEX_CORRUPT', kind: 'index' },
-  STORE_CONFIG: { code: 'ADDR_ERR_STORE_CONFIG', kind: 'store' },
+  INDEX_MISSING: { code: 'ADDR_ERR_INDEX_MISSING', exit: EXIT_INDEX },
+  INDEX_TRUNCATED: { code: 'ADDR_ERR_INDEX_TRUNCATED', exit: EXIT_INDEX },
+  INDEX_VERSION: { code: 'ADDR_ERR_INDEX_VERSION', exit: EXIT_INDEX },
+  INDEX_CORRUPT: { code: 'ADDR_ERR_INDEX_CORRUPT', exit: EXIT_INDEX },
+  STORE_CONFIG: { code: 'ADDR_ERR_STORE_CONFIG', exit: EXIT_STORE },
 } as const);
 
 export type StartErrorName = keyof typeof START_ERRORS;
 
 export class StartError extends Error {
   readonly code: string;
-  readonly kind: 'index' | 'store';
+  /** The process exit code this error ends a command with. */
+  readonly exit: number;
   constructor(name: StartErrorName, message: string, opts?: { cause?: unknown }) {
     super(message, opts);
     this.name = START_ERRORS[name].code;
     this.code = START_ERRORS[name].code;
-    this.kind = START_ERRORS[name].kind;
+    this.exit = START_ERRORS[name].exit;
   }
 }

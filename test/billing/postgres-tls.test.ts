@@ -15,7 +15,7 @@ import { Billing } from '../../src/billing/billing.ts';
 import { PostgresStore } from '../../src/billing/postgres/store.ts';
 import { StoreUnavailableError } from '../../src/billing/store.ts';
 import { StartError } from '../../src/contract/errors.ts';
-import { EXIT_STORE } from '../../src/cli/exit-codes.ts';
+import { EXIT_STORE } from '../../src/contract/exit-codes.ts';
 import { runCli } from '../helpers/cli.ts';
 import { PG_CLUSTER_AVAILABLE, PG_CLUSTER_SKIP_REASON, PgCluster } from '../helpers/pg-cluster.ts';
 

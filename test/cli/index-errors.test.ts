@@ -12,7 +12,7 @@ import { IndexBuilder } from '../../src/data/index-builder.ts';
 import { writeIndexDir } from '../../src/data/index-file.ts';
 import { emptyBatch } from '../../src/data/source-types.ts';
 import { INDEX_FILE_NAME, INDEX_FORMAT_VERSION } from '../../src/engine/index/format.ts';
-import { EXIT_INDEX } from '../../src/cli/exit-codes.ts';
+import { EXIT_INDEX } from '../../src/contract/exit-codes.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'addrflow-index-errors-'));

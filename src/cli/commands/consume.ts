@@ -19,7 +19,7 @@ import { loadIndexForOp } from '../load-index.ts';
 import { UsageError, type Command } from '../main.ts';
 import { credentialsFrom } from '../credentials.ts';
 import { intOption } from '../options.ts';
-import { EXIT_REFUSED } from '../exit-codes.ts';
+import { EXIT_REFUSED } from '../../contract/exit-codes.ts';
 
 const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-topic T --results-topic T
                         --ledger-topic T [--dlq-topic T] --license L --guid G [--db URL]

@@ -30,7 +30,7 @@ import { bindColumns, parseColumnMap } from '../../adapters/file/column-map.ts';
 import type { CsvJobOptions, FormatChoice } from '../../adapters/file/record-source.ts';
 import { parseEncodingOption } from '../../csv/decode.ts';
 import { parseDelimiterOption } from '../../csv/detect.ts';
-import { EXIT_CREDITS, EXIT_INPUT, EXIT_OUTPUT, EXIT_REFUSED } from '../exit-codes.ts';
+import { EXIT_CREDITS, EXIT_INPUT, EXIT_OUTPUT, EXIT_REFUSED } from '../../contract/exit-codes.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
                     [--format ndjson|json|csv|tsv] [--encoding utf-8|windows-1252|latin1]

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { generateLines } from '../../../tools/generate-requests.ts';
 import { BIN, runCli, startCli } from '../../helpers/cli.ts';
 import { readJsonArrayBatches } from '../../../src/adapters/file/json-array-reader.ts';
-import { EXIT_INPUT, EXIT_OUTPUT } from '../../../src/cli/exit-codes.ts';
+import { EXIT_INPUT, EXIT_OUTPUT } from '../../../src/contract/exit-codes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'addrflow-faults-'));
 const small = join(dir, 'small-fs');

@@ -18,7 +18,7 @@ import { ReportAggregator, emptyReportState, type ReportState } from '../../../.
 import { renderReport } from '../../../../src/adapters/file/report/render.ts';
 import { packCountry } from '../../../../src/pool/report-facts.ts';
 import { INJECTIONS, drawnCounts, drawnCountries, expectedCounts, searchLines } from './fixtures.ts';
-import { EXIT_OUTPUT } from '../../../../src/cli/exit-codes.ts';
+import { EXIT_OUTPUT } from '../../../../src/contract/exit-codes.ts';
 import { parseFields } from '../../../../src/csv/fields.ts';
 
 let dir: string;
