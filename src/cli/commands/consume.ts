@@ -209,9 +209,8 @@ const command: Command = {
     } catch (err) {
       await shutdown();
       if (err instanceof StartError) {
-        // a coded start failure (Kafka unreachable, a topic missing, credentials refused): the one
-        // line is printed by main.ts; the log keeps the code, not a stack trace
-        log.warn({ code: err.code }, 'the worker could not start');
+        // a coded start failure (Kafka unreachable, a topic missing, credentials refused): its one
+        // line, printed by main.ts, is all the operator needs; no log line, no stack trace
         log.flush();
         exitSoon(err.exit);
         throw err;
