@@ -20,9 +20,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/shared-data.ts';
-import { BIN, runCli } from '../helpers/cli.ts';
+import { BIN, runCli, startCli } from '../helpers/cli.ts';
 import { describeWithKafka } from '../helpers/kafka.ts';
 import { openHarness, produce, readAll, type Harness, type InputRecord } from '../adapters/kafka/worker-harness.ts';
 
@@ -147,6 +148,35 @@ await describeWithKafka('README: the Kafka block', (brokers) => {
     }
   }, 120_000);
 
+  it('consume --create-topics creates the missing topics with the defaults, then consumes; topics check agrees', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'addrflow-readme-'));
+    dirs.push(cwd);
+    const db = `sqlite:${join(cwd, 'store.sqlite')}`;
+    const acct = await runCli(['accounts', 'create', '--credits', '100', '--agree', 'lines', '--db', db]);
+    const { license, guid } = JSON.parse(acct.stdout) as { license: string; guid: string };
+    const t = `readme-auto-${Date.now().toString(36)}`;
+    const topicArgs = ['--input-topic', `${t}.requests`, '--results-topic', `${t}.results`, '--ledger-topic', `${t}.ledger`];
+    const { child, done } = startCli([
+      'consume', '--brokers', brokers().join(','), '--group', t, ...topicArgs, '--db', db, '--op', 'lines', '--workers', '1',
+      '--metrics-port', '0', '--metrics-host', '127.0.0.1', '--create-topics',
+    ], { env: { ADDRFLOW_LICENSE: license, ADDRFLOW_GUID: guid } });
+    let out = '';
+    child.stdout!.on('data', (d: string) => (out += d));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setInterval(() => out.includes('"consuming"') && (clearInterval(timer), resolve()), 100);
+        void done.then((r) => (clearInterval(timer), reject(new Error(`consume ended early (${r.code}): ${r.stderr}`))));
+      });
+      const check = await runCli(['topics', 'check', '--brokers', brokers().join(','), ...topicArgs, '--partitions', '6']);
+      expect(check.code, check.stderr).toBe(0);
+      expect(check.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(['exists', 'exists', 'exists', 'exists']);
+      child.kill('SIGTERM');
+      expect((await done).code).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 180_000);
+
   it('topics create twice is idempotent; check agrees; a topic with fewer partitions than asked is reported (exit 12)', async () => {
     const t = `readme-idem-${Date.now().toString(36)}`;
     const args = ['--brokers', brokers().join(','), '--input-topic', `${t}.in`, '--results-topic', `${t}.out`, '--ledger-topic', `${t}.ledger`, '--partitions', '2'];
@@ -177,4 +207,25 @@ await describeWithKafka('README: the Kafka block', (brokers) => {
     expect(more.stderr.trim().split('\n')).toHaveLength(1);
     expect(more.stderr).toMatch(/^addrflow topics: ADDR_ERR_KAFKA_TOPIC_SETTINGS: .*2 partitions, fewer than 4/);
   }, 120_000);
+});
+
+describe('addrflow topics: brokers that do not answer', () => {
+  it('are waited for 30 s, then one line ADDR_ERR_KAFKA_UNREACHABLE with the reason, exit 12', async () => {
+    // a port nobody listens on: taken from the OS, then freed
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const started = Date.now();
+    const r = await runCli(['topics', 'check', '--brokers', `127.0.0.1:${port}`, '--input-topic', 'a', '--results-topic', 'b', '--ledger-topic', 'c']);
+    const took = Date.now() - started;
+    expect(r.code, r.stderr).toBe(12);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `addrflow topics: ADDR_ERR_KAFKA_UNREACHABLE: brokers 127.0.0.1:${port} not reachable within 30 s: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
+    expect(took).toBeGreaterThanOrEqual(29_000);
+    expect(took).toBeLessThan(60_000);
+  }, 90_000);
 });

@@ -95,8 +95,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  */
 export async function reachCluster(c: KafkaConnection, opts: { clientId: string; waitMs?: number }): Promise<ReachedCluster> {
   const waitMs = opts.waitMs ?? START_WAIT_MS;
-  const started = Date.now();
-  const deadline = started + waitMs;
+  const deadline = Date.now() + waitMs;
   let last: unknown;
   while (true) {
     const left = deadline - Date.now();
@@ -113,9 +112,9 @@ export async function reachCluster(c: KafkaConnection, opts: { clientId: string;
       await admin.close().catch(() => {});
       last = err;
       const kind = classifyStartFailure(err);
-      if (kind !== 'network' || Date.now() + RETRY_PAUSE_MS >= deadline) throw startErrorFor(err, c, kind === 'network' ? Date.now() - started : undefined);
+      if (kind !== 'network' || Date.now() + RETRY_PAUSE_MS >= deadline) throw startErrorFor(err, c, kind === 'network' ? waitMs : undefined);
       await sleep(RETRY_PAUSE_MS);
     }
-    if (Date.now() >= deadline) throw startErrorFor(last, c, Date.now() - started);
+    if (Date.now() >= deadline) throw startErrorFor(last, c, waitMs);
   }
 }
