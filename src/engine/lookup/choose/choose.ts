@@ -1,5 +1,5 @@
 /**
- * Stage 5: the choice among scored candidates. Candidates are scored, the best street documents
+ * Stage 7 (choose, see ../index.ts): the choice among scored candidates. Candidates are scored, the best street documents
  * get their house number looked up, the postcode constraint is applied, and the best eligible
  * street (or else the best place or postcode document) is chosen; two equally good streets in
  * different towns make the answer ambiguous.

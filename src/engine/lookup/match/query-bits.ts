@@ -1,13 +1,13 @@
 /**
  * Which query tokens a document holds, as a 32-bit mask (a query has at most 24 tokens, see
- * parse.ts), read from the document's own token list. The candidate stage uses it instead of a
- * binary search per (document, token) in postings lists that hold millions of documents at
- * national size: a document has a dozen tokens, stored side by side, so one pass over them
- * answers for every query token at once.
+ * ../parse/parse.ts), read from the document's own token list; built from the matches of stage 3
+ * (see ../index.ts). The candidate stage uses it instead of a binary search per (document, token)
+ * in postings lists that hold millions of documents at national size: a document has a dozen
+ * tokens, stored side by side, so one pass over them answers for every query token at once.
  */
 import { ROLE_NAME } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
-import type { TokenMatch } from '../match/token-match.ts';
+import type { TokenMatch } from './token-match.ts';
 
 /**
  * Index token id → bit of every query token it matches; a small open-addressing table. Keys are

@@ -1,6 +1,6 @@
 /**
- * Stage 9 (named place, see ../index.ts): the country code of a document, decoded once per string id and index
- * (a few dozen strings) instead of once per document the place words hit.
+ * Stage 9 (named place, see ../index.ts): the country code of a document, decoded once per string
+ * id and index (a few dozen strings) instead of once per document the place words hit.
  */
 import type { AddressIndex } from '../../index/index.ts';
 

@@ -1,5 +1,6 @@
 /**
- * The fallback when no street answers the query: the most specific place that the query itself
+ * Stage 9 (named place, see ../index.ts): the place the query names, for the fallback
+ * (fallback.ts) when no street answers the query: the most specific place that the query itself
  * NAMES and the index holds (postcode area, then city), never a place that merely shares a word
  * with it. A place is named when every word of its name is in the query (or the whole city field
  * is one of its other names); a postcode is named when the query holds it in a shape of its

@@ -1,6 +1,6 @@
 /**
  * Place and postcode documents a query's words hit, with what the named-place fallback needs of
- * each: the query tokens found (a 32-bit mask; a query has at most 24 tokens, see parse.ts), the
+ * each: the query tokens found (a 32-bit mask; a query has at most 24 tokens, see ../parse/parse.ts), the
  * sum of their match qualities, and whether one match was not a typo. One open-addressing table
  * per worker thread, emptied per lookup, in place of a Map entry and an object per document (a
  * common place word hits thousands of them at national size).

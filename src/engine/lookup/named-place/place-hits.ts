@@ -1,6 +1,7 @@
 /**
- * Stage 9 (named place, see ../index.ts): the places the query names (every word of the name typed, its first
- * words, or one of its other names), and which of two named places is the better answer.
+ * Stage 9 (named place, see ../index.ts): the places the query names (every word of the name
+ * typed, its first words, or one of its other names), and which of two named places is the better
+ * answer.
  */
 import { DOC_PLACE, DOC_POSTCODE } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';

@@ -1,6 +1,7 @@
 /**
- * Stage 9 (named place, see ../index.ts): the postcode documents the query names (in a shape of their country, or
- * by their longest known prefix), and the query tokens that name a postcode document's place.
+ * Stage 9 (named place, see ../index.ts): the postcode documents the query names (in a shape of
+ * their country, or by their longest known prefix), and the query tokens that name a postcode
+ * document's place.
  */
 import { DOC_POSTCODE, PLACE_ROLES } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';

@@ -1,6 +1,6 @@
 /**
- * Stage 9 (named place, see ../index.ts): which query tokens are the street's in free text of several parts,
- * and so name no place.
+ * Stage 9 (named place, see ../index.ts): which query tokens are the street's in free text of
+ * several parts, and so name no place.
  */
 import type { ParsedQuery } from '../parse/parse.ts';
 import { isStreetWord } from './street-countries.ts';

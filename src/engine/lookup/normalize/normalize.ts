@@ -38,7 +38,7 @@ export function foldFull(s: string): string {
  * folds to the concatenation of its characters' folds, with runs of separators collapsed. The
  * table holds each character's fold with separators as ' ', computed with foldChars itself; a
  * character whose fold is not plain ASCII (µ → μ, ŉ → ʼn) is left out and sends the text down
- * the full path. test/engine/lookup/fold-fast-path.test.ts checks every character.
+ * the full path. test/engine/lookup/normalize/fold-fast-path.test.ts checks every character.
  */
 const LATIN_END = 0x250;
 const LATIN_FOLD = new Map<string, string>();

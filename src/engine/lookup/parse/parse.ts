@@ -1,5 +1,5 @@
 /**
- * Stage 2: parse a request (structured fields, free text, or both) into weighted query tokens.
+ * Stage 2 (parse, see ../index.ts): parse a request (structured fields, free text, or both) into weighted query tokens.
  * Free text is not given roles here: every token may be street, city, postcode or house number,
  * and the scorer decides against the index, so the order of the elements does not matter.
  */

@@ -1,5 +1,5 @@
 /**
- * Stage 5: the spec's record from the chosen result. Relevance follows HERE's meaning: the share
+ * Stage 10 (record, see ../index.ts): the spec's record from the chosen result. Relevance follows HERE's meaning: the share
  * of the input (weighted tokens) the result explains, lowered for typos, expansions, disagreeing
  * fields, uncovered parts of the street name and ambiguity.
  */

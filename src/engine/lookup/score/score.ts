@@ -1,5 +1,5 @@
 /**
- * Stage 4: score candidate documents against the query, keeping a per-field match quality
+ * Stage 6 (score, see ../index.ts): score candidate documents against the query, keeping a per-field match quality
  * (which query token each document explains, with which role and quality), then find the house
  * number inside street documents. The postcode is a strong constraint: when a valid postcode
  * agrees with the city (or no city is given), a street outside that postcode is not answered.

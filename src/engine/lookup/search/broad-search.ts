@@ -15,7 +15,7 @@ import { bindingZipToken, postcodeAgrees } from '../score/score.ts';
 /**
  * The best-scoring answer for the current matches: proven from the few documents that hold all
  * strong words (`exact`: typo neighbours were added since the exact path failed) or all but one
- * (`dropped`) where possible (exact-path.ts), else by the broad search.
+ * (`dropped`) where possible (stage 4, ../exact-path/exact-path.ts), else by the broad search.
  */
 export function bestChoice(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], exact: boolean, dropped: boolean): Choice {
   return (exact ? exactChoice(index, q, matches) : undefined)

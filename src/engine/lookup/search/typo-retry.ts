@@ -1,8 +1,8 @@
 /**
  * Stage 8 (search, see ../index.ts), its second half: typo tolerance, only for words that nothing
  * explains. First the words the index does not hold at all (no search can explain them), then
- * those the best answer left unexplained; a second search is made only when their typo
- * neighbours could change the answer.
+ * those the best answer left unexplained; a second search is made only when their typo neighbours
+ * could change the answer.
  */
 import { DOC_STREET } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
@@ -37,7 +37,7 @@ export function searchWithTypoRetry(index: AddressIndex, q: ParsedQuery, matches
 /**
  * Whether the answer leaves query token `i` unexplained. When the answer is no street, the common
  * street words ("Allée", "des") count as explained: streets held them, and were not taken because
- * none explained a word that tells streets apart (street-words.ts); their typo neighbours would
+ * none explained a word that tells streets apart (../choose/street-words.ts); their typo neighbours would
  * only start a second search among more streets of the same kind.
  */
 function unexplained(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice: Choice, i: number): boolean {

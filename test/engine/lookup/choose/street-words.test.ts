@@ -1,5 +1,5 @@
 /**
- * Unknown streets in a known town (src/engine/lookup/street-words.ts and choose.ts): a street
+ * Unknown streets in a known town (src/engine/lookup/choose/street-words.ts and choose.ts): a street
  * that shares only common words with the query ("Allée", "des") is not its answer; the town
  * is. Misspellings the typo neighbours do not reach (short words) still find their street.
  */
