@@ -1,8 +1,8 @@
 /**
- * Stage 7 (choose, see ../index.ts): the choice among scored candidates. Candidates are scored, the best street documents
- * get their house number looked up, the postcode constraint is applied, and the best eligible
- * street (or else the best place or postcode document) is chosen; two equally good streets in
- * different towns make the answer ambiguous.
+ * Stage 7 (choose, see ../index.ts): the choice among scored candidates. Candidates are scored,
+ * the best street documents get their house number looked up, the postcode constraint is applied,
+ * and the best eligible street (or else the best place or postcode document) is chosen; two
+ * equally good streets in different towns make the answer ambiguous.
  */
 import { DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';

@@ -1,10 +1,10 @@
 /**
- * Stage 4 (exact path, see ../index.ts). Its candidates are only the documents that hold every strong word
- * of the query, or every one but one (intersections of postings: a handful of documents), and
- * its choice is taken only when it provably scores above every document outside them. Then
- * scoring the whole index could not give a better answer, nor an equal one (an ambiguity): the
- * result is what scoring every document would give (which the broad search, stages 5–7,
- * approximates within its cut-offs), found from a handful of documents instead of hundreds.
+ * Stage 4 (exact path, see ../index.ts). Its candidates are only the documents that hold every
+ * strong word of the query, or every one but one (intersections of postings: a handful of
+ * documents), and its choice is taken only when it provably scores above every document outside
+ * them. Then scoring the whole index could not give a better answer, nor an equal one (an
+ * ambiguity): the result is what scoring every document would give (which the broad search, stages
+ * 5–7, approximates within its cut-offs), found from a handful of documents instead of hundreds.
  *
  * The ceiling of an outside document: each query token explained at most at the quality of the
  * token's best match (1 exact, 0.95 an expansion, 0.3 a typo neighbour; a number-like token at

@@ -1,7 +1,8 @@
 /**
- * Stage 2 (parse, see ../index.ts): parse a request (structured fields, free text, or both) into weighted query tokens.
- * Free text is not given roles here: every token may be street, city, postcode or house number,
- * and the scorer decides against the index, so the order of the elements does not matter.
+ * Stage 2 (parse, see ../index.ts): parse a request (structured fields, free text, or both) into
+ * weighted query tokens. Free text is not given roles here: every token may be street, city,
+ * postcode or house number, and the scorer decides against the index, so the order of the elements
+ * does not matter.
  */
 import type { SearchRequest } from '../../../contract/requests.ts';
 import { countryLanguages, expansions } from '../normalize/abbreviations.ts';

@@ -1,7 +1,7 @@
 /**
- * Stage 10 (record, see ../index.ts): the spec's record from the chosen result. Relevance follows HERE's meaning: the share
- * of the input (weighted tokens) the result explains, lowered for typos, expansions, disagreeing
- * fields, uncovered parts of the street name and ambiguity.
+ * Stage 10 (record, see ../index.ts): the spec's record from the chosen result. Relevance follows
+ * HERE's meaning: the share of the input (weighted tokens) the result explains, lowered for typos,
+ * expansions, disagreeing fields, uncovered parts of the street name and ambiguity.
  */
 import { SEARCH_RECORD_KEYS, emptySearchRecord, type SearchRecord } from '../../../contract/records.ts';
 import { COORD_SCALE, DOC_POSTCODE, DOC_STREET, NAMES_RS, NAMES_US, NO_COORD } from '../../index/format.ts';

@@ -1,8 +1,9 @@
 /**
- * Stage 6 (score, see ../index.ts): score candidate documents against the query, keeping a per-field match quality
- * (which query token each document explains, with which role and quality), then find the house
- * number inside street documents. The postcode is a strong constraint: when a valid postcode
- * agrees with the city (or no city is given), a street outside that postcode is not answered.
+ * Stage 6 (score, see ../index.ts): score candidate documents against the query, keeping a
+ * per-field match quality (which query token each document explains, with which role and quality),
+ * then find the house number inside street documents. The postcode is a strong constraint: when a
+ * valid postcode agrees with the city (or no city is given), a street outside that postcode is not
+ * answered.
  */
 import {
   DOC_PLACE, DOC_POSTCODE, DOC_STREET, PLACE_ROLES, ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP,
