@@ -6,10 +6,10 @@
  */
 import { DOC_STREET, ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
+import { QueryBits } from '../match/query-bits.ts';
 import type { TokenMatch } from '../match/token-match.ts';
 import { withinOneEdit } from '../normalize/normalize.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
-import { QueryBits } from '../match/query-bits.ts';
 import type { Choice } from '../record/record.ts';
 import { applyPostcodeConstraint, houseNumberTokens, matchHouseNumber, scoreDoc, type Scored } from '../score/score.ts';
 import { distinctiveStreetWords, ownRareName } from './street-words.ts';

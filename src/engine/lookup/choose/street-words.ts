@@ -11,10 +11,10 @@
  */
 import { ROLE_NAME } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
-import type { TokenMatch } from '../match/token-match.ts';
-import type { ParsedQuery } from '../parse/parse.ts';
 import type { QueryBits } from '../match/query-bits.ts';
+import type { TokenMatch } from '../match/token-match.ts';
 import { streetDocCount, streetPostings } from '../named-place/place-docs.ts';
+import type { ParsedQuery } from '../parse/parse.ts';
 
 /**
  * A word held by at least this share of the street documents does not tell streets apart. At

@@ -10,8 +10,8 @@ import type { TokenMatch } from '../match/token-match.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import { countriesOf, type CountryNames } from './country-names.ts';
 import { foldedName, nameWords, type NameWords } from './name-words.ts';
-import { PlaceEntries } from './place-entries.ts';
 import { placeDocs } from './place-docs.ts';
+import { PlaceEntries } from './place-entries.ts';
 import { placeToken } from './street-part.ts';
 
 export interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean }

@@ -15,9 +15,9 @@
  * The lookup itself does not need this (it lets the index decide each token's role); it is the
  * parse the evaluation measures and what a caller without an index can use.
  */
+import { houseNumberKey, postcodeKey } from '../normalize/normalize.ts';
 import { extractAdditional } from './parse.ts';
 import { findPostcodes } from './postcodes.ts';
-import { houseNumberKey, postcodeKey } from '../normalize/normalize.ts';
 
 export interface Components { housenumber: string; postcode: string; additional: string }
 

@@ -6,8 +6,8 @@
  */
 import type { SearchRequest } from '../../../contract/requests.ts';
 import { countryLanguages, expansions } from '../normalize/abbreviations.ts';
-import { countryOfPhrase, countryPhraseWords, resolveCountry } from './countries.ts';
 import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '../normalize/normalize.ts';
+import { countryOfPhrase, countryPhraseWords, resolveCountry } from './countries.ts';
 import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
 
 export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';

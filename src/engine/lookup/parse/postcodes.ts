@@ -6,8 +6,8 @@
  * keys, PT four-digit CP4 areas in the default layer).
  */
 import { COMPILED_RULES } from '../../lines/compiled.ts';
-import { POSTCODE_SHAPES } from './postcode-shapes.generated.ts';
 import { postcodeKey } from '../normalize/normalize.ts';
+import { POSTCODE_SHAPES } from './postcode-shapes.generated.ts';
 
 const SHAPES: [string, RegExp][] = Object.entries(POSTCODE_SHAPES).map(([cc, src]) => [cc, new RegExp(`^(?:${src})$`)]);
 /** Every shape in one pattern: most words are no postcode anywhere and are rejected in one test. */

@@ -6,11 +6,11 @@
 import { SEARCH_RECORD_KEYS, emptySearchRecord, type SearchRecord } from '../../../contract/records.ts';
 import { COORD_SCALE, DOC_POSTCODE, DOC_STREET, NAMES_RS, NAMES_US, NO_COORD } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
-import { countryName, iso3Of } from '../parse/countries.ts';
+import type { NamedPlace } from '../named-place/named-place.ts';
 import { foldText } from '../normalize/normalize.ts';
+import { countryName, iso3Of } from '../parse/countries.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { Scored } from '../score/score.ts';
-import type { NamedPlace } from '../named-place/named-place.ts';
 import { subdivisionName } from './subdivisions.ts';
 
 export interface Choice {
