@@ -20,6 +20,9 @@
  *   13. sections and meta    the index's columns and header (index-sections, index-meta)
  *   14. write                streamed section by section (build/index-writer)
  *
+ * Stages 8–11 share the documents' and tokens' columns (stages/documents) and take their admin
+ * ids from build/admin-index (an R-tree over the areas, an edge grid per polygon).
+ *
  * Memory is the points' columns (~44 bytes a point, dropped after stage 9) plus the index being
  * produced; with a temporary directory the address columns are spilled to disk as they are
  * produced. Strings are interned on first use and the string table is the index's, so the

@@ -1,4 +1,4 @@
-/** Stage 4, duplicates: the same address from two sources kept once; one source's points all kept. */
+/** The build stage duplicates: the same address from two sources kept once; one source's points all kept. */
 import { describe, expect, it } from 'vitest';
 import { dropDuplicates } from '../../../../src/data/build/stages/duplicates.ts';
 import { intakeOf, pt, recorder } from './rows.ts';

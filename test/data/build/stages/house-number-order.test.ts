@@ -1,4 +1,4 @@
-/** Stage 7, house-number order: the rank of each live house-number key by its text. */
+/** The build stage house-number order: the rank of each live house-number key by its text. */
 import { describe, expect, it } from 'vitest';
 import { houseNumberRanks } from '../../../../src/data/build/stages/house-number-order.ts';
 import { intakeOf, pt } from './rows.ts';

@@ -1,4 +1,4 @@
-/** Stage 13, sections and meta: every column of the index by name, and the header's counts and attribution. */
+/** The build stage sections and meta: every column of the index by name, and the header's counts and attribution. */
 import { describe, expect, it } from 'vitest';
 import { addressColumns } from '../../../../src/data/build/address-columns.ts';
 import { AdminIndex } from '../../../../src/data/build/admin-index.ts';

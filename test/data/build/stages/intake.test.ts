@@ -1,4 +1,4 @@
-/** Stage 1, intake: rows into typed columns with interned strings; unusable rows counted per source and reason. */
+/** The build stage intake: rows into typed columns with interned strings; unusable rows counted per source and reason. */
 import { describe, expect, it } from 'vitest';
 import { COORD_SCALE } from '../../../../src/engine/index/format.ts';
 import { unpackCountry } from '../../../../src/data/build/point-store.ts';

@@ -1,4 +1,4 @@
-/** Stage 9, line-only streets: lines no street document took become documents, unless they are pieces of a street with addresses. */
+/** The build stage line-only streets: lines no street document took become documents, unless they are pieces of a street with addresses. */
 import { describe, expect, it } from 'vitest';
 import { addressColumns } from '../../../../src/data/build/address-columns.ts';
 import { AdminIndex } from '../../../../src/data/build/admin-index.ts';

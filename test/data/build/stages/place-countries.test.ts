@@ -1,4 +1,4 @@
-/** Stage 2, place countries: a place without a country takes the nearest place's with one. */
+/** The build stage place countries: a place without a country takes the nearest place's with one. */
 import { describe, expect, it } from 'vitest';
 import { placeCountries } from '../../../../src/data/build/stages/place-countries.ts';
 import { place } from './rows.ts';

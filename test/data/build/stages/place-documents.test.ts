@@ -1,4 +1,4 @@
-/** Stage 10, place documents: names as city tokens, rank from population and type, the place's own postcode. */
+/** The build stage place documents: names as city tokens, rank from population and type, the place's own postcode. */
 import { describe, expect, it } from 'vitest';
 import { AdminIndex } from '../../../../src/data/build/admin-index.ts';
 import { StringInterner } from '../../../../src/data/build/interner.ts';

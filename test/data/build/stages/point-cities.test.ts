@@ -1,4 +1,4 @@
-/** Stage 3, point cities: a point's missing country and city from the places and postcode entries. */
+/** The build stage point cities: a point's missing country and city from the places and postcode entries. */
 import { describe, expect, it } from 'vitest';
 import { AdminIndex } from '../../../../src/data/build/admin-index.ts';
 import { unpackCountry } from '../../../../src/data/build/point-store.ts';

@@ -1,4 +1,4 @@
-/** Stage 11, postcode documents: one per (country, code, place name), the first entry's point, every entry's place words. */
+/** The build stage postcode documents: one per (country, code, place name), the first entry's point, every entry's place words. */
 import { describe, expect, it } from 'vitest';
 import { AdminIndex } from '../../../../src/data/build/admin-index.ts';
 import { StringInterner } from '../../../../src/data/build/interner.ts';

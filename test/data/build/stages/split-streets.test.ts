@@ -1,4 +1,4 @@
-/** Stage 6, street parts: a group in several places becomes several parts; its own lines can join them. */
+/** The build stage street parts: a group in several places becomes several parts; its own lines can join them. */
 import { describe, expect, it } from 'vitest';
 import { LineStore } from '../../../../src/data/build/line-store.ts';
 import { lineMeetsParts, splitStreets } from '../../../../src/data/build/stages/split-streets.ts';

@@ -1,4 +1,4 @@
-/** Stage 8, street documents: one per street part, addresses in house-number order, tokens, postcode, admin, address rows. */
+/** The build stage street documents: one per street part, addresses in house-number order, tokens, postcode, admin, address rows. */
 import { describe, expect, it } from 'vitest';
 import { addressColumns, type AddressColumn } from '../../../../src/data/build/address-columns.ts';
 import { AdminIndex } from '../../../../src/data/build/admin-index.ts';

@@ -1,4 +1,4 @@
-/** Stage 5, street groups: live points by (country, folded street, folded city), ordered by group. */
+/** The build stage street groups: live points by (country, folded street, folded city), ordered by group. */
 import { describe, expect, it } from 'vitest';
 import { groupStreets } from '../../../../src/data/build/stages/street-groups.ts';
 import { intakeOf, pt, recorder } from './rows.ts';

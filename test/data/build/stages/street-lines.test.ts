@@ -1,4 +1,4 @@
-/** Stage 8, street geometry: the named lines near a document's points, its display point and the addresses' navigation points. */
+/** The build stage street geometry: the named lines near a document's points, its display point and the addresses' navigation points. */
 import { describe, expect, it } from 'vitest';
 import { displayPoint, navigationPoint, nearLines, NAV_MAX_METERS } from '../../../../src/data/build/stages/street-lines.ts';
 import { distanceMeters } from '../../../../src/data/geo.ts';

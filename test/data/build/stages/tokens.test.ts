@@ -1,4 +1,4 @@
-/** Stage 12, tokens: every document's tokens into a hash-ordered table with postings. */
+/** The build stage tokens: every document's tokens into a hash-ordered table with postings. */
 import { describe, expect, it } from 'vitest';
 import { AdminIndex } from '../../../../src/data/build/admin-index.ts';
 import { StringInterner } from '../../../../src/data/build/interner.ts';
