@@ -3,7 +3,7 @@
  * Each code carries its HTTP status and the spec's wording; adapters render it, never re-word it.
  * The table below is the single reference; docs/errors.md is generated from it by reading it.
  */
-import { EXIT_INDEX, EXIT_STORE } from './exit-codes.ts';
+import { EXIT_INDEX, EXIT_LOCKED, EXIT_OUTPUT, EXIT_STORE } from './exit-codes.ts';
 
 export interface ErrorDef {
   /** Stable machine name, for logs and docs. */
@@ -86,6 +86,10 @@ export const START_ERRORS = Object.freeze({
   INDEX_VERSION: { code: 'ADDR_ERR_INDEX_VERSION', exit: EXIT_INDEX },
   INDEX_CORRUPT: { code: 'ADDR_ERR_INDEX_CORRUPT', exit: EXIT_INDEX },
   STORE_CONFIG: { code: 'ADDR_ERR_STORE_CONFIG', exit: EXIT_STORE },
+  // A file job's output, checkpoint, errors or report file is held by another live job (src/adapters/file/lock.ts).
+  OUTPUT_LOCKED: { code: 'ADDR_ERR_OUTPUT_LOCKED', exit: EXIT_LOCKED },
+  // The lock beside such a file cannot be created (no such directory, no permission, read-only).
+  LOCK_UNWRITABLE: { code: 'ADDR_ERR_LOCK_UNWRITABLE', exit: EXIT_OUTPUT },
 } as const);
 
 export type StartErrorName = keyof typeof START_ERRORS;
