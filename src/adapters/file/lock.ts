@@ -10,7 +10,7 @@
  * /proc/PID/stat differs) is stale and taken over; see `takeOver` for why exactly one of several
  * racing takers wins. Locks are taken in sorted path order, so two jobs cannot deadlock.
  */
-import { closeSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -75,7 +75,10 @@ export function lockJobFiles(files: Record<string, string | undefined>): JobLock
       const holder = acquire(lockPath, info);
       if (holder) {
         const t = byFile.get(file)!;
-        throw new StartError('OUTPUT_LOCKED', `${t.role === 'output' ? '' : `${t.role} `}${t.path} is in use by job pid ${holder.pid}${holder.host !== info.host ? ` on host ${holder.host}` : ''} (started ${holder.started}; lock ${lockPath}); wait for it or stop it`);
+        const elsewhere = holder.host !== info.host;
+        throw new StartError('OUTPUT_LOCKED', `${t.role === 'output' ? '' : `${t.role} `}${t.path} is in use by job pid ${holder.pid}${elsewhere ? ` on host ${holder.host}` : ''} (started ${holder.started}; lock ${lockPath}); wait for it or stop it` +
+          // a process on another host cannot be checked from here: only a person can tell it is gone
+          (elsewhere ? ` (if that job is gone, remove ${lockPath})` : ''));
       }
       held.push(lockPath);
     }
@@ -138,7 +141,7 @@ function acquire(lockPath: string, info: LockInfo): LockInfo | undefined {
     const deadline = Date.now() + ACQUIRE_DEADLINE_MS;
     while (Date.now() < deadline) {
       try {
-        linkSync(tmp, lockPath); // fails with EEXIST when the lock exists: the atomic test-and-set
+        createExclusive(tmp, lockPath);
         return undefined;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw lockError(lockPath, err);
@@ -150,7 +153,7 @@ function acquire(lockPath: string, info: LockInfo): LockInfo | undefined {
         sleep(20); // unreadable and fresh: maybe being written by hand or by another tool
         continue;
       }
-      const outcome = takeOver(lockPath, current.ino, tmp);
+      const outcome = takeOver(lockPath, current, tmp);
       if (outcome === 'taken') return undefined;
       if (outcome === 'busy') sleep(20);
     }
@@ -161,27 +164,49 @@ function acquire(lockPath: string, info: LockInfo): LockInfo | undefined {
 }
 
 /**
- * Replaces the stale lock at `lockPath` (inode `staleIno`, as read) with ours (`tmp`), such that
- * of several takers racing for it exactly one wins. A taker first makes `lockPath.takeover`, a
- * hard link to whatever lock is at `lockPath` now: link(2) fails when it exists, so one taker at
- * a time holds it. Holding it, the taker checks that the lock is still the stale one it judged
- * (same inode: no other taker replaced it in between) and only then renames its own over it.
- * The others find the guard, wait, and then read the winner's live lock. A guard left by a taker
- * that died within those few microseconds is removed once unchanged for a few seconds.
+ * Creates `lockPath` as a copy of the written `tmp`, failing with EEXIST when it exists: link(2),
+ * atomic and never showing a half-written lock; where the filesystem has no hard links (vfat,
+ * some network shares), an O_EXCL create, whose brief empty state readers wait out.
  */
-function takeOver(lockPath: string, staleIno: number, tmp: string): 'taken' | 'changed' | 'busy' {
+function createExclusive(tmp: string, lockPath: string): void {
+  try {
+    linkSync(tmp, lockPath);
+    return;
+  } catch (err) {
+    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  }
+  const fd = openSync(lockPath, 'wx');
+  try {
+    writeSync(fd, readFileSync(tmp));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Replaces the stale lock at `lockPath` (as read: its inode and bytes) with ours (`tmp`), such
+ * that of several takers racing for it exactly one wins. A taker first creates the guard
+ * `lockPath.takeover` with O_EXCL, so one taker at a time holds it. Holding it, the taker checks
+ * that the lock is still the stale one it judged (same inode and bytes — each lock holds its own
+ * token, so not a new lock that got a freed inode number) and only then renames its own over it.
+ * Meanwhile no one else changes `lockPath`: other takers need the guard, a new job creates a lock
+ * only where there is none, and the stale holder is gone. The others find the guard, wait, and
+ * then read the winner's live lock. A guard left by a taker that died within those few
+ * microseconds is removed once unchanged for a few seconds.
+ */
+function takeOver(lockPath: string, stale: { ino: number; text: string }, tmp: string): 'taken' | 'changed' | 'busy' {
   const guard = `${lockPath}.takeover`;
   try {
-    linkSync(lockPath, guard);
+    closeSync(openSync(guard, 'wx'));
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'changed'; // the lock went away: try the plain way again
-    if (code !== 'EEXIST') throw lockError(lockPath, err);
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw lockError(lockPath, err);
     removeAbandonedGuard(guard);
     return 'busy';
   }
   try {
-    if (statSync(guard).ino !== staleIno) return 'changed'; // replaced since we read it: judge again
+    const now = readLock(lockPath);
+    if (!now || now.ino !== stale.ino || now.text !== stale.text) return 'changed'; // judge again
     renameSync(tmp, lockPath);
     return 'taken';
   } finally {
@@ -201,7 +226,7 @@ function removeAbandonedGuard(guard: string): void {
 }
 
 /** The lock file's holder (undefined info when it is not a lock we can read) and inode; undefined when absent. */
-function readLock(lockPath: string): { info: LockInfo | undefined; ino: number; mtimeMs: number } | undefined {
+function readLock(lockPath: string): { info: LockInfo | undefined; text: string; ino: number; mtimeMs: number } | undefined {
   let fd: number;
   try {
     fd = openSync(lockPath, 'r');
@@ -209,15 +234,16 @@ function readLock(lockPath: string): { info: LockInfo | undefined; ino: number; 
     return undefined;
   }
   try {
-    const { ino, mtimeMs } = statSync(lockPath);
+    const { ino, mtimeMs } = fstatSync(fd); // of the file read, even if replaced meanwhile
+    const text = readFileSync(fd, 'utf8');
     let info: LockInfo | undefined;
     try {
-      const v = JSON.parse(readFileSync(fd, 'utf8')) as Partial<LockInfo>;
+      const v = JSON.parse(text) as Partial<LockInfo>;
       if (Number.isSafeInteger(v.pid) && v.pid! > 0 && typeof v.token === 'string') info = v as LockInfo;
     } catch {
       // not JSON: junk left by something else, judged stale once not fresh
     }
-    return { info, ino, mtimeMs };
+    return { info, text, ino, mtimeMs };
   } finally {
     closeSync(fd);
   }
