@@ -24,6 +24,7 @@ const COMMANDS: Record<string, Loader> = {
   accounts: async () => (await import('./commands/accounts.ts')).default,
   maintenance: async () => (await import('./commands/maintenance.ts')).default,
   consume: async () => (await import('./commands/consume.ts')).default,
+  topics: async () => (await import('./commands/topics.ts')).default,
 };
 
 export class UsageError extends Error {}

@@ -3,7 +3,7 @@
  * Each code carries its HTTP status and the spec's wording; adapters render it, never re-word it.
  * The table below is the single reference; docs/errors.md is generated from it by reading it.
  */
-import { EXIT_INDEX, EXIT_LOCKED, EXIT_OUTPUT, EXIT_STORE } from './exit-codes.ts';
+import { EXIT_INDEX, EXIT_KAFKA, EXIT_LOCKED, EXIT_OUTPUT, EXIT_REFUSED, EXIT_STORE, EXIT_TLS_FILE } from './exit-codes.ts';
 
 export interface ErrorDef {
   /** Stable machine name, for logs and docs. */
@@ -86,6 +86,14 @@ export const START_ERRORS = Object.freeze({
   INDEX_VERSION: { code: 'ADDR_ERR_INDEX_VERSION', exit: EXIT_INDEX },
   INDEX_CORRUPT: { code: 'ADDR_ERR_INDEX_CORRUPT', exit: EXIT_INDEX },
   STORE_CONFIG: { code: 'ADDR_ERR_STORE_CONFIG', exit: EXIT_STORE },
+  // Kafka at start (`consume`, `topics`): the same codes whichever client runs the worker
+  KAFKA_UNREACHABLE: { code: 'ADDR_ERR_KAFKA_UNREACHABLE', exit: EXIT_KAFKA },
+  KAFKA_TOPIC_MISSING: { code: 'ADDR_ERR_KAFKA_TOPIC_MISSING', exit: EXIT_KAFKA },
+  KAFKA_TOPIC_SETTINGS: { code: 'ADDR_ERR_KAFKA_TOPIC_SETTINGS', exit: EXIT_KAFKA },
+  // a refused SASL login (or mutual-TLS certificate, or an ACL) is refused credentials, like a refused license
+  KAFKA_AUTH: { code: 'ADDR_ERR_KAFKA_AUTH', exit: EXIT_REFUSED },
+  // a TLS/certificate/key/secret file that cannot be read or is not valid, Kafka and PostgreSQL alike
+  TLS_FILE: { code: 'ADDR_ERR_TLS_FILE', exit: EXIT_TLS_FILE },
   // A file job's output, checkpoint, errors or report file is held by another live job (src/adapters/file/lock.ts).
   OUTPUT_LOCKED: { code: 'ADDR_ERR_OUTPUT_LOCKED', exit: EXIT_LOCKED },
   // The lock beside such a file cannot be created (no such directory, no permission, read-only).

@@ -17,8 +17,8 @@ import {
   COORD_SCALE, DOC_PLACE, DOC_POSTCODE, DOC_STREET, INDEX_FORMAT_VERSION, NAMES_RS, NAMES_US, NO_COORD,
   ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP, type ColumnName, type IndexMeta,
 } from '../engine/index/format.ts';
-import { canonicalTokens, countryLanguages } from '../engine/lookup/abbreviations.ts';
-import { foldText, foldTokens, houseNumberKey, postcodeKey } from '../engine/lookup/normalize.ts';
+import { canonicalTokens, countryLanguages } from '../engine/lookup/normalize/abbreviations.ts';
+import { foldText, foldTokens, houseNumberKey, postcodeKey } from '../engine/lookup/normalize/normalize.ts';
 import { AdminIndex } from './build/admin-index.ts';
 import { mergeDuplicates } from './build/dedup.ts';
 import { orderByGroup, TripleGrouper } from './build/grouping.ts';
