@@ -3,7 +3,7 @@
  * Each code carries its HTTP status and the spec's wording; adapters render it, never re-word it.
  * The table below is the single reference; docs/errors.md is generated from it by reading it.
  */
-import { EXIT_INDEX, EXIT_KAFKA, EXIT_REFUSED, EXIT_STORE, EXIT_TLS_FILE } from './exit-codes.ts';
+import { EXIT_INDEX, EXIT_KAFKA, EXIT_LOCKED, EXIT_OUTPUT, EXIT_REFUSED, EXIT_STORE, EXIT_TLS_FILE } from './exit-codes.ts';
 
 export interface ErrorDef {
   /** Stable machine name, for logs and docs. */
@@ -94,6 +94,10 @@ export const START_ERRORS = Object.freeze({
   KAFKA_AUTH: { code: 'ADDR_ERR_KAFKA_AUTH', exit: EXIT_REFUSED },
   // a TLS/certificate/key/secret file that cannot be read or is not valid, Kafka and PostgreSQL alike
   TLS_FILE: { code: 'ADDR_ERR_TLS_FILE', exit: EXIT_TLS_FILE },
+  // A file job's output, checkpoint, errors or report file is held by another live job (src/adapters/file/lock.ts).
+  OUTPUT_LOCKED: { code: 'ADDR_ERR_OUTPUT_LOCKED', exit: EXIT_LOCKED },
+  // The lock beside such a file cannot be created (no such directory, no permission, read-only).
+  LOCK_UNWRITABLE: { code: 'ADDR_ERR_LOCK_UNWRITABLE', exit: EXIT_OUTPUT },
 } as const);
 
 export type StartErrorName = keyof typeof START_ERRORS;

@@ -9,7 +9,12 @@ import type { Op } from '../../contract/params.ts';
 import type { ReportState } from './report/aggregate.ts';
 import { OutputError } from './sink.ts';
 
-export const CHECKPOINT_VERSION = 2;
+/**
+ * Bumped whenever the numbering of records (what `recordsDone` counts) or the meaning of a field
+ * changes, so that an older checkpoint is refused instead of misread. 3: an unclosed quote in a
+ * CSV row now ends that record and the reader resynchronises, where it swallowed the rows after it.
+ */
+export const CHECKPOINT_VERSION = 3;
 
 /** How much of the input a job had read, and the SHA-256 of exactly those bytes. */
 export interface InputPrefix {
@@ -142,9 +147,11 @@ export function writeCheckpoint(path: string, cp: Checkpoint): void {
 export function readCheckpoint(path: string): Checkpoint | undefined {
   if (!existsSync(path)) return undefined;
   const cp = JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
-  if (cp.version !== CHECKPOINT_VERSION) {
-    throw new Error(`checkpoint ${path} has version ${cp.version}; this addrflow writes version ${CHECKPOINT_VERSION}` +
-      (cp.version === 1 ? ' (a version-1 checkpoint has no job id and no input hash: run without --resume to start a new job)' : ''));
+  if (cp?.version !== CHECKPOINT_VERSION) {
+    // Its record numbers and byte counts may mean other records here: continuing could skip or repeat some.
+    const v = (cp as Partial<Checkpoint> | null)?.version;
+    const found = typeof v !== 'number' ? 'no version' : `version ${v}, written by ${v > CHECKPOINT_VERSION ? 'a newer' : 'an older'} addrflow`;
+    throw new Error(`checkpoint ${path} has ${found}; this addrflow reads version ${CHECKPOINT_VERSION} only (records are numbered differently), so the job cannot be continued: run without --resume to start a new job (charged again)`);
   }
   return cp;
 }

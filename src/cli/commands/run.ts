@@ -11,6 +11,7 @@ import { asInputError, checkInput, InputError, openInput } from '../../adapters/
 import { runFileJob, type JobSummary } from '../../adapters/file/job.ts';
 import { checkInputPrefix, InputDigest, readCheckpoint, removeCheckpoint, type Checkpoint } from '../../adapters/file/checkpoint.ts';
 import { OutputError, Sink } from '../../adapters/file/sink.ts';
+import { lockJobFiles } from '../../adapters/file/lock.ts';
 import { checkReportState, emptyReportState, MAX_REPORT_ROWS, ReportAggregator } from '../../adapters/file/report/aggregate.ts';
 import { renderReport } from '../../adapters/file/report/render.ts';
 import { createProgress } from '../../adapters/file/progress.ts';
@@ -172,6 +173,9 @@ const command: Command = {
       process.stderr.write(`addrflow run: ${err.message}\n`);
       return EXIT_INPUT;
     }
+    // [lock] One job per file (issue 19): another job on any of these stops this one here, exit 11,
+    // before anything is written, truncated or charged. Released whichever way run() ends.
+    using _lock = lockJobFiles({ output: outputPath, checkpoint: checkpointPath, errors: values.errors, report: values.report });
     if (values.report !== undefined) {
       // A report that cannot be written is said now, not after hours of work.
       try {
