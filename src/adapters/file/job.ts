@@ -16,7 +16,8 @@
 import { ERRORS } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
-import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from '../../pool/tasks.ts';
+import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from './worker/batch-task.ts';
+import { runFileBatchOnPool } from './pool-batch.ts';
 import { gzipSync } from 'node:zlib';
 import { CHECKPOINT_VERSION, emptyTotals, writeCheckpoint, type Checkpoint, type CheckpointTotals, type InputPrefix } from './checkpoint.ts';
 import type { ProgressReporter } from './progress.ts';
@@ -83,7 +84,7 @@ export interface JobOptions {
 
 export type JobEnd = 'done' | 'credits' | 'signal';
 
-/** The code of an error record the engine failed on (see src/pool/run-task.ts). */
+/** The code of an error record the engine failed on (see src/adapters/file/worker/record-loop.ts). */
 const ENGINE_FAILURE = ERRORS.INTERNAL.status;
 
 export interface JobSummary extends CheckpointTotals {
@@ -193,7 +194,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
         }
       }
       // The batch's bytes are transferred to a worker; only its positions are kept here.
-      const result = opts.pool.runRaw(opts.op, {
+      const result = runFileBatchOnPool(opts.pool, opts.op, {
         ...batch, unit, separateErrors: opts.errors !== undefined,
         ...(source.csv ? { csv: source.csv } : {}),
         ...(gzip ? { gzip: { output: gzip.output, errors: gzip.errors && opts.errors !== undefined } } : {}),

@@ -12,11 +12,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { generateLines } from '../../../../tools/generate-requests.ts';
 import { runCli, startCli } from '../../../helpers/cli.ts';
 import { readNdjsonBatches } from '../../../../src/adapters/file/ndjson-reader.ts';
-import { runTask } from '../../../../src/pool/run-task.ts';
-import type { RawResult } from '../../../../src/pool/tasks.ts';
+import { runFileBatch } from '../../../../src/adapters/file/worker/run-file-batch.ts';
+import type { RawResult } from '../../../../src/adapters/file/worker/batch-task.ts';
 import { ReportAggregator, emptyReportState, type ReportState } from '../../../../src/adapters/file/report/aggregate.ts';
 import { renderReport } from '../../../../src/adapters/file/report/render.ts';
-import { packCountry } from '../../../../src/pool/report-facts.ts';
+import { packCountry } from '../../../../src/adapters/file/worker/report-facts.ts';
 import { INJECTIONS, drawnCounts, drawnCountries, expectedCounts, searchLines } from './fixtures.ts';
 import { EXIT_OUTPUT } from '../../../../src/contract/exit-codes.ts';
 import { parseFields } from '../../../../src/csv/fields.ts';
@@ -36,7 +36,7 @@ async function fold(lines: string[], batchSize: number, rows: number): Promise<R
   const agg = new ReportAggregator(emptyReportState('lines', rows, new Date(0)));
   for await (const batch of readNdjsonBatches(once(lines.join('\n') + '\n'), batchSize)) {
     const positions = batch.positions;
-    const result = runTask({ ctx: {} }, { kind: 'raw', op: 'lines', ...batch, unit: 'line', report: agg.request }) as RawResult;
+    const result = runFileBatch({ ctx: {} }, { kind: 'file-batch', op: 'lines', ...batch, unit: 'line', report: agg.request });
     agg.addBatch(positions, result);
   }
   return agg.state();
