@@ -3,7 +3,7 @@
  * Each code carries its HTTP status and the spec's wording; adapters render it, never re-word it.
  * The table below is the single reference; docs/errors.md is generated from it by reading it.
  */
-import { EXIT_INDEX, EXIT_STORE } from './exit-codes.ts';
+import { EXIT_INDEX, EXIT_STORE, EXIT_TOO_MANY_REJECTED, EXIT_UNREADABLE_ROWS } from './exit-codes.ts';
 
 export interface ErrorDef {
   /** Stable machine name, for logs and docs. */
@@ -86,6 +86,10 @@ export const START_ERRORS = Object.freeze({
   INDEX_VERSION: { code: 'ADDR_ERR_INDEX_VERSION', exit: EXIT_INDEX },
   INDEX_CORRUPT: { code: 'ADDR_ERR_INDEX_CORRUPT', exit: EXIT_INDEX },
   STORE_CONFIG: { code: 'ADDR_ERR_STORE_CONFIG', exit: EXIT_STORE },
+  // A file job's end, not its start: every readable row was done, but some rows could not be read
+  // (without --max-rejected); or more of them than --max-rejected, stopped at a record boundary.
+  ROWS_UNREADABLE: { code: 'ADDR_ERR_ROWS_UNREADABLE', exit: EXIT_UNREADABLE_ROWS },
+  TOO_MANY_REJECTED: { code: 'ADDR_ERR_TOO_MANY_REJECTED', exit: EXIT_TOO_MANY_REJECTED },
 } as const);
 
 export type StartErrorName = keyof typeof START_ERRORS;

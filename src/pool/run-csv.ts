@@ -12,7 +12,7 @@ import { decodeBytes } from '../csv/decode.ts';
 import { parseFields } from '../csv/fields.ts';
 import { csvCell, type CsvWriteOptions } from '../csv/writer.ts';
 import type { WorkerState } from './run-task.ts';
-import { CHARGEABLE, MATCHLEVELS, OK, type CsvTaskSpec, type RawResult, type RawTask } from './tasks.ts';
+import { CHARGEABLE, MATCHLEVELS, OK, UNREADABLE, type CsvTaskSpec, type RawResult, type RawTask } from './tasks.ts';
 
 const MATCHLEVEL_CODE = new Map<string, number>(MATCHLEVELS.map((m, i) => [m, i]));
 
@@ -60,6 +60,7 @@ export function runCsvRaw(state: WorkerState, task: RawTask & { csv: CsvTaskSpec
     const readerError = readerErrors?.get(i);
     if (readerError !== undefined) {
       reject(i, blankInput, errorBody('INVALID_PARAMETER', readerError));
+      flags[i] = UNREADABLE;
       continue;
     }
     const d = decodeBytes(buf, task.bounds[2 * i]!, task.bounds[2 * i + 1]!, spec.encoding);
@@ -74,14 +75,17 @@ export function runCsvRaw(state: WorkerState, task: RawTask & { csv: CsvTaskSpec
     const input = verbatim ? d.text : cells(fields, o);
     if (d.invalid) {
       reject(i, input, errorBody('INVALID_PARAMETER', `Record ${pos}: not valid UTF-8 (for a Windows-1252 or Latin-1 export, use --encoding).`));
+      flags[i] = UNREADABLE;
       continue;
     }
     if (p.badQuoting) {
       reject(i, input, errorBody('INVALID_PARAMETER', `Record ${pos}: bad quoting (a quoted field must be closed, and followed by a delimiter or the line end).`));
+      flags[i] = UNREADABLE;
       continue;
     }
     if (extra) {
       reject(i, input, errorBody('INVALID_PARAMETER', `Record ${pos}: more fields than the header's ${spec.columns}.`));
+      flags[i] = UNREADABLE;
       continue;
     }
     const element: Record<string, string> = {};

@@ -8,7 +8,7 @@ import { ERRORS, errorBody, type ErrorBody } from '../contract/errors.ts';
 import { renderError, renderWithId } from '../contract/render-json.ts';
 import { processElement, processValidated, type EngineContext, type Outcome } from '../engine/process.ts';
 import { ReportFactsBuilder } from './report-facts.ts';
-import { CHARGEABLE, MATCHLEVELS, OK, type CsvTaskSpec, type ElementsResult, type EngineTask, type RawResult, type RawTask } from './tasks.ts';
+import { CHARGEABLE, MATCHLEVELS, OK, UNREADABLE, type CsvTaskSpec, type ElementsResult, type EngineTask, type RawResult, type RawTask } from './tasks.ts';
 import { runCsvRaw } from './run-csv.ts';
 
 const UNIT_LABEL = { line: 'Line', element: 'Element', record: 'Record' } as const;
@@ -94,12 +94,14 @@ function runRaw(state: WorkerState, task: RawTask): RawResult {
     const readerError = readerErrors?.get(i);
     if (readerError !== undefined) {
       reject(i, undefined, errorBody('INVALID_PARAMETER', readerError));
+      flags[i] = UNREADABLE;
       continue;
     }
     const s = task.bounds[2 * i]!;
     const e = task.bounds[2 * i + 1]!;
     if (!isUtf8(buf.subarray(s, e))) {
       reject(i, undefined, errorBody('INVALID_PARAMETER', `${label} ${task.positions[i]}: not valid UTF-8.`));
+      flags[i] = UNREADABLE;
       continue;
     }
     let parsed: unknown;
@@ -107,10 +109,11 @@ function runRaw(state: WorkerState, task: RawTask): RawResult {
       parsed = JSON.parse(buf.toString('utf8', s, e));
     } catch (x) {
       reject(i, undefined, errorBody('INVALID_PARAMETER', `${label} ${task.positions[i]}: not valid JSON (${(x as Error).message}).`));
+      flags[i] = UNREADABLE;
       continue;
     }
-    const id = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as { id?: unknown }).id : undefined;
+    const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+    const id = isObject ? (parsed as { id?: unknown }).id : undefined;
     let r;
     try {
       r = processElement(task.op, parsed, state.ctx);
@@ -121,6 +124,7 @@ function runRaw(state: WorkerState, task: RawTask): RawResult {
     }
     if (!r.ok) {
       reject(i, id, r.error, parsed);
+      if (!isObject) flags[i] = UNREADABLE; // JSON, but not a request element at all
       continue;
     }
     const line = renderWithId(id, r.record);

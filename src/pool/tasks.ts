@@ -80,6 +80,13 @@ export interface ElementsResult {
 /** Per-record flags of a raw result. */
 export const OK = 1;
 export const CHARGEABLE = 2;
+/**
+ * The reader or the format could not make a record of it (a reader error slot, bad CSV quoting or
+ * more fields than the header, bytes that are not UTF-8, a line or element that is not JSON or not
+ * a JSON object), as opposed to a record the parameter table refused: the job's unreadable-rows
+ * policy (--max-rejected, exit codes 9 and 10) counts these.
+ */
+export const UNREADABLE = 4;
 
 /** Matchlevels, coded for the summary arrays (0 = none). */
 export const MATCHLEVELS = ['', 'housenumber', 'street', 'general'] as const;
@@ -97,7 +104,7 @@ export interface RawResult {
   outputGz?: Uint8Array;
   /** With `gzip.errors`: `errors` as one gzip member (absent when there are no errors). */
   errorsGz?: Uint8Array;
-  /** Per record: OK | CHARGEABLE bits. */
+  /** Per record: OK | CHARGEABLE | UNREADABLE bits. */
   flags: Uint8Array;
   /** Per record: HTTP-style error code when rejected, lines status code (or 0) when processed. */
   codes: Uint16Array;
