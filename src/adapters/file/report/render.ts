@@ -135,7 +135,7 @@ function unreadableSection(u: NonNullable<ReportMeta['unreadable']>, unit: strin
   if (u.count === 0) {
     return `<section class="card wide" id="unreadable"><h2>Unreadable rows</h2><p class="note">None: the reader read every row as a record. ${policy}</p></section>`;
   }
-  const rows = u.rows.map((r) => `<tr><td class="pos" data-position="${r.position}">${esc(unit)} ${fmt(r.position)}</td><td><span class="badge bad">unreadable</span></td><td>${esc(r.reason)}</td></tr>`);
+  const rows = u.rows.map((r) => `<tr><td class="pos" data-unreadable-position="${r.position}">${esc(unit)} ${fmt(r.position)}</td><td><span class="badge bad">unreadable</span></td><td>${esc(r.reason)}</td></tr>`);
   return `<section class="card wide" id="unreadable"><h2>Unreadable rows</h2>`
     + `<p class="note"><span data-unreadable-count="${u.count}">${fmt(u.count)}</span> rows could not be read as a record (bad quoting, more fields than the header, not UTF-8, not JSON or not a JSON object); they are counted among the rejected, their error is in their slot. ${policy}`
     + `${u.count > u.rows.length ? ` The first ${fmt(u.rows.length)}:` : ''}</p>`
