@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateLines } from '../../../tools/generate-requests.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { EXIT_OUTPUT, EXIT_TOO_MANY_REJECTED, EXIT_UNREADABLE_ROWS } from '../../../src/contract/exit-codes.ts';
+import { gzipSync } from 'node:zlib';
+import { EXIT_INPUT, EXIT_OUTPUT, EXIT_TOO_MANY_REJECTED, EXIT_UNREADABLE_ROWS } from '../../../src/contract/exit-codes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'addrflow-unreadable-'));
 const small = join(dir, 'small-fs');
@@ -176,5 +177,24 @@ describe('a full device (exit 7)', () => {
     const html = readFileSync(report, 'utf8');
     expect(html).toMatch(/id="status">stopped: the output could not be written/);
     expect(html).toContain(`data-tile="records">${s.records.toLocaleString('en')}<`);
+  }, 120_000);
+});
+
+describe('an input that cannot be read mid-way (exit 8)', () => {
+  it('a gzip input cut short: one line, exit 8 (not an uncaught exception), --summary-json and --report with what was done', async () => {
+    const gz = gzipSync(good.join('\n') + '\n');
+    const cut = join(dir, 'cut.ndjson.gz');
+    writeFileSync(cut, gz.subarray(0, Math.floor(gz.length * 0.6)));
+    const summary = join(dir, 'cut.json');
+    const report = join(dir, 'cut.html');
+    const r = await run(['--input', cut, '--output', join(dir, 'cut.out'), '--batch-size', '100', '--summary-json', summary, '--report', report]);
+    expect(r.code, r.stderr).toBe(EXIT_INPUT);
+    expect(r.stderr).toMatch(/^addrflow run: STOPPED — cannot read --input .*cut\.ndjson\.gz: gzip data damaged or cut short/m);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    const s = readJson(summary);
+    expect(s).toMatchObject({ exitCode: 8, end: 'input-failed' });
+    expect(s.recordsDone).toBeGreaterThan(0);
+    expect(s.recordsDone).toBeLessThan(3000);
+    expect(readFileSync(report, 'utf8')).toMatch(/id="status">stopped: the input could not be read/);
   }, 120_000);
 });
