@@ -12,7 +12,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateLines } from '../../../tools/generate-requests.ts';
-import { runCli } from '../../helpers/cli.ts';
+import { runCli, startCli } from '../../helpers/cli.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { EXIT_INPUT, EXIT_OUTPUT, EXIT_TOO_MANY_REJECTED, EXIT_UNREADABLE_ROWS } from '../../../src/contract/exit-codes.ts';
 
@@ -196,5 +197,25 @@ describe('an input that cannot be read mid-way (exit 8)', () => {
     expect(s.recordsDone).toBeGreaterThan(0);
     expect(s.recordsDone).toBeLessThan(3000);
     expect(readFileSync(report, 'utf8')).toMatch(/id="status">stopped: the input could not be read/);
+  }, 120_000);
+});
+
+describe('a signal (130)', () => {
+  it('SIGINT: --summary-json says stopped by SIGINT, with what was done and the job resumable', async () => {
+    const big = join(dir, 'big.ndjson');
+    writeFileSync(big, [...generateLines(100_000, 23, 0)].join('\n') + '\n');
+    const out = join(dir, 'big.out');
+    const summary = join(dir, 'big.json');
+    const { child, done } = startCli(['run', '--op', 'lines', '--progress', 'off', '--input', big, '--output', out, '--batch-size', '500', '--checkpoint-interval', '20', '--summary-json', summary]);
+    const started = Date.now();
+    const checkpointed = () => existsSync(`${out}.checkpoint`) && JSON.parse(readFileSync(`${out}.checkpoint`, 'utf8')).recordsDone > 0;
+    while (!checkpointed() && Date.now() - started < 60_000) await sleep(10);
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code, r.stderr).toBe(130);
+    const s = readJson(summary);
+    expect(s).toMatchObject({ exitCode: 130, end: 'signal', exitMeaning: expect.stringMatching(/SIGINT/) });
+    expect(s.recordsDone).toBeGreaterThan(0);
+    expect(s.recordsDone).toBe(readJson(`${out}.checkpoint`).recordsDone);
   }, 120_000);
 });
