@@ -219,3 +219,32 @@ describe('a signal (130)', () => {
     expect(s.recordsDone).toBe(readJson(`${out}.checkpoint`).recordsDone);
   }, 120_000);
 });
+
+describe('--max-rejected on a metered job', () => {
+  it('the batch it stops before is not charged (its reservation released); --resume charges every record of the job once', async () => {
+    const db = `sqlite:${join(dir, 'billing.sqlite')}`;
+    const created = await runCli(['accounts', 'create', '--credits', '10000000', '--agree', 'lines', '--db', db]);
+    expect(created.code, created.stderr).toBe(0);
+    const acc = JSON.parse(created.stdout) as { license: string; guid: string; account: string };
+    const show = async () => JSON.parse((await runCli(['accounts', 'show', '--account', acc.account, '--db', db])).stdout) as { credits: number; reserved: number };
+    const out = join(dir, 'metered.out');
+    const summary = join(dir, 'metered.json');
+    const args = ['--input', input, '--output', out, '--batch-size', '200', '--summary-json', summary, '--license', acc.license, '--guid', acc.guid, '--db', db];
+    const first = await run([...args, '--max-rejected', '3']);
+    expect(first.code, first.stderr).toBe(EXIT_TOO_MANY_REJECTED);
+    const mid = await show();
+    expect(mid.reserved).toBe(0);
+    expect(10_000_000 - mid.credits).toBe(readJson(summary).credits); // only the 400 records written
+    const second = await run([...args, '--resume', '--max-rejected', '13']);
+    expect(second.code, second.stderr).toBe(0);
+    const end = await show();
+    const s = readJson(summary);
+    expect(10_000_000 - end.credits).toBe(s.credits); // the whole job, each record once
+    expect(end.reserved).toBe(0);
+    // 20 credits per formatted block (status 0 or 1), each once (as test/adapters/file/job.test.ts)
+    const chargeable = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { addresslinestatuscode?: number })
+      .filter((r) => r.addresslinestatuscode === 0 || r.addresslinestatuscode === 1).length;
+    expect(s.credits).toBe(20 * chargeable);
+    expect(s.records).toBe(3000);
+  }, 180_000);
+});
