@@ -3,7 +3,10 @@
  * Each code carries its HTTP status and the spec's wording; adapters render it, never re-word it.
  * The table below is the single reference; docs/errors.md is generated from it by reading it.
  */
-import { EXIT_INDEX, EXIT_KAFKA, EXIT_LOCKED, EXIT_OUTPUT, EXIT_REFUSED, EXIT_STORE, EXIT_TLS_FILE } from './exit-codes.ts';
+import {
+  EXIT_INDEX, EXIT_KAFKA, EXIT_LOCKED, EXIT_OUTPUT, EXIT_REFUSED, EXIT_STORE, EXIT_TLS_FILE, EXIT_TOO_MANY_REJECTED,
+  EXIT_UNREADABLE_ROWS,
+} from './exit-codes.ts';
 
 export interface ErrorDef {
   /** Stable machine name, for logs and docs. */
@@ -98,6 +101,10 @@ export const START_ERRORS = Object.freeze({
   OUTPUT_LOCKED: { code: 'ADDR_ERR_OUTPUT_LOCKED', exit: EXIT_LOCKED },
   // The lock beside such a file cannot be created (no such directory, no permission, read-only).
   LOCK_UNWRITABLE: { code: 'ADDR_ERR_LOCK_UNWRITABLE', exit: EXIT_OUTPUT },
+  // A file job's end, not its start: every readable row was done, but some rows could not be read
+  // (without --max-rejected); or more of them than --max-rejected, stopped at a record boundary.
+  ROWS_UNREADABLE: { code: 'ADDR_ERR_ROWS_UNREADABLE', exit: EXIT_UNREADABLE_ROWS },
+  TOO_MANY_REJECTED: { code: 'ADDR_ERR_TOO_MANY_REJECTED', exit: EXIT_TOO_MANY_REJECTED },
 } as const);
 
 export type StartErrorName = keyof typeof START_ERRORS;

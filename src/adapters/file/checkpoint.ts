@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import type { Op } from '../../contract/params.ts';
 import type { ReportState } from './report/aggregate.ts';
 import { OutputError } from './sink.ts';
+import type { UnreadableRow } from './unreadable.ts';
 
 /**
  * Bumped whenever the numbering of records (what `recordsDone` counts) or the meaning of a field
@@ -59,10 +60,18 @@ export interface CheckpointTotals {
   byCode: Record<string, number>;
   byMatchlevel: Record<string, number>;
   elapsedMs: number;
+  /**
+   * Records the reader or the format could not read (a subset of `rejected`), over the whole job,
+   * so that --max-rejected counts across resumes. Absent in a checkpoint written before this
+   * field existed (read as 0: such a job had not counted them).
+   */
+  unreadable: number;
+  /** The first of them (at most FIRST_UNREADABLE_ROWS), with their position and reason. */
+  unreadableRows: UnreadableRow[];
 }
 
 export function emptyTotals(): CheckpointTotals {
-  return { records: 0, processed: 0, rejected: 0, credits: 0, byCode: {}, byMatchlevel: {}, elapsedMs: 0 };
+  return { records: 0, processed: 0, rejected: 0, credits: 0, byCode: {}, byMatchlevel: {}, elapsedMs: 0, unreadable: 0, unreadableRows: [] };
 }
 
 /**

@@ -18,7 +18,7 @@ import { ReportAggregator, emptyReportState, type ReportState } from '../../../.
 import { renderReport } from '../../../../src/adapters/file/report/render.ts';
 import { packCountry } from '../../../../src/adapters/file/worker/report-facts.ts';
 import { INJECTIONS, drawnCounts, drawnCountries, expectedCounts, searchLines } from './fixtures.ts';
-import { EXIT_OUTPUT } from '../../../../src/contract/exit-codes.ts';
+import { EXIT_OUTPUT, EXIT_UNREADABLE_ROWS } from '../../../../src/contract/exit-codes.ts';
 import { parseFields } from '../../../../src/csv/fields.ts';
 
 let dir: string;
@@ -117,7 +117,7 @@ describe('addrflow run --report', () => {
     const out = join(dir, 'ref.out');
     const report = join(dir, 'ref.html');
     const r = await runCli(['run', '--op', 'search', '--input', inputPath, '--output', out, '--report', report, '--report-rows', '30', '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] searchLines has lines that are not JSON: exit 9
     expect(r.stderr).toContain(`report: ${report}`);
     referenceOutput = readFileSync(out, 'utf8');
     reference = drawnCounts(readFileSync(report, 'utf8'));
@@ -149,7 +149,7 @@ describe('addrflow run --report', () => {
     expect(cp.report.records).toBe(cp.recordsDone);
     expect(existsSync(report)).toBe(false);
     const second = await runCli([...args, '--resume']);
-    expect(second.code, second.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] searchLines has lines that are not JSON: exit 9
     expect(readFileSync(out, 'utf8')).toBe(referenceOutput);
     expect(drawnCounts(readFileSync(report, 'utf8'))).toEqual(reference);
   }, 120_000);
@@ -157,7 +157,7 @@ describe('addrflow run --report', () => {
   it('--report-rows 0 leaves every input value out of the report', async () => {
     const report = join(dir, 'norows.html');
     const r = await runCli(['run', '--op', 'search', '--input', inputPath, '--output', join(dir, 'norows.out'), '--report', report, '--report-rows', '0', '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] searchLines has lines that are not JSON: exit 9
     const html = readFileSync(report, 'utf8');
     expect(html).toContain('--report-rows 0');
     expect(html).not.toContain('Qqqzzzville');
