@@ -31,7 +31,7 @@ import { CellLinker, LINK_METERS } from './build/street-parts.ts';
 import { MemoryColumn, NullColumn, SpillColumn, TempDir } from './build/spill.ts';
 import { TokenTable } from './build/token-table.ts';
 import { PointGrid, distanceMeters, nearestOnLine } from './geo.ts';
-import { emptyCounts, type SourceCounts, type SourceSink } from './source-sink.ts';
+import { countReject, emptyCounts, type SourceCounts, type SourceSink } from './source-sink.ts';
 import type { AdminArea, Place, PostcodeEntry, SourceBatch } from './source-types.ts';
 
 export { FUZZY_MIN_LEN } from './build/token-table.ts';
@@ -103,7 +103,7 @@ export class IndexBuilder {
     const src = this.sources.length;
     const counts = emptyCounts();
     this.sources.push({ label, counts });
-    const reject = (reason: string) => { counts.rejected[reason] = (counts.rejected[reason] ?? 0) + 1; };
+    const reject = (reason: string, line?: number) => countReject(counts, reason, line);
     const S = this.S;
     const L = this.last;
     return {
