@@ -9,7 +9,7 @@
 import { describeRecordProblem, RecordSplitter, type RecordProblem, type SplitterLimits } from '../../csv/splitter.ts';
 import { parseFields } from '../../csv/fields.ts';
 import { detectDelimiter } from '../../csv/detect.ts';
-import { bomLength, decodeBytes, type CsvEncoding } from '../../csv/decode.ts';
+import { bomLength, decodeBytes, encodingHint, type CsvEncoding } from '../../csv/decode.ts';
 import { BatchBuilder, MAX_RECORD_BYTES, type RawBatch } from './raw-batch.ts';
 
 export interface CsvInput {
@@ -30,7 +30,13 @@ export class CsvHeaderError extends Error {
 export async function openCsvBatches(
   chunks: AsyncIterable<Uint8Array>,
   batchSize: number,
-  opts: { delimiter?: string; encoding: CsvEncoding },
+  opts: {
+    delimiter?: string;
+    /** The encoding of the bytes given (UTF-16 input arrives transcoded, as UTF-8). */
+    encoding: CsvEncoding;
+    /** Hears a hint said once at the start (a header that is not in the encoding read). */
+    onNotice?: (message: string) => void;
+  },
   limits: SplitterLimits = { maxRecordBytes: MAX_RECORD_BYTES },
 ): Promise<CsvInput> {
   const it = chunks[Symbol.asyncIterator]();
@@ -68,6 +74,11 @@ export async function openCsvBatches(
   }
   let head = peeked.length === 1 ? peeked[0]! : Buffer.concat(peeked);
   head = head.subarray(bomLength(head));
+  if (opts.encoding === 'utf-8' && opts.onNotice) {
+    const nl = head.indexOf(10);
+    const hint = encodingHint(head.subarray(0, nl === -1 ? head.length : nl));
+    if (hint) opts.onNotice(hint);
+  }
   if (!opts.delimiter) {
     const nl = head.indexOf(10);
     delimiter = detectDelimiter(decodeBytes(head, 0, nl === -1 ? head.length : nl, opts.encoding).text);
