@@ -224,7 +224,8 @@ export class RecordSplitter {
       if (unclosed === undefined) break;
       // The rule: the open record's first line is one unreadable record; re-scan from the next.
       const firstEnd = start + this.firstLf;
-      const lastLine = this.line + this.linesIn;
+      // (At the end, a last line feed ends the last line: it does not start another.)
+      const lastLine = this.line + this.linesIn - (unclosed === 'end' && buf[n - 1] === LF ? 1 : 0);
       let e = firstEnd;
       if (e > start && buf[e - 1] === CR) e--;
       emit(buf, start, e, this.line, { kind: 'unclosed-quote', why: unclosed, firstLine: this.line, lastLine });
