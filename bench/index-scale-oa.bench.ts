@@ -22,7 +22,7 @@ import { openIndex, type AddressIndex } from '../src/engine/index/index.ts';
 import { lookup } from '../src/engine/lookup/index.ts';
 import type { SearchRequest } from '../src/contract/requests.ts';
 import { runSuite, sample, type Truth, type Variant } from '../eval/lookup/suites.ts';
-import { readBanoRows } from '../tools/gen-oa-national.ts';
+import { readBanoRows } from '../eval/support/bano-rows.ts';
 import { lookupMix, MIX_CATEGORY } from '../tools/lookup-mix.ts';
 
 if (!hasSharedData('bano-fr-2015')) {

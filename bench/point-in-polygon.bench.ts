@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { PolygonGrid } from '../src/data/build/polygon-grid.ts';
 import { pointInRings } from '../src/data/geo.ts';
-import { mulberry32 } from '../tools/prng.ts';
+import { mulberry32 } from '../eval/support/prng.ts';
 
 function jaggedRing(n: number, cx: number, cy: number, r: number, seed: number): Float64Array {
   const rnd = mulberry32(seed);

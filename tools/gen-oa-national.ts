@@ -12,30 +12,11 @@
  * `LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH`, quoted per RFC 4180.
  * Put the file under a folder named `fr/` so the reader takes the country from the path.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
-import { sharedDataPath } from '../src/config/shared-data.ts';
-import { splitCsv } from '../src/data/readers/lines.ts';
-import { mulberry32 } from './prng.ts';
-
-export interface BanoRow { id: string; hn: string; street: string; postcode: string; city: string; lat: number; lon: number }
-
-/** Every row of the BANO files (17 départements, ~487k rows). */
-export function readBanoRows(): BanoRow[] {
-  const dir = sharedDataPath('bano-fr-2015');
-  const rows: BanoRow[] = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.csv.gz')).sort()) {
-    for (const l of gunzipSync(readFileSync(`${dir}/${f}`)).toString('utf8').split('\n')) {
-      if (!l) continue;
-      const x = splitCsv(l);
-      if (x.length < 8 || !x[1] || !x[2]) continue;
-      rows.push({ id: x[0]!, hn: x[1]!, street: x[2]!, postcode: x[3]!, city: x[4]!, lat: Number(x[6]), lon: Number(x[7]) });
-    }
-  }
-  return rows;
-}
+import { mulberry32 } from '../eval/support/prng.ts';
+import { readBanoRows } from '../eval/support/bano-rows.ts';
 
 const q = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 

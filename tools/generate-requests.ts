@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
-import { mulberry32 } from './prng.ts';
+import { mulberry32 } from '../eval/support/prng.ts';
 
 const SAMPLES: Array<[cc: string, street: string, zip: string, city: string, extra?: Record<string, string>]> = [
   ['AR', 'Avenida Corrientes', 'C1043AAZ', 'Buenos Aires'],

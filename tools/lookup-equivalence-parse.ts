@@ -24,7 +24,7 @@ import type { SearchRequest } from '../src/contract/requests.ts';
 import { VARIANTS, banoTruth, osmTruth, runSuite, D } from '../eval/lookup/suites.ts';
 import { heldOutSuites, peliasCases, postcodePairs, runHeldOut, runPairs } from '../eval/lookup/fallback-suites.ts';
 import { nominatimCases } from '../eval/lookup/cases.ts';
-import { mulberry32 } from './prng.ts';
+import { mulberry32 } from '../eval/support/prng.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -7,8 +7,8 @@
  */
 import type { SearchRequest } from '../src/contract/requests.ts';
 import { sample, type Truth } from '../eval/lookup/suites.ts';
-import { readBanoRows } from './gen-oa-national.ts';
-import { mulberry32 } from './prng.ts';
+import { readBanoRows } from '../eval/support/bano-rows.ts';
+import { mulberry32 } from '../eval/support/prng.ts';
 
 /** Category of query i of the mix (i % 10). */
 export const MIX_CATEGORY = ['clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'clean', 'typo', 'unknown', 'wrongpc'] as const;

@@ -12,7 +12,7 @@ import { lookup } from '../../src/engine/lookup/index.ts';
 import { nominatimCases, parserCases } from './cases.ts';
 import { loadIndexFile } from '../../src/data/index-file.ts';
 import { openIndex, type AddressIndex } from '../../src/engine/index/index.ts';
-import { readBanoRows } from '../../tools/gen-oa-national.ts';
+import { readBanoRows } from '../support/bano-rows.ts';
 import { heldOutSuites, peliasCases, postcodePairs, runHeldOut, runPairs } from './fallback-suites.ts';
 import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type Truth, type VariantResult } from './suites.ts';
 import { runUnknownStreets } from './unknown-streets.ts';

@@ -18,7 +18,7 @@ import type { SearchRecord } from '../../src/contract/records.ts';
 import { distanceMeters } from '../../src/data/geo.ts';
 import { splitCsv } from '../../src/data/readers/lines.ts';
 import { gunzipSync } from 'node:zlib';
-import { mulberry32 } from '../../tools/prng.ts';
+import { mulberry32 } from '../support/prng.ts';
 
 export const D = (...p: string[]) => sharedDataPath(...p);
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINES_PARAMS, OPTION_PARAMS, SEARCH_PARAMS } from '../../../src/contract/params.ts';
 import { chooseEngine, postForm, startTestServer, type TestServer } from '../../helpers/http-server.ts';
-import { mulberry32 } from '../../../tools/prng.ts';
+import { mulberry32 } from '../../../eval/support/prng.ts';
 
 const N = 10_000;
 const SEED = Number(process.env.ADDRFLOW_FUZZ_SEED ?? 20240611);

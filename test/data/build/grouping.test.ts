@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderByGroup, radixSortPairs, TripleGrouper } from '../../../src/data/build/grouping.ts';
 import { StringInterner } from '../../../src/data/build/interner.ts';
-import { mulberry32 } from '../../../tools/prng.ts';
+import { mulberry32 } from '../../../eval/support/prng.ts';
 
 describe('build stages: grouping and sorting in typed arrays', () => {
   it('groups triples to dense ids across table growth', () => {

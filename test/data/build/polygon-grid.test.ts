@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PolygonGrid } from '../../../src/data/build/polygon-grid.ts';
 import { pointInRings } from '../../../src/data/geo.ts';
-import { mulberry32 } from '../../../tools/prng.ts';
+import { mulberry32 } from '../../../eval/support/prng.ts';
 
 /** A star-shaped ring of `n` vertices around (cx, cy), radius varying between r0 and r1. */
 function star(n: number, cx: number, cy: number, r0: number, r1: number, seed: number): Float64Array {

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SortedIdCollector } from '../../../src/data/readers/osm-pbf/sorted-ids.ts';
-import { mulberry32 } from '../../../tools/prng.ts';
+import { mulberry32 } from '../../../eval/support/prng.ts';
 
 let dir: string;
 beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'addrflow-ids-')); });

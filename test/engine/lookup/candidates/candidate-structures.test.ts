@@ -11,7 +11,7 @@ import { popcount, QueryBits } from '../../../../src/engine/lookup/match/query-b
 import { gallop, intersectSorted, keepHeld, shareAny } from '../../../../src/engine/lookup/candidates/sorted-lists.ts';
 import { exactMatches } from '../../../../src/engine/lookup/match/matches.ts';
 import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
-import { mulberry32 } from '../../../../tools/prng.ts';
+import { mulberry32 } from '../../../../eval/support/prng.ts';
 import { indexOfBatch } from '../../../helpers/test-index.ts';
 
 describe('DocBits (the per-lookup candidate table)', () => {

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyBatch } from '../../../../src/data/source-types.ts';
 import type { AddressIndex } from '../../../../src/engine/index/index.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
-import { mulberry32 } from '../../../../tools/prng.ts';
+import { mulberry32 } from '../../../../eval/support/prng.ts';
 import { indexOfBatch } from '../../../helpers/test-index.ts';
 
 const TOWNS = 6000;

@@ -12,7 +12,7 @@ import { exactChoice, oneWordDroppedChoice, outsiderCeiling } from '../../../../
 import { lookup } from '../../../../src/engine/lookup/index.ts';
 import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
-import { mulberry32 } from '../../../../tools/prng.ts';
+import { mulberry32 } from '../../../../eval/support/prng.ts';
 import { indexOfBatch } from '../../../helpers/test-index.ts';
 
 const TOWNS = ['Vaduz', 'Schaan', 'Balzers', 'Triesen', 'Eschen', 'Mauren', 'Vaduz'];

@@ -10,7 +10,7 @@ import { NameWords } from '../../../../src/engine/lookup/named-place/name-words.
 import { foldTokens } from '../../../../src/engine/lookup/normalize/normalize.ts';
 import { PlaceEntries } from '../../../../src/engine/lookup/named-place/place-entries.ts';
 import { SCAN_LIMIT, placeDocs } from '../../../../src/engine/lookup/named-place/place-docs.ts';
-import { mulberry32 } from '../../../../tools/prng.ts';
+import { mulberry32 } from '../../../../eval/support/prng.ts';
 import { indexOfBatch } from '../../../helpers/test-index.ts';
 
 /** What placeDocs replaced: the non-street documents among the first SCAN_LIMIT postings. */
