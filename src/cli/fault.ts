@@ -28,6 +28,11 @@ const firstLine = (s: string) => s.split('\n')[0]!.trim();
 /** Errno codes of a write that cannot succeed: the output cannot be written. */
 const WRITE_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EFBIG']);
 
+/** A full device under the billing store: SQLite's SQLITE_FULL (13), PostgreSQL's disk_full (53100). */
+function isStoreFull(e: Errno & { errcode?: unknown }): boolean {
+  return e instanceof Error && ((e.code === 'ERR_SQLITE_ERROR' && e.errcode === 13) || e.code === '53100');
+}
+
 /** What a listen error means, in words. */
 function listenReason(code: string): string {
   return code === 'EADDRINUSE' ? 'the port is in use (another process listens on it): choose another port or stop that process'
@@ -63,6 +68,9 @@ export function faultOf(err: unknown): Fault {
   }
   if (err instanceof OutputError) return { line: `${START_ERRORS.OUTPUT_UNWRITABLE.code}: ${firstLine(err.message)}`, exit: START_ERRORS.OUTPUT_UNWRITABLE.exit };
   if (err instanceof InputError) return { line: `${START_ERRORS.INPUT_UNREADABLE.code}: ${firstLine(err.message)}`, exit: START_ERRORS.INPUT_UNREADABLE.exit };
+  if (isStoreFull(e)) {
+    return { line: `${START_ERRORS.STORE_FULL.code}: the billing store cannot be written: ${firstLine(e.message)}; free space on its device`, exit: START_ERRORS.STORE_FULL.exit };
+  }
   if (e instanceof Error && typeof e.code === 'string') {
     if (e.syscall === 'listen') return faultOf(listenError(err, 'port'));
     if (WRITE_FAILURES.has(e.code)) return faultOf(new OutputError(typeof e.path === 'string' ? e.path : 'the output', e as NodeJS.ErrnoException));
