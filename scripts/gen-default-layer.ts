@@ -3,7 +3,7 @@
  *
  *   assets/default-layer/default-layer.tsv.br      places + postcodes of the 34 destinations
  *   src/data/iso3166-2.generated.ts                GeoNames admin1 → ISO 3166-2 (per country)
- *   src/engine/lookup/subdivision-names.generated.ts  CLDR names of those subdivisions
+ *   src/engine/lookup/record/subdivision-names.generated.ts  CLDR names of those subdivisions
  *
  *   node scripts/gen-default-layer.ts
  *
@@ -30,7 +30,7 @@ import { resolve } from 'node:path';
 import { sharedDataPath, PROJECT_ROOT } from '../src/config/shared-data.ts';
 import { SUPPORTED_DESTINATIONS } from '../src/engine/lines/iso3166.ts';
 import { splitCsv } from '../src/data/readers/lines.ts';
-import { foldText } from '../src/engine/lookup/normalize.ts';
+import { foldText } from '../src/engine/lookup/normalize/normalize.ts';
 import { cities500Path } from '../src/data/readers/cities500.ts';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
@@ -597,7 +597,7 @@ const subTs = [
   `export const SUBDIVISION_NAMES: Readonly<Record<string, string>> = ${JSON.stringify(names, null, 2)};`,
   '',
 ].join('\n');
-writeFileSync(resolve(PROJECT_ROOT, 'src', 'engine', 'lookup', 'subdivision-names.generated.ts'), subTs);
+writeFileSync(resolve(PROJECT_ROOT, 'src', 'engine', 'lookup', 'record', 'subdivision-names.generated.ts'), subTs);
 
 const noState = cities.filter((c) => !c.state).length;
 console.log(`skipped ${skipped} business postcode rows (CEDEX, companies)`);

@@ -1,5 +1,5 @@
 /**
- * Generates src/engine/lookup/postcode-shapes.generated.ts: the postcode shape of each supported
+ * Generates src/engine/lookup/parse/postcode-shapes.generated.ts: the postcode shape of each supported
  * destination, the `zip` regex of Google's libaddressinput metadata
  * (../shared/data/libaddressinput/countries.json, Apache-2.0), pinned so that the lookup never
  * reads ../shared at run time.
@@ -25,5 +25,5 @@ const ts = [
   `export const POSTCODE_SHAPES: Readonly<Record<string, string>> = ${JSON.stringify(shapes, null, 2)};`,
   '',
 ].join('\n');
-writeFileSync(resolve(PROJECT_ROOT, 'src', 'engine', 'lookup', 'postcode-shapes.generated.ts'), ts);
+writeFileSync(resolve(PROJECT_ROOT, 'src', 'engine', 'lookup', 'parse', 'postcode-shapes.generated.ts'), ts);
 console.log(`${Object.keys(shapes).length} postcode shapes written`);

@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { loadIndexFile } from '../src/data/index-file.ts';
 import { openIndex as openNew } from '../src/engine/index/index.ts';
 import { lookup as lookupNew } from '../src/engine/lookup/index.ts';
-import { parseRequest as parseNew } from '../src/engine/lookup/parse.ts';
+import { parseRequest as parseNew } from '../src/engine/lookup/parse/parse.ts';
 import type { SearchRequest } from '../src/contract/requests.ts';
 import { sample, type Truth } from '../eval/lookup/suites.ts';
 import { readBanoRows } from './gen-oa-national.ts';

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { CellLinker, LINK_METERS } from '../src/data/build/street-parts.ts';
-import { foldText } from '../src/engine/lookup/normalize.ts';
+import { foldText } from '../src/engine/lookup/normalize/normalize.ts';
 import { hasSharedData, sharedDataPath } from '../src/config/shared-data.ts';
 
 let files = process.argv.slice(2);

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import type { AddressIndex } from '../../src/engine/index/index.ts';
 import type { SearchRecord } from '../../src/contract/records.ts';
 import type { SearchRequest } from '../../src/contract/requests.ts';
-import { houseNumberKey, postcodeKey } from '../../src/engine/lookup/normalize.ts';
-import { parseComponents } from '../../src/engine/lookup/components.ts';
+import { houseNumberKey, postcodeKey } from '../../src/engine/lookup/normalize/normalize.ts';
+import { parseComponents } from '../../src/engine/lookup/parse/components.ts';
 import { D } from './suites.ts';
 
 interface Step { step: string; scenario?: string; params: Record<string, string> | null; then: { check: string; table: string[][] }[] }

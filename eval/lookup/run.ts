@@ -106,7 +106,7 @@ if (nr.failures.length) {
 
 say('## Parser components (libpostal and Pelias parse cases)');
 say();
-say('`parseComponents` (src/engine/lookup/components.ts) finds the house number and the postcode without the index (street and city roles come from matching against the index, which these world-wide cases are not in). Each suite is split by a fixed rule: cases at even positions are the half the rules were tuned on, odd positions the half only measured. Accuracy = same folded component over cases where either side has it; a label\'s typed marker (`nr.`, `д.`, `CEP`) is not part of the value. A Pelias case asserted with all its solutions (`firstSolutionOnly` false: a list of solutions, best first, `[]` = none) is scored on its first solution; an earlier reading of this file took those cases as naming no house number or postcode and marked two right answers wrong.');
+say('`parseComponents` (src/engine/lookup/parse/components.ts) finds the house number and the postcode without the index (street and city roles come from matching against the index, which these world-wide cases are not in). Each suite is split by a fixed rule: cases at even positions are the half the rules were tuned on, odd positions the half only measured. Accuracy = same folded component over cases where either side has it; a label\'s typed marker (`nr.`, `д.`, `CEP`) is not part of the value. A Pelias case asserted with all its solutions (`firstSolutionOnly` false: a list of solutions, best first, `[]` = none) is scored on its first solution; an earlier reading of this file took those cases as naming no house number or postcode and marked two right answers wrong.');
 say();
 say('| suite | half | house number | postcode |');
 say('|---|---|---|---|');

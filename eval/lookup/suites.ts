@@ -11,8 +11,8 @@ import { defaultLayerPath } from '../../src/data/readers/default-layer.ts';
 import { loadIndexFile } from '../../src/data/index-file.ts';
 import { INDEX_FORMAT_VERSION } from '../../src/engine/index/format.ts';
 import { openIndex, type AddressIndex } from '../../src/engine/index/index.ts';
-import { abbreviationsOf, countryLanguages } from '../../src/engine/lookup/abbreviations.ts';
-import { foldText, houseNumberKey } from '../../src/engine/lookup/normalize.ts';
+import { abbreviationsOf, countryLanguages } from '../../src/engine/lookup/normalize/abbreviations.ts';
+import { foldText, houseNumberKey } from '../../src/engine/lookup/normalize/normalize.ts';
 import type { SearchRequest } from '../../src/contract/requests.ts';
 import type { SearchRecord } from '../../src/contract/records.ts';
 import { distanceMeters } from '../../src/data/geo.ts';
@@ -60,9 +60,8 @@ function cacheKey(src: IndexSources): string {
     const st = statSync(f);
     h.update(`${f}:${st.size}:${st.mtimeMs}`);
   }
-  for (const dir of ['src/data', 'src/data/build', 'src/data/readers', 'src/engine/lookup', 'src/engine/index']) {
+  for (const dir of ['src/data', 'src/data/build', 'src/data/readers', 'src/engine/lookup/normalize', 'src/engine/index']) {
     for (const f of readdirSafe(resolve(PROJECT_ROOT, dir)).filter((x) => x.endsWith('.ts'))) {
-      if (dir === 'src/engine/lookup' && !['normalize.ts', 'abbreviations.ts'].includes(f)) continue;
       h.update(readFileSync(resolve(PROJECT_ROOT, dir, f)));
     }
   }

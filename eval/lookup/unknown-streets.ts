@@ -10,7 +10,7 @@
 import type { SearchRecord } from '../../src/contract/records.ts';
 import type { SearchRequest } from '../../src/contract/requests.ts';
 import type { AddressIndex } from '../../src/engine/index/index.ts';
-import { foldText } from '../../src/engine/lookup/normalize.ts';
+import { foldText } from '../../src/engine/lookup/normalize/normalize.ts';
 import { sameArea } from './fallback-suites.ts';
 import type { Truth } from './suites.ts';
 

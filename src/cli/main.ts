@@ -22,6 +22,7 @@ const COMMANDS: Record<string, Entry> = {
   accounts: { summary: 'create and manage accounts (credits, agreements, disabling)', load: async () => (await import('./commands/accounts.ts')).default },
   maintenance: { summary: 'switch maintenance mode (503 on both endpoints) on or off', load: async () => (await import('./commands/maintenance.ts')).default },
   consume: { summary: 'run the Kafka stream worker (requests topic → results and ledger topics, exactly once)', load: async () => (await import('./commands/consume.ts')).default },
+  topics: { summary: "create or check the Kafka topics of 'consume' (input, results, ledger, DLQ) with exactly-once settings", load: async () => (await import('./commands/topics.ts')).default },
 };
 
 /** The package version and the Node running it: `addrflow 0.1.0 (node v24.x)`. */

@@ -3,7 +3,7 @@
  * never a stack trace (docs/errors.md). One row per command and class of bad argument or
  * environment: a missing or read-only output directory, a full device (a real 64 KiB tmpfs), a
  * busy port, an unreadable or foreign index, an unreachable or refusing database, an unreadable
- * TLS file, a bad number, an unknown flag or subcommand. Real processes, real mounts, a real
+ * TLS file, brokers down at start, a bad number, an unknown flag or subcommand. Real processes, real mounts, a real
  * PostgreSQL (127.0.0.1:5432) refusing an unknown role.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -168,15 +168,17 @@ const ROWS: Row[] = [
   { cmd: 'consume', what: 'an unreadable sslrootcert', args: () => consumeArgs({ '--db': tlsMissing }), exit: X.EXIT_TLS_FILE, code: 'ADDR_ERR_TLS_FILE' },
   {
     cmd: 'consume', what: 'an unreadable --tls-ca', args: () => consumeArgs({ '--tls-ca': join(root, 'no-such-ca.pem') }),
-    exit: X.EXIT_USAGE, code: USAGE, line: /no-such-ca\.pem/,
-    note: 'the Kafka TLS files are the Kafka branch\'s: merged, this row is exit 13, ADDR_ERR_TLS_FILE',
+    exit: X.EXIT_TLS_FILE, code: 'ADDR_ERR_TLS_FILE', line: /no-such-ca\.pem/,
   },
   {
     cmd: 'consume', what: 'the brokers down at start (--brokers 127.0.0.1:1)',
     args: () => consumeArgs({ '--brokers': '127.0.0.1:1', '--license': account.license, '--guid': account.guid }),
-    exit: X.EXIT_INTERNAL, code: 'ADDR_ERR_INTERNAL',
-    note: 'what main does; merged with the Kafka branch this row is exit 12, ADDR_ERR_KAFKA_UNREACHABLE',
+    exit: X.EXIT_KAFKA, code: 'ADDR_ERR_KAFKA_UNREACHABLE', line: /127\.0\.0\.1:1/,
+    note: 'waits the 30 s start bound first',
   },
+  // topics (the Kafka topics of consume)
+  { cmd: 'topics', what: 'an unknown action', args: () => ['topics', 'frobnicate'], exit: X.EXIT_USAGE, code: USAGE, line: /the action must be create or check, got frobnicate$/ },
+  { cmd: 'topics', what: 'an unreadable --tls-ca', args: () => ['topics', 'check', '--brokers', '127.0.0.1:9092', '--input-topic', 'in', '--results-topic', 'out', '--ledger-topic', 'ledger', '--tls-ca', join(root, 'no-such-ca.pem')], exit: X.EXIT_TLS_FILE, code: 'ADDR_ERR_TLS_FILE', line: /no-such-ca\.pem/ },
 ];
 
 describe.concurrent('every failure of every command is one coded line, its exit code and no stack trace', () => {
@@ -214,7 +216,7 @@ describe('the command line describes itself', () => {
   it('--help has one line per command; help COMMAND prints its usage; an unknown command is a usage error', async () => {
     const h = await runCli(['--help']);
     expect(h.code).toBe(0);
-    for (const c of ['run', 'index', 'serve', 'accounts', 'maintenance', 'consume']) expect(h.stdout).toMatch(new RegExp(`^  ${c} +\\S.{10,}$`, 'm'));
+    for (const c of ['run', 'index', 'serve', 'accounts', 'maintenance', 'consume', 'topics']) expect(h.stdout).toMatch(new RegExp(`^  ${c} +\\S.{10,}$`, 'm'));
     const u = await runCli(['help', 'maintenance']);
     expect(u.code).toBe(0);
     expect(u.stdout).toMatch(/^usage: addrflow maintenance on\|off\|status/);

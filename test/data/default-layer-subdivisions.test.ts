@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { readDefaultLayer } from '../../src/data/readers/default-layer.ts';
 import { SUPPORTED_DESTINATIONS } from '../../src/engine/lines/iso3166.ts';
-import { subdivisionName } from '../../src/engine/lookup/subdivisions.ts';
+import { subdivisionName } from '../../src/engine/lookup/record/subdivisions.ts';
 import { firstLevelCodes, hasSecondLevel } from '../../scripts/cldr-subdivisions.ts';
 
 interface Tally { n: number; state: number; invalid: number; county: number }

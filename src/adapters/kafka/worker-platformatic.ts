@@ -25,6 +25,7 @@ import { StoreUnavailableError } from '../../billing/store.ts';
 import type { Logger } from '../../log.ts';
 import { hasKafkaError, platformaticOptions } from './client/platformatic.ts';
 import { fetchTopicIds } from './client/topic-ids.ts';
+import { requireTopics } from './topics/ensure.ts';
 import type { OutMessage } from './output-messages.ts';
 import { DEFAULT_MAX_BATCH_RECORDS, FENCED, NoCredits, runSlice, type SliceTransaction } from './slice.ts';
 import type { InputMessage } from './stream-record.ts';
@@ -144,13 +145,16 @@ export class PlatformaticStreamWorker {
 
   async start(): Promise<void> {
     const o = this.o;
-    const topics = [o.inputTopic, o.resultsTopic, o.ledgerTopic, o.dlqTopic];
-    const existing = new Set(await this.admin.listTopics());
-    const missing = topics.filter((t) => !existing.has(t));
-    if (missing.length) {
+    // brokers reachable (bounded wait), credentials accepted, the four topics there: else one coded
+    // StartError, the same as the kafkajs worker's (topics/ensure.ts)
+    try {
+      await requireTopics(o.connection ?? { brokers: o.brokers }, { input: o.inputTopic, results: o.resultsTopic, ledger: o.ledgerTopic, dlq: o.dlqTopic }, {
+        clientId: `${o.clientId ?? 'addrflow-worker'}-start`, ...(o.startWaitMs !== undefined ? { waitMs: o.startWaitMs } : {}),
+      });
+    } catch (err) {
       await this.admin.close().catch(() => {});
       await this.consumer.close(true).catch(() => {});
-      throw new Error(`topic(s) not found on ${o.brokers.join(',')}: ${missing.join(', ')} (create them first)`);
+      throw err;
     }
     const topicId = o.topicId
       ? await o.topicId(o.inputTopic)

@@ -33,6 +33,7 @@ import type { Admin, Consumer, EachBatchPayload, Kafka, Transaction } from './cl
 import { createKafka } from './client/kafkajs.ts';
 import type { KafkaConnection } from './client/connection.ts';
 import { fetchTopicIds } from './client/topic-ids.ts';
+import { requireTopics } from './topics/ensure.ts';
 import { BatchFailures } from './batch-failures.ts';
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
@@ -78,6 +79,8 @@ export interface StreamWorkerOptions {
   maxBatchRecords?: number;
   /** Looks up the input topic's id (default: the cluster metadata, client/topic-ids.ts). */
   topicId?: (topic: string) => Promise<string>;
+  /** How long start() waits for unreachable brokers before ADDR_ERR_KAFKA_UNREACHABLE (default START_WAIT_MS, 30 s). */
+  startWaitMs?: number;
 }
 
 /** How long `stop()` waits for the batch in flight and the disconnects before it gives up (the CLI's bound is 30 s in all). */
@@ -154,14 +157,12 @@ export class StreamWorker {
 
   async start(): Promise<void> {
     const o = this.o;
+    // brokers reachable (bounded wait), credentials accepted, the four topics there: else one coded
+    // StartError, the same as the platformatic worker's (topics/ensure.ts)
+    await requireTopics(this.connection, { input: o.inputTopic, results: o.resultsTopic, ledger: o.ledgerTopic, dlq: o.dlqTopic }, {
+      clientId: `${o.clientId ?? 'addrflow-worker'}-start`, ...(o.startWaitMs !== undefined ? { waitMs: o.startWaitMs } : {}),
+    });
     await this.admin.connect();
-    const topics = [o.inputTopic, o.resultsTopic, o.ledgerTopic, o.dlqTopic];
-    const existing = new Set(await this.admin.listTopics());
-    const missing = topics.filter((t) => !existing.has(t));
-    if (missing.length) {
-      await this.admin.disconnect();
-      throw new Error(`topic(s) not found on ${o.brokers.join(',')}: ${missing.join(', ')} (create them first)`);
-    }
     // the metering job: this consumer group on this topic, by the topic's id (a recreated topic is new)
     const topicId = o.topicId
       ? await o.topicId(o.inputTopic)

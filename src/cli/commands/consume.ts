@@ -13,8 +13,13 @@ import { createValueCodec, parseRegistryIds } from '../../adapters/kafka/avro/in
 import { StreamMeter } from '../../adapters/kafka/stream-meter.ts';
 import { createStreamWorker, kafkaClientFrom, KAFKA_CLIENT_ENV, type KafkaClientName } from '../../adapters/kafka/worker-client.ts';
 import { createWorkerMetrics, serveMetrics, type MetricsServer } from '../../adapters/kafka/worker-metrics.ts';
-import { createLogger } from '../../log.ts';
-import { ConnectionSettingsError, CONNECTION_ENV, connectionFrom, describeConnection, type KafkaConnection } from '../../adapters/kafka/client/connection.ts';
+import { createLogger, type Logger } from '../../log.ts';
+import { describeConnection, type KafkaConnection } from '../../adapters/kafka/client/connection.ts';
+import { START_WAIT_MS } from '../../adapters/kafka/client/reach-cluster.ts';
+import { ensureTopics } from '../../adapters/kafka/topics/ensure.ts';
+import { DEFAULT_PARTITIONS, type TopicNames } from '../../adapters/kafka/topics/plan.ts';
+import { StartError } from '../../contract/errors.ts';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, CONNECTION_USAGE_LINES, connectionOf, refuseSecretFlags } from '../kafka-connection.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { UsageError, type Command } from '../command.ts';
 import { credentialsFrom } from '../credentials.ts';
@@ -27,10 +32,8 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
                         [--index DIR] [--op search|lines] [--value-format avro|json] [--workers N]
                         [--metrics-port P] [--metrics-host H] [--transactional-id-prefix X]
                         [--registry-ids subject.vN=id,…] [--session-timeout MS]
-                        [--credit-check-interval MS] [--concurrency N]
-                        [--tls] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--tls-servername NAME]
-                        [--sasl-mechanism plain|scram-sha-256|scram-sha-512 --sasl-username U
-                         [--sasl-password-file FILE]]
+                        [--credit-check-interval MS] [--concurrency N] [--create-topics]
+                        ${CONNECTION_USAGE_LINES}
 
   Reads request records (one element each; Avro or JSON values) from the input topic and writes,
   exactly once per input record, the result to the results topic and one ledger entry per
@@ -40,7 +43,13 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
 
   --brokers        bootstrap brokers (comma-separated)
   --group          consumer group id
-  --dlq-topic      dead-letter topic (default: <input-topic>.dlq); every topic must exist
+  --dlq-topic      dead-letter topic (default: <input-topic>.dlq)
+                   Every topic must exist: create them with 'addrflow topics create' (same topic
+                   and connection flags; settings in its --help), or give --create-topics. A
+                   missing topic stops the worker at start: ADDR_ERR_KAFKA_TOPIC_MISSING, exit 12
+  --create-topics  create the missing topics first, as 'addrflow topics create' with its defaults
+                   (${DEFAULT_PARTITIONS} partitions, replication min(3, brokers)); an existing topic whose
+                   settings can break the pipeline stops the worker (ADDR_ERR_KAFKA_TOPIC_SETTINGS, exit 12)
   --license, --guid  the account charged (refused credentials: exit 4, nothing is consumed);
                    env ADDRFLOW_LICENSE / ADDRFLOW_GUID keep them out of the process list
   --db             billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
@@ -61,25 +70,18 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
                    worker's data path, same guarantees (env ADDRFLOW_KAFKA_CLIENT;
                    docs/kafka-values.md)
 
-  Managed Kafka (TLS, SASL). Every flag has an environment variable; the flag wins. Secrets are
-  never taken from the command line: the SASL password comes from ADDRFLOW_KAFKA_SASL_PASSWORD or
-  a file, the client key from a file (its passphrase from ADDRFLOW_KAFKA_TLS_KEY_PASSPHRASE).
-  --tls              TLS to the brokers with the system CAs (env ADDRFLOW_KAFKA_TLS=1); implied by
-                     any --tls-* file
-  --tls-ca           PEM CA bundle that signs the broker certificates (ADDRFLOW_KAFKA_TLS_CA_FILE)
-  --tls-cert, --tls-key  client certificate and unencrypted or passphrase-protected key, PEM, for
-                     mutual TLS (ADDRFLOW_KAFKA_TLS_CERT_FILE, ADDRFLOW_KAFKA_TLS_KEY_FILE)
-  --tls-servername   name checked against the broker certificate (ADDRFLOW_KAFKA_TLS_SERVERNAME)
-  --sasl-mechanism   plain, scram-sha-256 or scram-sha-512 (ADDRFLOW_KAFKA_SASL_MECHANISM)
-  --sasl-username    (ADDRFLOW_KAFKA_SASL_USERNAME)
-  --sasl-password-file  file holding the password, one line (ADDRFLOW_KAFKA_SASL_PASSWORD_FILE);
-                     or the password itself in ADDRFLOW_KAFKA_SASL_PASSWORD
+${CONNECTION_USAGE}
 
 SIGTERM/SIGINT: the batch in flight finishes and commits, then the worker exits — within 30 s,
 broker reachable or not (a batch it could not finish is processed again by the next worker).
 
+Brokers that do not answer at start are waited for ${START_WAIT_MS / 1000} s, then ADDR_ERR_KAFKA_UNREACHABLE.
+
 Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the consumer failed (or the stop hung past its bound);
-2 usage error; 4 credentials refused.`;
+2 usage error; 4 credentials refused (license/guid, or the Kafka SASL login: ADDR_ERR_KAFKA_AUTH);
+5 index unusable; 6 billing store; 12 Kafka unusable at start (ADDR_ERR_KAFKA_UNREACHABLE,
+ADDR_ERR_KAFKA_TOPIC_MISSING, ADDR_ERR_KAFKA_TOPIC_SETTINGS); 13 a TLS or password file cannot be
+read or is not valid (ADDR_ERR_TLS_FILE).`;
 
 
 /** A stopping worker exits at most this long after SIGTERM/SIGINT, whatever the broker and store do. */
@@ -96,13 +98,11 @@ function required(values: Record<string, unknown>, name: string): string {
 const command: Command = {
   usage,
   async run(argv) {
-    if (argv.some((a) => /^--(sasl-password|tls-key-passphrase|tls-passphrase)(=|$)/.test(a))) {
-      throw new UsageError(`secrets are not taken from the command line: set ${CONNECTION_ENV.saslPassword} (or --sasl-password-file) / ${CONNECTION_ENV.tlsKeyPassphrase}`);
-    }
+    refuseSecretFlags(argv);
     const { values } = parseArgs({
       args: argv,
       options: {
-        brokers: { type: 'string' },
+        ...CONNECTION_OPTIONS,
         group: { type: 'string' },
         'input-topic': { type: 'string' },
         'results-topic': { type: 'string' },
@@ -123,14 +123,7 @@ const command: Command = {
         'credit-check-interval': { type: 'string' },
         concurrency: { type: 'string' },
         'kafka-client': { type: 'string' },
-        tls: { type: 'boolean' },
-        'tls-ca': { type: 'string' },
-        'tls-cert': { type: 'string' },
-        'tls-key': { type: 'string' },
-        'tls-servername': { type: 'string' },
-        'sasl-mechanism': { type: 'string' },
-        'sasl-username': { type: 'string' },
-        'sasl-password-file': { type: 'string' },
+        'create-topics': { type: 'boolean' },
       },
       strict: true,
     });
@@ -159,17 +152,7 @@ const command: Command = {
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    let connection: KafkaConnection;
-    try {
-      connection = connectionFrom({
-        brokers, tls: values.tls, tlsCaFile: values['tls-ca'], tlsCertFile: values['tls-cert'], tlsKeyFile: values['tls-key'],
-        tlsServername: values['tls-servername'], saslMechanism: values['sasl-mechanism'], saslUsername: values['sasl-username'],
-        saslPasswordFile: values['sasl-password-file'],
-      });
-    } catch (e) {
-      if (e instanceof ConnectionSettingsError) throw new UsageError(e.message);
-      throw e;
-    }
+    const connection = connectionOf(values);
     const creds = validateCredentials(credentialsFrom(values));
     const log = createLogger();
 
@@ -186,6 +169,17 @@ const command: Command = {
       if (!(err instanceof ServiceError)) throw err;
       process.stderr.write(`addrflow consume: ${err.name}: the worker did not start: ${err.status} ${err.message}\n`);
       return EXIT_REFUSED;
+    }
+
+    if (values['create-topics']) {
+      // after the credentials: topics are created for a worker that can run, before the pool starts
+      try {
+        await createTopics(connection, { input: inputTopic, results: resultsTopic, ledger: ledgerTopic, dlq: dlqTopic }, log);
+      } catch (err) {
+        await meter.close().catch(() => {});
+        await billing.close();
+        throw err;
+      }
     }
 
     const pool = await EnginePool.create({ ...(workers !== undefined ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
@@ -214,11 +208,13 @@ const command: Command = {
       });
       await worker.start();
     } catch (err) {
-      // the one line on stderr is main's (src/cli/fault.ts); the log keeps the details for debugging
-      log.debug({ err }, 'the worker could not start');
       await shutdown();
+      // a start failure (Kafka unreachable, a topic missing, credentials refused, a busy
+      // --metrics-port, anything unexpected): its one coded line is main's (src/cli/fault.ts);
+      // the log keeps the details for debugging, never a stack trace on stderr by default
+      log.debug({ err }, 'the worker could not start');
       log.flush();
-      exitSoon(1);
+      exitSoon(err instanceof StartError ? err.exit : 1);
       throw err;
     }
     log.info({
@@ -256,6 +252,19 @@ const command: Command = {
     });
   },
 };
+
+/**
+ * `--create-topics`: as `addrflow topics create` with its defaults. A topic that exists with
+ * settings that can break the pipeline stops the worker (it is never altered).
+ */
+async function createTopics(connection: KafkaConnection, names: TopicNames, log: Logger): Promise<void> {
+  const { reports } = await ensureTopics(connection, names, { create: true, clientId: 'addrflow-consume-topics' });
+  const bad = reports.filter((r) => r.status === 'mismatch');
+  if (bad.length) {
+    throw new StartError('KAFKA_TOPIC_SETTINGS', bad.map((r) => `${r.topic}: ${r.problems!.join('; ')}`).join(' | ') + " (see 'addrflow topics check')");
+  }
+  log.info({ topics: reports.map(({ topic, status, partitions, replicationFactor }) => ({ topic, status, partitions, replicationFactor })) }, 'topics ready (--create-topics)');
+}
 
 /**
  * Everything is closed; the process must not linger. kafkajs 2.2.4 can keep a consumer-restart

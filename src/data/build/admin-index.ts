@@ -6,7 +6,7 @@
  * a postcode's state and county) fill in, then the nearest postcode's.
  */
 import Flatbush from 'flatbush';
-import { postcodeKey } from '../../engine/lookup/normalize.ts';
+import { postcodeKey } from '../../engine/lookup/normalize/normalize.ts';
 import { PointGrid } from '../geo.ts';
 import { isoSubdivision } from '../iso3166-2.ts';
 import type { AdminArea, PostcodeEntry } from '../source-types.ts';

@@ -3,7 +3,13 @@
  * log line every 10 s and one per finished phase. Reading phases measure progress in file bytes
  * and report rows read; build phases measure it in rows.
  */
-import type { BuildProgress } from '../index-builder.ts';
+/** Reports build phases; the CLI draws them, tests pass nothing. */
+export interface BuildProgress {
+  phase(name: string, total?: number): void;
+  tick(done: number): void;
+}
+
+export const noProgress: BuildProgress = { phase() {}, tick() {} };
 
 export interface ProgressOptions {
   /** Where lines go (stderr by default). */

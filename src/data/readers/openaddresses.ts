@@ -19,7 +19,7 @@ import { basename, dirname } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { readCsvFile } from '../../csv/reader.ts';
 import { gunzipIfGzip } from '../../csv/gzip.ts';
-import { isCountryCode } from '../../engine/lookup/countries.ts';
+import { isCountryCode } from '../../engine/lookup/parse/countries.ts';
 import type { ReaderProgress, SourceReader, SourceSink } from '../source-sink.ts';
 import type { AddressPoint } from '../source-types.ts';
 import { positionOf } from './position.ts';

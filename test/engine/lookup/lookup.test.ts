@@ -3,9 +3,10 @@ import { IndexBuilder } from '../../../src/data/index-builder.ts';
 import { emptyBatch } from '../../../src/data/source-types.ts';
 import { openIndex, IndexFormatError } from '../../../src/engine/index/index.ts';
 import { lookup } from '../../../src/engine/lookup/index.ts';
-import { houseNumberKey, foldText } from '../../../src/engine/lookup/normalize.ts';
-import { exactMatches, intersectDocs } from '../../../src/engine/lookup/candidates.ts';
-import { parseRequest } from '../../../src/engine/lookup/parse.ts';
+import { houseNumberKey, foldText } from '../../../src/engine/lookup/normalize/normalize.ts';
+import { intersectDocs } from '../../../src/engine/lookup/candidates/holding-all.ts';
+import { exactMatches } from '../../../src/engine/lookup/match/matches.ts';
+import { parseRequest } from '../../../src/engine/lookup/parse/parse.ts';
 import { SEARCH_RECORD_KEYS } from '../../../src/contract/records.ts';
 import { indexOfBatch } from '../../helpers/test-index.ts';
 

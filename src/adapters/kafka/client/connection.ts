@@ -7,7 +7,9 @@
  * Secrets (the SASL password, the TLS key's passphrase) are never taken from the command line:
  * only from the environment or a file. The TLS key itself is a file.
  */
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { StartError } from '../../../contract/errors.ts';
 
 export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
@@ -75,11 +77,61 @@ export const CONNECTION_ENV = {
   saslPasswordFile: 'ADDRFLOW_KAFKA_SASL_PASSWORD_FILE',
 } as const;
 
-function readFile(what: string, path: string): Buffer {
+/** Which flag and variable name a file, for the fix in a TLS_FILE line. */
+const FILE_SETTING = {
+  'TLS CA file': `--tls-ca / ${CONNECTION_ENV.tlsCaFile}`,
+  'TLS certificate file': `--tls-cert / ${CONNECTION_ENV.tlsCertFile}`,
+  'TLS key file': `--tls-key / ${CONNECTION_ENV.tlsKeyFile}`,
+  'SASL password file': `--sasl-password-file / ${CONNECTION_ENV.saslPasswordFile}`,
+} as const;
+type FileKind = keyof typeof FILE_SETTING;
+
+/**
+ * A file the connection needs. One that cannot be read is ADDR_ERR_TLS_FILE (exit 13), like an
+ * unreadable PostgreSQL certificate: the fix is the file (its path or its permissions), not the usage.
+ */
+function readFile(what: FileKind, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (e) {
-    throw new ConnectionSettingsError(`${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new StartError('TLS_FILE', `${what} ${path} cannot be read (${why}): give a readable file with ${FILE_SETTING[what]}`);
+  }
+}
+
+function invalidFile(what: FileKind, path: string, why: string): StartError {
+  return new StartError('TLS_FILE', `${what} ${path} is not valid: ${why}; give a PEM file with ${FILE_SETTING[what]}`);
+}
+
+/**
+ * Checks the PEM files at start, so a wrong file is one line naming it rather than a TLS handshake
+ * that fails (or, for a bad CA, a broker that looks unreachable) later. Every certificate of a CA
+ * bundle is parsed; the key is opened with its passphrase and must belong to the certificate.
+ */
+function checkTlsFiles(t: TlsSettings, files: { ca?: string | undefined; cert?: string | undefined; key?: string | undefined }): void {
+  const certificates = (what: FileKind, path: string, pem: Buffer): X509Certificate[] => {
+    const blocks = pem.toString('latin1').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (blocks.length === 0) throw invalidFile(what, path, 'no PEM certificate (-----BEGIN CERTIFICATE-----) in it');
+    try {
+      return blocks.map((b) => new X509Certificate(b));
+    } catch (e) {
+      throw invalidFile(what, path, (e as Error).message);
+    }
+  };
+  if (t.ca && files.ca) certificates('TLS CA file', files.ca, t.ca);
+  const cert = t.cert && files.cert ? certificates('TLS certificate file', files.cert, t.cert)[0] : undefined;
+  if (t.key && files.key) {
+    let key;
+    try {
+      key = createPrivateKey({ key: t.key, format: 'pem', ...(t.passphrase !== undefined ? { passphrase: t.passphrase } : {}) });
+    } catch (e) {
+      const msg = (e as Error).message;
+      const hint = /passphrase|decrypt|bad decrypt/i.test(msg) ? ` (encrypted key: is ${CONNECTION_ENV.tlsKeyPassphrase} set and right?)` : '';
+      throw invalidFile('TLS key file', files.key, `${msg}${hint}`);
+    }
+    if (cert && !cert.checkPrivateKey(key)) {
+      throw invalidFile('TLS key file', files.key, `the key does not belong to the certificate ${files.cert}`);
+    }
   }
 }
 
@@ -91,7 +143,8 @@ function truthy(v: string | undefined): boolean {
  * Builds the connection from flag values (`inputs`) and the environment. TLS is on when asked
  * (`tls`, ADDRFLOW_KAFKA_TLS=1) or when any TLS file is given. SASL is on when a mechanism is
  * given; it then needs a user name and a password (ADDRFLOW_KAFKA_SASL_PASSWORD or a password file,
- * whose trailing newline is dropped). Throws ConnectionSettingsError with the reason.
+ * whose trailing newline is dropped). Throws ConnectionSettingsError with the reason (a usage
+ * error), or StartError TLS_FILE for a file that cannot be read or is not valid PEM.
  */
 export function connectionFrom(inputs: ConnectionInputs, env: NodeJS.ProcessEnv = process.env): KafkaConnection {
   const e = (k: keyof typeof CONNECTION_ENV): string | undefined => {
@@ -116,6 +169,7 @@ export function connectionFrom(inputs: ConnectionInputs, env: NodeJS.ProcessEnv 
       ...(passphrase !== undefined ? { passphrase } : {}),
       ...(servername !== undefined ? { servername } : {}),
     };
+    checkTlsFiles(conn.tls, { ca: caFile, cert: certFile, key: keyFile });
   }
   const mechanism = (inputs.saslMechanism ?? e('saslMechanism'))?.toLowerCase();
   if (mechanism !== undefined) {

@@ -1,16 +1,21 @@
 /** Connection settings from flags and environment: TLS files, SASL, secrets only from env or files. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../../../src/log.ts';
 import { connectionFrom, describeConnection } from '../../../../src/adapters/kafka/client/connection.ts';
+import { StartError } from '../../../../src/contract/errors.ts';
 import { runCli } from '../../../helpers/cli.ts';
+import { makeCertificates } from '../../../helpers/tls-certs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'addrflow-conn-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let pkiFiles: ReturnType<typeof makeCertificates> | undefined;
+/** A CA and a client certificate and key (openssl), made once. */
+const certs = (): ReturnType<typeof makeCertificates> => (pkiFiles ??= makeCertificates(mkdtempSync(join(dir, 'pki-'))));
 const file = (name: string, text: string): string => {
   const p = join(dir, name);
   writeFileSync(p, text);
@@ -25,13 +30,44 @@ describe('connectionFrom', () => {
   });
 
   it('reads TLS files from flags or env; any file turns TLS on; cert needs key', () => {
-    const ca = file('ca.pem', 'CA');
-    expect(connectionFrom({ brokers, tlsCaFile: ca }, {}).tls).toEqual({ ca: Buffer.from('CA') });
+    const pki = certs();
+    const pem = (p: string) => readFileSync(p);
+    expect(connectionFrom({ brokers, tlsCaFile: pki.ca }, {}).tls).toEqual({ ca: pem(pki.ca) });
     expect(connectionFrom({ brokers }, { ADDRFLOW_KAFKA_TLS: '1' }).tls).toEqual({});
-    const c = connectionFrom({ brokers }, { ADDRFLOW_KAFKA_TLS_CA_FILE: ca, ADDRFLOW_KAFKA_TLS_CERT_FILE: file('c.crt', 'C'), ADDRFLOW_KAFKA_TLS_KEY_FILE: file('c.key', 'K'), ADDRFLOW_KAFKA_TLS_KEY_PASSPHRASE: 'pp' });
-    expect(c.tls).toEqual({ ca: Buffer.from('CA'), cert: Buffer.from('C'), key: Buffer.from('K'), passphrase: 'pp' });
-    expect(() => connectionFrom({ brokers, tlsCertFile: ca }, {})).toThrow(/both --tls-cert and --tls-key/);
-    expect(() => connectionFrom({ brokers, tlsCaFile: join(dir, 'missing.pem') }, {})).toThrow(/TLS CA file .*missing\.pem: ENOENT/);
+    const c = connectionFrom({ brokers }, { ADDRFLOW_KAFKA_TLS_CA_FILE: pki.ca, ADDRFLOW_KAFKA_TLS_CERT_FILE: pki.clientCert, ADDRFLOW_KAFKA_TLS_KEY_FILE: pki.clientKey, ADDRFLOW_KAFKA_TLS_SERVERNAME: 'localhost' });
+    expect(c.tls).toEqual({ ca: pem(pki.ca), cert: pem(pki.clientCert), key: pem(pki.clientKey), servername: 'localhost' });
+    expect(() => connectionFrom({ brokers, tlsCertFile: pki.ca }, {})).toThrow(/both --tls-cert and --tls-key/);
+  });
+
+  it('a TLS or password file that cannot be read or is not valid is ADDR_ERR_TLS_FILE (exit 13), naming the file and the flag', () => {
+    const pki = certs();
+    const fails = (inputs: Parameters<typeof connectionFrom>[0], env: NodeJS.ProcessEnv = {}): StartError => {
+      try {
+        connectionFrom(inputs, env);
+      } catch (e) {
+        expect(e).toBeInstanceOf(StartError);
+        return e as StartError;
+      }
+      throw new Error('no error');
+    };
+    const missing = fails({ brokers, tlsCaFile: join(dir, 'missing.pem') });
+    expect([missing.code, missing.exit]).toEqual(['ADDR_ERR_TLS_FILE', 13]);
+    expect(missing.message).toMatch(/TLS CA file .*missing\.pem cannot be read \(ENOENT\): give a readable file with --tls-ca \/ ADDRFLOW_KAFKA_TLS_CA_FILE/);
+    expect(fails({ brokers, tlsCaFile: file('not.pem', 'CA') }).message).toMatch(/TLS CA file .*not\.pem is not valid: no PEM certificate/);
+    expect(fails({ brokers, tlsCaFile: file('broken.pem', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n') }).code).toBe('ADDR_ERR_TLS_FILE');
+    expect(fails({ brokers, tlsCertFile: pki.clientCert, tlsKeyFile: file('k.pem', 'K') }).message).toMatch(/TLS key file .*k\.pem is not valid/);
+    // a key that is not the certificate's (the CA's key with the client certificate)
+    expect(fails({ brokers, tlsCertFile: pki.clientCert, tlsKeyFile: join(dirname(pki.ca), 'ca.key') }).message).toMatch(/does not belong to the certificate/);
+    expect(fails({ brokers, saslMechanism: 'plain', saslUsername: 'u', saslPasswordFile: join(dir, 'no-pw') }).message)
+      .toMatch(/SASL password file .*no-pw cannot be read \(ENOENT\): give a readable file with --sasl-password-file/);
+  });
+
+  it('addrflow topics and consume: an unreadable TLS file is one line, exit 13', async () => {
+    for (const cmd of [['topics', 'check'], ['consume', '--group', 'g', '--license', 'x', '--guid', 'y']]) {
+      const r = await runCli([...cmd, '--brokers', 'b:1', '--input-topic', 'i', '--results-topic', 'r', '--ledger-topic', 'l', '--tls-ca', join(dir, 'nope.pem')]);
+      expect(r.code, r.stderr).toBe(13);
+      expect(r.stderr.trim().split('\n')).toEqual([`addrflow ${cmd[0]}: ADDR_ERR_TLS_FILE: TLS CA file ${join(dir, 'nope.pem')} cannot be read (ENOENT): give a readable file with --tls-ca / ADDRFLOW_KAFKA_TLS_CA_FILE`]);
+    }
   });
 
   it('takes SASL password from env or a file, never elsewhere; flags win over env', () => {

@@ -113,7 +113,7 @@ suite(`managed Kafka: TLS and SASL against an own broker${unavailable ? ` — SK
     await checkInvariants(h, topics, records, db, account);
   }, 180_000);
 
-  it('addrflow consume with a wrong SASL password does not start (exit 1, the reason, no password)', async () => {
+  it('addrflow consume and topics with a wrong SASL password do not start: ADDR_ERR_KAFKA_AUTH, exit 4 (like a refused license), one line, no password', async () => {
     const topics = await createTopics(h, 'badpw', 1);
     const db = `sqlite:${join(dir, 'badpw.sqlite')}`;
     const account = await createAccount(db, 1000);
@@ -123,8 +123,16 @@ suite(`managed Kafka: TLS and SASL against an own broker${unavailable ? ` — SK
       consumeArgs(broker.sasl!, topics, `g-${h.run}-badpw`, db, account, ['--sasl-mechanism', 'scram-sha-256', '--sasl-username', USER, '--sasl-password-file', pwFile]),
     );
     const r = await done;
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/authentication failed/i);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^addrflow consume: ADDR_ERR_KAFKA_AUTH: .* refused SASL scram-sha-256 user addrflow-svc: .*authentication failed/i);
     expect(r.stderr).not.toContain('not-the-password');
+    const t = await (await import('../../../helpers/cli.ts')).runCli([
+      'topics', 'create', '--brokers', broker.sasl!.join(','), '--input-topic', topics.input, '--results-topic', topics.results, '--ledger-topic', topics.ledger,
+      '--sasl-mechanism', 'plain', '--sasl-username', USER, '--sasl-password-file', pwFile,
+    ]);
+    expect(t.code, t.stderr).toBe(4);
+    expect(t.stderr).toMatch(/^addrflow topics: ADDR_ERR_KAFKA_AUTH: /);
+    expect(t.stderr).not.toContain('not-the-password');
   }, 120_000);
 });

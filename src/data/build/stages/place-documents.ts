@@ -1,0 +1,38 @@
+/**
+ * Place documents: one per place with a name and a country, its names (main, alternate,
+ * localised) as city tokens, ranked by population (at least its type's rank), with the postcode
+ * of the nearest postcode entry of the same place name within 10 km.
+ */
+import { DOC_PLACE, ROLE_CITY } from '../../../engine/index/format.ts';
+import { foldText, foldTokens } from '../../../engine/lookup/normalize/normalize.ts';
+import { PointGrid } from '../../geo.ts';
+import type { Place, PostcodeEntry } from '../../source-types.ts';
+import { fix } from '../doc-columns.ts';
+import { encodeNames } from '../encode-names.ts';
+import type { BuildProgress } from '../progress.ts';
+import type { Documents } from './documents.ts';
+
+export function placeDocuments(docs: Documents, places: Place[], postcodes: PostcodeEntry[], nAddr: number, pr: BuildProgress): void {
+  const { D, T, S, admin } = docs;
+  pr.phase('place documents', places.length);
+  const pcGrid = new PointGrid<{ e: PostcodeEntry; fold: string }>(0.1);
+  for (const e of postcodes) pcGrid.add(e.lat, e.lon, { e, fold: foldText(e.place) });
+  for (const p of places) {
+    if (!p.name || !p.country) continue;
+    const d = D.begin(DOC_PLACE, S.intern(p.country), S.intern(p.name), S.intern(p.name), 0);
+    D.lat.a[d] = fix(p.lat); D.lon.a[d] = fix(p.lon);
+    D.addrStart.a[d] = nAddr;
+    D.tokStart.a[d] = T.beginDoc(d);
+    for (const t of foldTokens(p.name)) T.add(S.intern(t), ROLE_CITY);
+    for (const alt of p.altNames ?? []) for (const t of foldTokens(alt)) T.add(S.intern(t), ROLE_CITY);
+    for (const nm of Object.values(p.names ?? {})) for (const t of foldTokens(nm)) T.add(S.intern(t), ROLE_CITY);
+    D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
+    const typeRank = p.type === 'city' ? 100_000 : p.type === 'town' ? 10_000 : p.type === 'village' ? 1_000 : p.type === 'suburb' ? 500 : 100;
+    D.rank.a[d] = Math.min(Math.max(p.population, typeRank), 0xffffffff);
+    if (p.names) D.names.a[d] = S.intern(encodeNames(p.names));
+    D.admin.a[d] = admin.adminFor(p.country, '', p.lat, p.lon, p);
+    const fn = foldText(p.name);
+    const nb = pcGrid.nearest(p.lat, p.lon, 1, (x) => x.e.country === p.country && x.fold === fn);
+    if (nb && nb[1] < 10_000) D.postcode.a[d] = S.intern(nb[0].e.code);
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Stage 9 (named place, see ../index.ts): the place the query names, for the fallback
+ * (fallback.ts) when no street answers the query: the most specific place that the query itself
+ * NAMES and the index holds (postcode area, then city), never a place that merely shares a word
+ * with it. A place is named when every word of its name is in the query (or the whole city field
+ * is one of its other names); a postcode is named when the query holds it in a shape of its
+ * country, found by its longest known prefix where the data knows only part of the code.
+ *
+ * A postcode keeps the answer in its country: the given country, else the one country where the
+ * postcode exists together with the named place, else the one country whose shape it has. When
+ * the postcode and the city name different places, the postcode wins (the street, when one was
+ * found, decided earlier) and the disagreement lowers the relevance.
+ *
+ * Without a given country, the query's other words choose among countries: the street's type
+ * words and its letters (`Triq`, `ø`; street-countries.ts). They may choose among the countries
+ * of a bare postcode or of a shared name, but never take the answer where no named place is, and
+ * a place named only weakly (typo, other name, first words) in a country they rule out is not
+ * named. A name that several countries share, with nothing deciding, gives no answer.
+ */
+import { DOC_PLACE, DOC_POSTCODE, ROLE_CITY, ROLE_ZIP } from '../../index/format.ts';
+import type { AddressIndex } from '../../index/index.ts';
+import type { TokenMatch } from '../match/token-match.ts';
+import { foldTokens } from '../normalize/normalize.ts';
+import type { ParsedQuery } from '../parse/parse.ts';
+import { normalisePostcode } from '../parse/postcodes.ts';
+import type { Scored } from '../score/score.ts';
+import { betterPlace, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
+import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
+import { countryHint, isStreetWord } from './street-countries.ts';
+import { placeToken, streetPartTokens } from './street-part.ts';
+
+/** A postcode and a place farther apart than this do not agree (unless the postcode names the place). */
+const AGREE_METERS = 25_000;
+/** Destinations without postcode data (GeoNames publishes none for Greece). */
+const NO_POSTCODE_DATA = new Set(['GR']);
+/** Named places compared with the postcodes (the best by betterPlace). */
+const MAX_PLACES = 48;
+
+export interface NamedPlace extends Scored {
+  /** `zip` to show: the query's postcode normalised for the country, or the stored one. */
+  zipText: string;
+  /** `city` to show (the named place's name when the postcode area agrees with it). */
+  cityText: string;
+  /** Relevance points taken off (postcode and city disagree, prefix-only postcode). */
+  penalty: number;
+  /** A postal place named without its code: its `zip` is not shown (the place may have several). */
+  placeOnly: boolean;
+}
+
+function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: number[]): boolean {
+  if (pc.country !== place.country) return false;
+  if (place.tokens.every((i) => pcTokens.includes(i))) return true;
+  return index.docDistance(pc.doc, place.doc) <= AGREE_METERS;
+}
+
+export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): NamedPlace | undefined {
+  const streetPart = streetPartTokens(q);
+  const pcs = postcodeHits(index, q, streetPart);
+  const hint0 = countryHint(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text), q.rawText);
+  // the best-named places only (a common name word can hit hundreds of postal places); a place
+  // named only by a typo, another name or its first words, in a country the street words and
+  // letters rule out, is not named ("St. Julians" by a typo is not Juliana, ES, beside "Triq")
+  const places = placeHits(index, q, matches, streetPart)
+    .filter((p) => !(p.weak && hint0.size > 0 && !hint0.has(p.country)))
+    .sort((a, b) => (betterPlace(index, a, b, hint0) ? -1 : betterPlace(index, b, a, hint0) ? 1 : 0))
+    .slice(0, MAX_PLACES);
+  const c = index.c;
+  const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, penalty: number, placeOnly = false): NamedPlace => {
+    const n = q.tokens.length;
+    const explained = new Float64Array(n);
+    const roles = new Int8Array(n).fill(-1);
+    for (const [i, v] of explainedTokens) {
+      if (i < 0) continue;
+      explained[i] = Math.max(explained[i]!, v);
+      roles[i] = q.tokens[i]!.text === zipText.toLowerCase() || /^\d/.test(q.tokens[i]!.text) ? ROLE_ZIP : ROLE_CITY;
+    }
+    return {
+      doc, kind: c.docKind[doc]!, rank: c.docRank[doc]!, explained, roles, nameCoverage: 0, nameTokensMatched: 0, addr: -1, hnQuality: 0, hnToken: -1,
+      zipMatched: zipText !== '', zipConflict: false, typo: false, score: 0, zipText, cityText, penalty, placeOnly,
+    };
+  };
+
+  if (pcs.length > 0) {
+    // per postcode document: the named places it agrees with
+    let best: { pc: PcHit; place?: PlaceHit; pcTokens: number[]; score: number } | undefined;
+    let hintDecided = false;
+    const countries = new Set(pcs.map((p) => p.country));
+    // free text: a place named in a later part ("…, London NW1 6XE") outranks postal place names
+    // made of the street's words ("Baker Street" is also a place of NW1)
+    const lastSeg = places.reduce((m, p) => Math.max(m, p.seg), 0);
+    // and words in the part that holds a street type word are the street's ("Rue de Verdun")
+    const streetSegs = new Set(q.tokens.filter((t) => t.field === 'free' && t.seg !== undefined && isStreetWord(t.text)).map((t) => t.seg!));
+    const multiPart = q.tokens.some((t) => (t.seg ?? 0) > 0);
+    for (const pc of pcs) {
+      const pcTokens = pcPlaceTokens(index, q, matches, pc.doc, streetPart)
+        .filter((i) => (q.tokens[i]!.seg ?? 0) >= lastSeg && !(multiPart && streetSegs.has(q.tokens[i]!.seg ?? -1)));
+      let place: PlaceHit | undefined;
+      for (const pl of places) {
+        if (c.docKind[pl.doc] === DOC_POSTCODE && pl.doc !== pc.doc) continue;
+        if (agrees(index, pc, pl, pcTokens) && (!place || betterPlace(index, pl, place))) place = pl;
+      }
+      const named = Math.max(place ? place.tokens.length : 0, pcTokens.length);
+      // a country the shape alone implies when nothing else decides
+      const score = named * 10 + (pc.exact ? 2 : 0) + (pc.shapeCountries.length === 1 && pc.shapeCountries[0] === pc.country ? 1 : 0);
+      if (!best || score > best.score) best = { pc, place, pcTokens, score };
+    }
+    let b = best!;
+    // a code in several countries and nothing named: the street's type word may point to one
+    if (!q.country && b.score < 10 && countries.size > 1) {
+      const hinted = pcs.filter((p) => hint0.has(p.country));
+      if (hinted.length > 0 && new Set(hinted.map((p) => p.country)).size === 1) {
+        b = { pc: hinted[0]!, place: undefined, pcTokens: [], score: 1 };
+        hintDecided = true;
+      }
+    }
+    // without a given country, a postcode that exists only in a country where the named city is
+    // not (LI addresses written with a Swiss code) does not take the answer abroad
+    const cityAbroad = places.some((p) => p.full && !p.typo && p.country !== b.pc.country);
+    // nor does a type word's guess among the postcode's countries when every place named is abroad
+    const placeAbroad = places.length > 0 && places.every((p) => p.country !== b.pc.country);
+    // or when the query names a city that is nowhere ("Merchants Street 21, 1010 Vallettaa")
+    const cityUnfound = places.length === 0 && q.tokens.some((t, i) => t.text.length >= 4 && placeToken(q, i, streetPart)
+      && (t.field === 'city' || (t.field === 'free' && (t.seg ?? 0) > 0)));
+    const decided = q.country !== '' || b.score >= 10 || (hintDecided && !placeAbroad && !cityUnfound) || (!cityAbroad && (countries.size === 1
+      || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country)));
+    if (decided) {
+      const { pc, place, pcTokens } = b;
+      const zipText = normalisePostcode(pc.country, pc.raw) || index.str(c.docPostcode[pc.doc]!);
+      const tokens: [number, number][] = [[pc.token, pc.exact ? 1 : 0.9]];
+      for (const i of pcTokens) tokens.push([i, 1]);
+      if (place) for (const i of place.tokens) tokens.push([i, place.quality]);
+      // a city was named that is not this postcode's: the postcode wins, the relevance says so
+      const otherCity = places.some((p) => p.full && c.docKind[p.doc] === DOC_PLACE && !(place && p.doc === place.doc) && !p.tokens.every((i) => pcTokens.includes(i)));
+      const cityNamedElsewhere = !place && pcTokens.length === 0 && (places.some((p) => c.docKind[p.doc] === DOC_PLACE) || q.tokens.some((t) => t.field === 'city'));
+      const penalty = (otherCity && !place) || cityNamedElsewhere ? 20 : 0;
+      // the name as the postcode data writes it (local: Warszawa, Lisboa) when it is the one typed
+      const pcCity = index.str(c.docCity[pc.doc]!);
+      const typed = new Set(pcTokens.map((i) => q.tokens[i]!.text));
+      const pcCityTyped = pcTokens.length > 0 && foldTokens(pcCity).every((w) => typed.has(w));
+      const cityText = pcCityTyped || !place ? pcCity : index.str(c.docCity[place.doc]!);
+      return make(pc.doc, tokens, zipText, cityText, penalty);
+    }
+    // the postcode exists in several countries and nothing names one: it cannot decide
+  }
+  if (places.length === 0) return undefined;
+  const hint = hint0;
+  let best = places[0]!;
+  for (const p of places) if (betterPlace(index, p, best, hint)) best = p;
+  // the same name in another country, as well named, and nothing in the query decides: no answer
+  // rather than a guess abroad ("Velaines" is in FR and BE; a much larger place still wins)
+  if (!q.country && sharedAbroad(index, best, places, hint)) return undefined;
+  const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
+  // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with
+  // the city it came with; it counts half, since nothing could check it.
+  let zipText = '';
+  const z = q.zipCands.find((x) => NO_POSTCODE_DATA.has(best.country) && x.countries.includes(best.country));
+  if (z) {
+    zipText = normalisePostcode(best.country, z.raw);
+    if (zipText) tokens.push([q.tokens.findIndex((t) => t.text === z.key), 0.5]);
+  }
+  // a postal place named without its code: the place, not one of its codes
+  return make(best.doc, tokens, zipText, index.str(c.docCity[best.doc]!), 0, c.docKind[best.doc] === DOC_POSTCODE);
+}

@@ -1,0 +1,175 @@
+/**
+ * Stage 9 (named place, see ../index.ts): the places the query names (every word of the name
+ * typed, its first words, or one of its other names), and which of two named places is the better
+ * answer.
+ */
+import { DOC_PLACE, DOC_POSTCODE } from '../../index/format.ts';
+import type { AddressIndex } from '../../index/index.ts';
+import { QueryBits, popcount } from '../match/query-bits.ts';
+import type { TokenMatch } from '../match/token-match.ts';
+import type { ParsedQuery } from '../parse/parse.ts';
+import { countriesOf, type CountryNames } from './country-names.ts';
+import { foldedName, nameWords, type NameWords } from './name-words.ts';
+import { placeDocs } from './place-docs.ts';
+import { PlaceEntries } from './place-entries.ts';
+import { placeToken } from './street-part.ts';
+
+export interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean }
+
+/** This thread's table of the place documents one lookup's words hit (emptied per lookup). */
+const entries = new PlaceEntries();
+
+/**
+ * Places the query names: every word of the display name in the query; the words typed are the
+ * first words of the name ("Krems" for "Krems an der Donau", counted lower); or the whole city
+ * field is one of its other names (Copenhagen → København). Postal place names (postcode
+ * documents) count as places too ("København V"). Typo neighbours name a place only from the
+ * city field: in free text they would let a street word ("Menqa") name a town abroad.
+ */
+export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetPart: readonly boolean[]): PlaceHit[] {
+  // the words of three letters or more first: a place named only by short words ("v", "de")
+  // is not looked at, and those words only add to places a real word found
+  const order = q.tokens.map((_, i) => i).sort((a, b) => Number(q.tokens[a]!.text.length < 3) - Number(q.tokens[b]!.text.length < 3));
+  const countries = countriesOf(index);
+  collectPlaceEntries(index, q, matches, streetPart, order, countries);
+  let cityMask = 0;
+  q.tokens.forEach((t, i) => { if (t.field === 'city') cityMask |= 1 << i; });
+  const cityCount = popcount(cityMask);
+  // which query tokens stand for each index token: as typed, expanded, or a typo neighbour
+  const forms = new QueryBits(matches);
+  const names = nameWords(index);
+  const out: PlaceHit[] = [];
+  for (let e = 0; e < entries.size; e++) {
+    const d = entries.doc[e]!, toks = entries.tokens[e]!;
+    const n = popcount(toks);
+    // a structured city is named by at least half its words ("København" for "København V"),
+    // not by one expanded abbreviation ("St." → the town of Street for "St. Julian's")
+    const inCity = popcount(toks & cityMask);
+    if (cityCount > 0 && inCity > 0 && inCity * 2 < cityCount) continue;
+    const how = namedHow(index, names, q, matches, forms, d, toks, n, cityMask, cityCount);
+    if (how === NOT_NAMED) continue;
+    const full = how === FULL, alt = how === ALT;
+    const tokens: number[] = [];
+    let seg = Infinity;
+    for (const i of order) {
+      if ((toks & (1 << i)) === 0) continue;
+      tokens.push(i);
+      seg = Math.min(seg, q.tokens[i]!.seg ?? 0);
+    }
+    out.push({
+      doc: d, country: countries.of(d), tokens,
+      quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
+      full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full,
+    });
+  }
+  return out;
+}
+
+/**
+ * Fills `entries` with the place and postcode documents the place words hit: per document the
+ * tokens (in `order`), the sum of their qualities (the first match of each token that hits it,
+ * added in `order`), and whether a match was not a typo. Only a strong word (three letters or
+ * more) adds a document; the query's country, when given, bounds them.
+ */
+function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetPart: readonly boolean[], order: number[], countries: CountryNames): void {
+  const kind = index.c.docKind;
+  entries.clear();
+  for (const i of order) {
+    if (!placeToken(q, i, streetPart)) continue;
+    const free = q.tokens[i]!.field === 'free';
+    const strong = q.tokens[i]!.text.length >= 3;
+    const bit = 1 << i;
+    for (const m of matches[i]!) {
+      if (free && m.kind === 'typo') continue;
+      const docs = placeDocs(index, m.tok);
+      const exact = m.kind !== 'typo';
+      for (let j = 0; j < docs.length; j++) {
+        const d = docs[j]!;
+        let e = entries.find(d);
+        if (e < 0) {
+          if (!strong) continue;
+          const k = kind[d];
+          if (k !== DOC_PLACE && k !== DOC_POSTCODE) continue;
+          if (q.country && countries.of(d) !== q.country) continue;
+          e = entries.add(d);
+        }
+        if (exact) entries.exact[e] = 1;
+        if ((entries.tokens[e]! & bit) === 0) { entries.tokens[e]! |= bit; entries.quality[e]! += m.quality; }
+      }
+    }
+  }
+}
+
+const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;
+
+/**
+ * How the query tokens `toks` (n of them) name document `d`: every word of its name typed (FULL);
+ * its first words, the first a real word, and only those ("Krems", "Frankfurt": PREFIX); or, for
+ * a place, the whole city field is one of its other names (ALT; without a city field, one word of
+ * five letters or more naming a one-word place).
+ */
+function namedHow(
+  index: AddressIndex, names: NameWords, q: ParsedQuery, matches: TokenMatch[][], forms: QueryBits, d: number, toks: number, n: number, cityMask: number, cityCount: number,
+): number {
+  const slot = names.slot(d);
+  let len: number, lead = 0, firstLen: number;
+  if (slot >= 0) {
+    len = names.count(slot);
+    firstLen = names.firstLength(slot);
+    const w = names.words, s = names.start(slot);
+    while (lead < len && (forms.of(w[s + lead]!) & toks) !== 0) lead++;
+  } else {
+    // a name not held as token ids: its text against the texts the tokens stand for
+    const name = foldedName(index, d);
+    const typed = typedForms(index, q, matches, toks);
+    len = name.length;
+    firstLen = name[0]?.length ?? 0;
+    while (lead < len && typed.has(name[lead]!)) lead++;
+  }
+  if (len > 0 && lead === len) return FULL;
+  if (lead >= 1 && firstLen >= 4 && lead === n) return PREFIX;
+  if (index.c.docKind[d] !== DOC_PLACE) return NOT_NAMED;
+  const alt = cityCount > 0 ? toks === cityMask : n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 5 && len === 1;
+  return alt ? ALT : NOT_NAMED;
+}
+
+/** The texts the query tokens `toks` stand for: as typed, their expansions, the index tokens matched. */
+function typedForms(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], toks: number): Set<string> {
+  const typed = new Set<string>();
+  q.tokens.forEach((t, i) => {
+    if ((toks & (1 << i)) === 0) return;
+    for (const a of t.alts) typed.add(a);
+    for (const m of matches[i]!) typed.add(index.tokenText(m.tok));
+  });
+  return typed;
+}
+
+export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: Set<string>): boolean {
+  // free text: a place named in a later part ("…, Bindlach") over street words of the first part
+  if (a.seg !== b.seg) return a.seg > b.seg;
+  if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
+  if (a.full !== b.full) return a.full;
+  if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
+  // the same name in two countries: the one the street's type word points to (Triq → MT)
+  if (hint && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country)) return hint.has(a.country);
+  const ka = index.c.docKind[a.doc], kb = index.c.docKind[b.doc];
+  if (ka !== kb) return ka === DOC_PLACE;
+  const ra = index.c.docRank[a.doc]!, rb = index.c.docRank[b.doc]!;
+  // a much larger place wins; between places of similar size, the one named later in the text
+  if (ra > rb * 20 || rb > ra * 20) return ra > rb;
+  if (a.pos !== b.pos) return a.pos > b.pos;
+  return ra > rb;
+}
+
+/** Another country's place named exactly as well as `best`, which neither hint nor size prefers. */
+export function sharedAbroad(index: AddressIndex, best: PlaceHit, places: readonly PlaceHit[], hint: Set<string>): boolean {
+  const rank = index.c.docRank;
+  for (const p of places) {
+    if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
+    if (Math.abs(p.quality - best.quality) > 1e-9) continue;
+    if (hint.size > 0 && hint.has(p.country) !== hint.has(best.country)) continue;
+    if (rank[best.doc]! > rank[p.doc]! * 20) continue;
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,237 @@
+/**
+ * Stage 2 (parse, see ../index.ts): parse a request (structured fields, free text, or both) into
+ * weighted query tokens. Free text is not given roles here: every token may be street, city,
+ * postcode or house number, and the scorer decides against the index, so the order of the elements
+ * does not matter.
+ */
+import type { SearchRequest } from '../../../contract/requests.ts';
+import { countryLanguages, expansions } from '../normalize/abbreviations.ts';
+import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '../normalize/normalize.ts';
+import { countryOfPhrase, countryPhraseWords, resolveCountry } from './countries.ts';
+import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
+
+export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';
+
+export interface QueryToken {
+  /** Folded text as typed. */
+  text: string;
+  field: Field;
+  /** Lookup forms: the text itself first, then full forms when the text is an abbreviation. */
+  alts: string[];
+  /** Could be a house number (free text or housenumber field). */
+  hnLike: boolean;
+  weight: number;
+  /** Free text: index of the comma-separated part the token comes from. */
+  seg?: number;
+}
+
+export interface ParsedQuery {
+  tokens: QueryToken[];
+  /** House-number keys from the housenumber field (empty when none was given). */
+  hnKeys: string[];
+  /** Postcode keys from the zip field. */
+  zipKeys: string[];
+  /** Postcodes the query names: the zip field, and codes of a destination's shape in the free text. */
+  zipCands: PostcodeCandidate[];
+  /** ISO alpha-2 from the country field or a country name in the free text; '' = all countries. */
+  country: string;
+  /** The country was given but not recognised. */
+  countryUnknown: boolean;
+  /** Weight of the tokens that named the country. */
+  countryWeight: number;
+  /** Folded state / county values to check against the result. */
+  state: string[];
+  county: string[];
+  additional: string;
+  locale: string;
+  totalWeight: number;
+  /** The street, city, district and free text as typed (their letters hint at a language). */
+  rawText: string;
+}
+
+/** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4", "c/o …"). */
+const ADDITIONAL_RES: RegExp[] = [
+  /(?<![\p{L}\d])c\/o\s+[^,\n]+/giu,
+  // the designator, then a separator (or digits right away: "Top3"), then the value; never a
+  // word that merely starts like one ("Steinest", "Topweg"). Digits right after the letters are
+  // not a unit when an inward code follows: `RM15 5EE` is a British postcode (outward
+  // code = area letters + district digits, inward code = digit + two letters). Spanish:
+  // `Apto 301`, `Dpto. 4`, `Piso 3` (apartamento, departamento, floor)
+  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm|apto|dpto|depto|piso)(?:[.:#\s]+(?:no\.?\s*)?[\p{L}\d]{1,6}|\d{1,4}[a-z]?(?![\p{L}\d])(?!\s+\d[a-z]{2}(?![\p{L}\d])))(?![\p{L}\d])/giu,
+  // `#104` is a unit; `# 63-64` is not: in the Latin-American plate (`Cra 18 # 63-64`) `#` reads
+  // "número" and the hyphenated pair (cross street, distance) is the house number
+  /(?<![\p{L}\d])#\s*\d{1,5}[a-z]?(?![\p{L}\d]|-\d)/giu,
+  /(?<![\p{L}\d])(?:p\.?\s?o\.?\s+box|postfach|boîte postale|bp)\s*\d{1,6}(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])(?:ap|sc|et|кв)\.\s*[\p{L}\d]{1,4}(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])\d{1,2}\s+trappa(?:\s+(?:upp|ned))?(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+floor(?![\p{L}\d])/giu,
+  // Danish floor and side (`2. tv`, `st. th`, `kl mf`); `th` (til højre) only after a dot or a
+  // space, since a digit glued to `th` is an English ordinal (`8TH ST`, `5th Avenue`)
+  /(?<![\p{L}\d])(?:(?:\d{1,2}|st|kl)\.?\s*(?:tv|mf|sal)|(?:\d{1,2}(?:\.\s*|\s+)|(?:st|kl)\.?\s*)th)(?![\p{L}\d])\.?/giu,
+  // floors: `3e étage`, `2. OG`, `1st floor`, Dutch `2e verdieping`, `3de verdieping`
+  /(?<![\p{L}\d])\d{1,2}(?:e|er|re|eme|ème|nd|rd|th|st|de|ste)?\.?\s*(?:og|stock|etage|étage|floor|obergeschoss|verdieping)(?![\p{L}\d])/giu,
+  // Dutch ground floor, `begane grond` (also cut short or abbreviated: `begane gr.`, `begane gro`)
+  /(?<![\p{L}\d])begane\s+gr\p{L}{0,3}(?![\p{L}\d])\.?/giu,
+];
+
+/** A cheap first test: text without any of these cannot hold a designator. */
+const ADDITIONAL_HINT = /[#/]|\d\s*(?:[.]|e|er|re|nd|rd|th|st|og|ob|tr|tv|mf|sal)|(?:st|kl)\.?\s*(?:th|tv|mf|sal)|top|t[üu]|stg|stie|whg|woh|ap|unit|suit|ste|flat|floor|etage|étage|stock|b[âa]t|bloc|esc|porte|lejl|lgh|room|rm|box|postf|bo[iî]te|bp|sc\.|et\.|кв|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|trappa|verdieping|begane|dpto|depto|piso/i;
+
+export function extractAdditional(s: string, found: string[]): string {
+  let out = s;
+  if (!ADDITIONAL_HINT.test(s)) return out;
+  for (const re of ADDITIONAL_RES) {
+    out = out.replace(re, (m) => {
+      found.push(m.trim());
+      return ' ';
+    });
+  }
+  return out;
+}
+
+/**
+ * Joins "2 a", "2/a", "2-a", "1 bis" into one house-number token in free text. A letter that is
+ * an initial ("25 H.C. Ørsteds Vej", "1 V.A. Borgens Vej") or an elided article ("32600
+ * L'Isle-Jourdain") belongs to the words after it, not the number.
+ */
+const GLUE_RE = /(?<![\p{L}\d])(\d{1,5})\s*[/-]?\s*([a-zA-Z]|bis|ter|quater)(?![\p{L}\d'’]|\.\s*\p{L})/gu;
+/**
+ * What every GLUE_RE match contains (its last digit onwards), as a cheap plain test: most texts
+ * have only a postcode before a town ("75001 Paris"), which this already rejects.
+ */
+const GLUE_HINT = /\d\s*[/-]?\s*(?:[a-zA-Z](?![a-zA-Z\d])|bis|ter|quater)/;
+function glueHouseNumbers(s: string): string {
+  return GLUE_HINT.test(s) ? s.replace(GLUE_RE, '$1$2') : s;
+}
+
+const MAX_TOKENS = 24;
+
+/** German transliteration typed for umlauts (ae/oe/ue for ä/ö/ü) also looks up the folded form. */
+function withUmlautVariant(alts: string[]): string[] {
+  const t = alts[0]!;
+  if (t.length >= 4 && /[aou]e/.test(t)) {
+    const v = t.replace(/([aou])e/g, '$1');
+    if (!alts.includes(v)) alts.push(v);
+  }
+  return alts;
+}
+
+export function parseRequest(req: SearchRequest): ParsedQuery {
+  const found: string[] = [];
+  let country = '';
+  let countryUnknown = false;
+  let countryWeight = 0;
+  if (req.country) {
+    country = resolveCountry(req.country);
+    countryUnknown = country === '';
+    countryWeight = 0.5;
+  }
+  const langs = country ? countryLanguages(country) : null;
+  const tokens: QueryToken[] = [];
+  const push = (text: string, field: Field, hnLike: boolean, weight = 1) => {
+    if (tokens.length >= MAX_TOKENS) return;
+    const alts = [text];
+    if (field !== 'zip') for (const x of expansions(text, langs)) alts.push(x);
+    tokens.push({ text, field, alts: withUmlautVariant(alts), hnLike, weight });
+  };
+
+  for (const t of foldTokens(req.street ?? '')) push(t, 'street', false);
+  for (const t of foldTokens(req.city ?? '')) push(t, 'city', false);
+  for (const t of foldTokens(req.district ?? '')) push(t, 'district', false);
+  const zipKeys: string[] = [];
+  const zipCands: PostcodeCandidate[] = [];
+  if (req.zip) {
+    const k = postcodeKey(req.zip);
+    if (k) {
+      zipKeys.push(k);
+      push(k, 'zip', false);
+      zipCands.push({ key: k, raw: req.zip, countries: postcodeCountries(req.zip), start: 0, end: 0 });
+    }
+  }
+  const hnKeys: string[] = [];
+  if (req.housenumber) {
+    let hn = extractAdditional(req.housenumber, found);
+    const slash = /^\s*(\d+\s*[a-zA-Z]?)\s*\/\s*(\d+(?:\s*\/\s*\d+)*)\s*$/.exec(hn);
+    if (slash) { found.push(slash[2]!.replace(/\s+/g, '')); hn = slash[1]!; }
+    const k = houseNumberKey(hn);
+    if (k) hnKeys.push(k);
+    const base = /^(\d+)[a-z]/.exec(k);
+    if (base && !hnKeys.includes(base[1]!)) hnKeys.push(base[1]!);
+  }
+
+  const joinedKeys = new Set<string>();
+  if (req.address) {
+    let text = extractAdditional(req.address, found);
+    // postcodes written in parts ("1017 GC", "00-590", "SW1A 1AA", "D-10115") become one token
+    const pcs = findPostcodes(text);
+    for (let k = pcs.length - 1; k >= 0; k--) {
+      const p = pcs[k]!;
+      if (!zipCands.some((z) => z.key === p.key)) zipCands.push(p);
+      if (/[\s-]/.test(p.raw)) {
+        text = `${text.slice(0, p.start)} ${p.key} ${text.slice(p.end)}`;
+        joinedKeys.add(p.key);
+      }
+    }
+    text = glueHouseNumbers(text);
+    // tokens with the comma-separated part they come from (the town is usually in a later part)
+    let free: string[] = [];
+    let segs: number[] = [];
+    /** Per token: the most words of a country name starting with it (kept aligned with free). */
+    let phrase: number[] = [];
+    let longestPhrase = 0;
+    const parts = text.split(/[,;\n]/);
+    for (let k = 0; k < parts.length; k++) {
+      for (const t of foldTokens(parts[k]!)) {
+        const w = countryPhraseWords(t);
+        free.push(t); segs.push(k); phrase.push(w);
+        if (w > longestPhrase) longestPhrase = w;
+      }
+    }
+    // a country name anywhere in the free text (longest phrase first), when more text remains
+    for (let n = Math.min(3, longestPhrase); n >= 1; n--) {
+      for (let i = 0; i + n <= free.length; i++) {
+        if (phrase[i]! < n) continue;
+        // a country is named at the end of the text or as a part of its own, not inside a
+        // street name ("Rue Maurice Utrillo" is not Mauritius)
+        const atEnd = i + n === free.length;
+        const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
+        if (!atEnd && !ownPart) continue;
+        const iso = countryOfPhrase(n === 1 ? free[i]! : free.slice(i, i + n).join(' '));
+        if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
+          if (!country) country = iso;
+          countryWeight += 0.5;
+          free.splice(i, n);
+          segs.splice(i, n);
+          phrase.splice(i, n);
+          i--;
+        } else if (iso && !country) {
+          country = iso;
+          countryWeight += 0.5;
+          free = [];
+          segs = [];
+          phrase = [];
+        }
+      }
+    }
+    const fl = country ? countryLanguages(country) : null;
+    for (let k = 0; k < free.length && tokens.length < MAX_TOKENS; k++) {
+      const t = free[k]!;
+      const hnLike = !joinedKeys.has(t) && looksLikeHouseNumber(t);
+      const alts = [t];
+      for (const x of expansions(t, fl)) alts.push(x);
+      tokens.push({ text: t, field: 'free', alts: withUmlautVariant(alts), hnLike, weight: 1, seg: segs[k] });
+    }
+  }
+
+  const state = req.state ? [foldTokens(req.state).join(' ')] : [];
+  const county = req.county ? [foldTokens(req.county).join(' ')] : [];
+  let total = countryWeight;
+  for (const t of tokens) total += t.weight;
+  total += hnKeys.length > 0 ? 1 : 0;
+  total += state.length * 0.5 + county.length * 0.5;
+  return {
+    tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, state, county,
+    additional: found.join(', '), locale: (req.locale ?? '').trim(), totalWeight: total,
+    rawText: [req.street, req.city, req.district, req.address].filter(Boolean).join(' '),
+  };
+}

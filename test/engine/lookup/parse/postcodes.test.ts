@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { findPostcodes, normalisePostcode, postcodeCountries, postcodeKeysToTry } from '../../../../src/engine/lookup/parse/postcodes.ts';
+import { subdivisionName } from '../../../../src/engine/lookup/record/subdivisions.ts';
+import { countryHint, letterCountries, streetCountries } from '../../../../src/engine/lookup/named-place/street-countries.ts';
+
+describe('postcodes by country shape', () => {
+  it('recognises codes written in parts, with the countries whose shape they have', () => {
+    const f = (t: string) => findPostcodes(t).map((p) => [p.key, p.countries.includes('NL') || p.countries.includes('PL') || p.countries.includes('GB') || p.countries.includes('PT')]);
+    expect(f('Kerkstraat 12, 1017 GC Amsterdam')).toEqual([['1017gc', true]]);
+    expect(f('ul. Marszałkowska 10, 00-590 Warszawa')).toEqual([['00590', true]]);
+    expect(f('Baker Street 221b, London NW1 6XE')).toEqual([['nw16xe', true]]);
+    expect(f('Rua Augusta 100, 1100-053 Lisboa')).toEqual([['1100053', true]]);
+  });
+  it('keeps street numbers and directions out of two-part codes', () => {
+    expect(findPostcodes('1900 SE F ST, SAN FRANCISCO').map((p) => p.raw)).toEqual(['1900']);
+    expect(postcodeCountries('123 MAIN')).toEqual([]); // IE's loose shape, refused by the stricter rule
+  });
+  it('drops a country letter prefix ("D-10115") and keeps LV\'s own', () => {
+    expect(findPostcodes('D-10115 Berlin')[0]!.key).toBe('10115');
+    expect(findPostcodes('LV-1050 Rīga')[0]!.key).toBe('lv1050');
+  });
+  it('reads Malta\'s codes written in two parts, as the post writes them (capitals)', () => {
+    expect(findPostcodes('Old Bakery Street 198, VLT 1455 Valletta').map((p) => [p.key, p.countries])).toEqual([['vlt1455', ['MT']]]);
+    expect(findPostcodes('Rue de la 1re DFL 31, 90200 Giromagny').map((p) => p.key)).toEqual(['90200']);
+    expect(findPostcodes('Avenue Napoleon III 28, 20110 Propriano').map((p) => p.key)).toEqual(['20110']);
+    expect(findPostcodes('Via 12, Roma').map((p) => p.key)).toEqual([]);
+  });
+  it('normalises for the country, or gives nothing when invalid there', () => {
+    expect(normalisePostcode('NL', '1017gc')).toBe('1017 GC');
+    expect(normalisePostcode('GB', 'nw16xe')).toBe('NW1 6XE');
+    expect(normalisePostcode('DE', '1017')).toBe('');
+  });
+  it('tries the longest known prefix where the data knows only part of a code', () => {
+    expect(postcodeKeysToTry('GB', 'nw16xe')).toEqual(['nw16xe', 'nw16', 'nw1', 'nw']);
+    expect(postcodeKeysToTry('NL', '1017gc')).toEqual(['1017gc', '1017']);
+    expect(postcodeKeysToTry('DE', '10115')).toEqual(['10115']);
+  });
+});
+
+describe('subdivision names and street hints', () => {
+  it('names a state in English from the pinned CLDR table, in other languages where address-formatting has the name, nothing otherwise', () => {
+    expect(subdivisionName('DE-BY', 'en')).toBe('Bavaria');
+    // the local name, in a country with one official language
+    expect(subdivisionName('DE-BY', 'de-AT')).toBe('Bayern');
+    // alt_xx names of a multilingual country
+    expect(subdivisionName('CH-GE', 'de')).toBe('Genf');
+    expect(subdivisionName('CH-GE', 'fr')).toBe('Genève');
+    expect(subdivisionName('CA-QC', 'fr')).toBe('Québec');
+    // no name in that language anywhere: nothing (the caller keeps the local name), never a guess
+    expect(subdivisionName('DE-BY', 'fi')).toBe('');
+    expect(subdivisionName('LV-RIX', 'de')).toBe('');
+  });
+  it('points a street type word to its countries', () => {
+    expect([...streetCountries(['vesterbrogade'])]).toEqual(['DK']);
+    expect(streetCountries(['triq', 'il', 'wilga']).has('MT')).toBe(true);
+    expect(streetCountries(['main']).size).toBe(0);
+  });
+  it('points distinctive letters to the languages that write them; the letters outweigh a borrowed type word', () => {
+    expect([...letterCountries('Sjælør Boulevard')]).toEqual(['DK']);
+    expect([...letterCountries('Triq San Ġorġ')]).toEqual(['MT']);
+    expect([...letterCountries('ul. Żwirki i Wigury, Łódź')]).toEqual(['PL']);
+    expect(letterCountries('Rue de la Paix, Genève').size).toBe(0);
+    expect(letterCountries('Rue de la Côte Blanche').size).toBe(0);
+    expect([...countryHint(['sonder', 'boulevard'], 'Sønder Boulevard')]).toEqual(['DK']);
+    expect(countryHint(['rue', 'de', 'la', 'paix'], 'Rue de la Paix').has('FR')).toBe(true);
+  });
+});
