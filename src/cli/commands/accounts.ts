@@ -99,7 +99,7 @@ function parseAgreementsOrUsage(s: string) {
   try {
     return parseAgreements(s);
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(`--agree: ${(err as Error).message}`);
   }
 }
 

@@ -23,7 +23,11 @@ const usage = `usage: addrflow serve [--host 127.0.0.1] [--port 8080] [--index D
   --db          billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
                 (env ADDRFLOW_DB)
   --workers     engine worker threads (default: number of cores)
-  --body-limit  largest request body in bytes (default ${DEFAULT_BODY_LIMIT})`;
+  --body-limit  largest request body in bytes (default ${DEFAULT_BODY_LIMIT})
+
+Exit codes: 0 stopped by SIGTERM/SIGINT; 2 usage error; 5 the --index cannot be used; 6 the
+billing store cannot be reached or --db is wrong; 13 a --db certificate file cannot be read;
+14 the --port is in use or not allowed. Each failure is one coded line (docs/errors.md).`;
 
 const command: Command = {
   usage,
