@@ -1,27 +1,47 @@
 /**
- * The engine pool's worker entry point. It opens the shared address index once (a view over the
- * SharedArrayBuffer the main thread passed in workerData, never a copy) and then runs batches.
- * The per-record summary arrays of raw results travel back transferred, not copied.
+ * The engine pool's worker entry point, and the composition root of what a worker does: it
+ * dispatches each task by its kind, to the pool's own `validated` task or to the handler an
+ * adapter registers here (the file job's batches of raw records). The pool itself imports no
+ * adapter; it names this file by URL (src/pool/engine-pool.ts).
+ *
+ * A worker opens the shared address index once (a view over the SharedArrayBuffer the main
+ * thread passed in workerData, never a copy). The per-record summary arrays of file-batch results
+ * travel back transferred, not copied.
  */
-import { workerData } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { runTask, type WorkerState } from '../src/pool/run-task.ts';
-import type { EngineTask, RawResult } from '../src/pool/tasks.ts';
+import { runValidatedTask } from '../src/pool/run-validated.ts';
+import type { PoolTask, ValidatedTask, WorkerState } from '../src/pool/tasks.ts';
+import { FILE_BATCH, type RawTask } from '../src/adapters/file/worker/batch-task.ts';
+import { fileBatchTransferables, runFileBatch } from '../src/adapters/file/worker/run-file-batch.ts';
 import { openIndex } from '../src/engine/index/index.ts';
 
-const data = workerData as { indexBuffer?: SharedArrayBuffer } | undefined;
-const state: WorkerState = {
-  ctx: data?.indexBuffer ? { index: openIndex(data.indexBuffer) } : {},
-};
+export function createWorkerState(indexBuffer: SharedArrayBuffer | undefined): WorkerState {
+  return { ctx: indexBuffer ? { index: openIndex(indexBuffer) } : {} };
+}
 
-export default function run(task: EngineTask) {
-  const result = runTask(state, task);
-  if (task.kind !== 'raw') return result;
-  const r = result as RawResult;
-  const transfer = [r.flags.buffer, r.codes.buffer, r.matchlevels.buffer];
-  if (r.report) transfer.push(r.report.relevance.buffer, r.report.country.buffer, r.report.lat.buffer, r.report.lon.buffer);
+/** One task, by kind; also what the pool runs in-process (`threads: 0`), with the same behaviour. */
+export function runTask(state: WorkerState, task: PoolTask): unknown {
+  switch (task.kind) {
+    case 'validated':
+      return runValidatedTask(state, task as ValidatedTask);
+    case FILE_BATCH:
+      return runFileBatch(state, task as RawTask);
+    default:
+      throw new Error(`unknown pool task kind '${task.kind}'`);
+  }
+}
+
+// A worker thread's state; none when this module is imported in-process by the pool.
+const state: WorkerState | undefined = isMainThread
+  ? undefined
+  : createWorkerState((workerData as { indexBuffer?: SharedArrayBuffer } | undefined)?.indexBuffer);
+
+export default function run(task: PoolTask) {
+  const result = runTask(state!, task);
+  if (task.kind !== FILE_BATCH) return result;
   return Piscina.move({
-    [Piscina.transferableSymbol]: transfer,
-    [Piscina.valueSymbol]: r,
+    [Piscina.transferableSymbol]: fileBatchTransferables(result as never),
+    [Piscina.valueSymbol]: result,
   } as unknown as ArrayBuffer);
 }

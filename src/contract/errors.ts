@@ -135,6 +135,14 @@ export const START_ERRORS = Object.freeze({
   TLS_FILE: { code: 'ADDR_ERR_TLS_FILE', exit: EXIT_TLS_FILE, when: 'a TLS CA, certificate or key file cannot be read or is not valid: `sslrootcert`, `sslcert`, `sslkey` in the `--db` URL; a Kafka TLS CA, certificate or key file or the SASL password file (not valid PEM, the key not the certificate\'s, a wrong passphrase); the line names the file, the reason (`ENOENT`, `EACCES`, …) and the flag or variable that sets it' },
   LISTEN: { code: 'ADDR_ERR_LISTEN', exit: EXIT_LISTEN, when: 'a server cannot listen: `serve --port` or `consume --metrics-port` is in use (`EADDRINUSE`), not allowed (`EACCES`) or the host is not an address of this machine (`EADDRNOTAVAIL`)' },
   ACCOUNT_NOT_FOUND: { code: 'ADDR_ERR_ACCOUNT_NOT_FOUND', exit: EXIT_INTERNAL, when: '`addrflow accounts topup|show|agree|disable`: no account matches the `--account`, `--guid` or `--license` given' },
+  // A file job's output, checkpoint, errors or report file is held by another live job (src/adapters/file/lock.ts).
+  OUTPUT_LOCKED: { code: 'ADDR_ERR_OUTPUT_LOCKED', exit: EXIT_LOCKED, when: '`run`: another live job holds the lock (`FILE.lock`) on this job\'s output, checkpoint, `--errors` or `--report` file; the line names the file and the holder\'s pid and start time. Nothing was written, truncated or charged. Wait for that job or stop it; a lock left by a dead process (or one whose pid another process now has) is taken over by itself (`src/adapters/file/lock.ts`)' },
+  // The lock beside such a file cannot be created (no such directory, no permission, read-only).
+  LOCK_UNWRITABLE: { code: 'ADDR_ERR_LOCK_UNWRITABLE', exit: EXIT_OUTPUT, when: '`run`: the lock beside one of those files cannot be created (the directory does not exist, no permission, a read-only device); nothing was written' },
+  // A file job's end, not its start: every readable row was done, but some rows could not be read
+  // (without --max-rejected); or more of them than --max-rejected, stopped at a record boundary.
+  ROWS_UNREADABLE: { code: 'ADDR_ERR_ROWS_UNREADABLE', exit: EXIT_UNREADABLE_ROWS, when: '`run` finished every readable row, but N rows could not be read as a record (not JSON or not a JSON object, not UTF-8, bad CSV quoting, more fields than the header, a slot the reader rejected); the line names N, the first row numbers and `--max-rejected N`, which accepts them (exit 0). Not at start: at the end of a job' },
+  TOO_MANY_REJECTED: { code: 'ADDR_ERR_TOO_MANY_REJECTED', exit: EXIT_TOO_MANY_REJECTED, when: '`run --max-rejected N` met more than N unreadable rows over the whole job: it stopped at the start of the batch holding the row past N, with a checkpoint; `--resume` with a higher N continues, byte-for-byte as an uninterrupted run' },
 } as const satisfies Record<string, StartErrorDef>);
 
 export type StartErrorName = keyof typeof START_ERRORS;

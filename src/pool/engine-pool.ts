@@ -1,16 +1,22 @@
 /**
- * The one worker pool every entrance uses (HTTP, file jobs, Kafka). It runs batches of records on
- * Piscina worker threads, so that a batch of 5,000 never blocks the event loop, and it shares one
- * copy of the address index between all threads (a SharedArrayBuffer in workerData).
+ * The one worker pool every entrance uses (HTTP, file jobs, Kafka). It runs tasks on Piscina
+ * worker threads, so that a batch of 5,000 never blocks the event loop, and it shares one copy of
+ * the address index between all threads (a SharedArrayBuffer in workerData).
+ *
+ * The pool is threads only: it knows how to split a batch of validated elements across its
+ * threads (src/pool/split.ts) and otherwise carries tasks it does not look into. What a task kind
+ * does in a worker is decided by the worker's composition root, workers/engine.ts, which the pool
+ * names by URL (as Piscina's worker file, and for `threads: 0` as an in-process module) and never
+ * imports statically: the pool depends on no adapter.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Op } from '../contract/params.ts';
 import type { Outcome } from '../engine/process.ts';
 import type { ValidElement } from '../contract/validate.ts';
-import { runTask, type WorkerState } from './run-task.ts';
+import { splitRanges } from './split.ts';
 import { ENGINE_WORKER_RESOURCE_LIMITS } from './worker-limits.ts';
-import type { ElementsResult, EngineTask, RawResult, RawTask } from './tasks.ts';
+import type { ElementsResult, PoolTask, ValidatedTask, WorkerState } from './tasks.ts';
 
 export interface EnginePoolOptions {
   /** Worker threads. 0 runs in-process on the calling thread (tests, tiny jobs). Default: cores. */
@@ -27,12 +33,18 @@ export interface EnginePoolOptions {
 
 const WORKER_FILE = new URL('../../workers/engine.ts', import.meta.url).href;
 
+/** What the worker file offers a pool that runs in-process (`threads: 0`). */
+interface WorkerModule {
+  createWorkerState(indexBuffer: SharedArrayBuffer | undefined): WorkerState;
+  runTask(state: WorkerState, task: PoolTask): unknown;
+}
+
 export class EnginePool {
   readonly threads: number;
   private readonly piscina: Piscina | undefined;
-  private readonly inProcess: WorkerState | undefined;
+  private readonly inProcess: { state: WorkerState; worker: WorkerModule } | undefined;
 
-  private constructor(opts: EnginePoolOptions, inProcess?: WorkerState) {
+  private constructor(opts: EnginePoolOptions, inProcess?: { state: WorkerState; worker: WorkerModule }) {
     this.threads = opts.threads ?? availableParallelism();
     if (this.threads === 0) {
       this.inProcess = inProcess;
@@ -51,44 +63,39 @@ export class EnginePool {
 
   static async create(opts: EnginePoolOptions = {}): Promise<EnginePool> {
     if (opts.threads === 0) {
-      const ctx = opts.indexBuffer
-        ? { index: (await import('../engine/index/index.ts')).openIndex(opts.indexBuffer) }
-        : {};
-      return new EnginePool(opts, { ctx });
+      const worker = (await import(WORKER_FILE)) as WorkerModule;
+      return new EnginePool(opts, { state: worker.createWorkerState(opts.indexBuffer), worker });
     }
     return new EnginePool(opts);
   }
 
-  /** Parsed request elements (an HTTP body, a batch array) to outcome objects, in order. */
-  async runElements(op: Op, elements: unknown[]): Promise<Outcome[]> {
-    const r = (await this.exec({ kind: 'elements', op, elements })) as ElementsResult;
-    return r.outcomes;
-  }
-
-  /** Elements already validated by the entrance (validated once), to outcomes, in order. */
+  /**
+   * Elements already validated by the entrance (validated once), to outcomes, in order. A large
+   * batch is split across the threads (src/pool/split.ts), so that every thread gets a share.
+   */
   async runValidated(op: Op, elements: ValidElement[]): Promise<Outcome[]> {
-    const r = (await this.exec({ kind: 'validated', op, elements })) as ElementsResult;
-    return r.outcomes;
+    const ranges = splitRanges(elements.length, this.threads);
+    const one = async (from: number, to: number): Promise<Outcome[]> => {
+      const task: ValidatedTask = { kind: 'validated', op, elements: from === 0 && to === elements.length ? elements : elements.slice(from, to) };
+      return (await this.run<ElementsResult>(task)).outcomes;
+    };
+    if (ranges.length === 1) return one(0, elements.length);
+    return (await Promise.all(ranges.map(([from, to]) => one(from, to)))).flat();
   }
 
   /**
-   * Raw records (file lines or array elements, as bytes) to finished NDJSON bytes plus per-record
-   * summaries, in order. The batch's buffers are transferred to the worker: do not use them after.
+   * Any task the worker's composition root knows (workers/engine.ts), answered with its result.
+   * The buffers in `transferList` are moved to the worker: the caller must not use them after.
    */
-  async runRaw(op: Op, batch: Omit<RawTask, 'kind' | 'op'>): Promise<RawResult> {
-    const task: RawTask = { kind: 'raw', op, ...batch };
-    return (await this.exec(task, [batch.bytes.buffer as ArrayBuffer, batch.bounds.buffer as ArrayBuffer])) as RawResult;
-  }
-
-  private exec(task: EngineTask, transferList?: ArrayBuffer[]): Promise<ElementsResult | RawResult> {
+  run<R>(task: PoolTask, transferList?: ArrayBuffer[]): Promise<R> {
     if (this.inProcess) {
       try {
-        return Promise.resolve(runTask(this.inProcess, task));
+        return Promise.resolve(this.inProcess.worker.runTask(this.inProcess.state, task) as R);
       } catch (err) {
         return Promise.reject(err);
       }
     }
-    return this.piscina!.run(task, transferList ? { transferList } : {});
+    return this.piscina!.run(task, transferList ? { transferList } : {}) as Promise<R>;
   }
 
   async destroy(): Promise<void> {

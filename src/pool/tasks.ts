@@ -1,120 +1,32 @@
 /**
- * The messages between the pool (main thread) and the engine workers. Plain data only: they are
- * structured-cloned across the thread boundary, and the large byte buffers are transferred.
+ * The messages between the pool (main thread) and its worker threads. Plain data only: they are
+ * structured-cloned across the thread boundary, and large byte buffers are transferred.
+ *
+ * The pool knows one task of its own, `validated`; any other kind (a file job's batch of raw
+ * records) is defined by the adapter that sends it and dispatched by the worker's composition
+ * root, workers/engine.ts: the pool carries it without knowing what is inside.
  */
 import type { Op } from '../contract/params.ts';
-import type { Outcome } from '../engine/process.ts';
+import type { EngineContext, Outcome } from '../engine/process.ts';
 import type { ValidElement } from '../contract/validate.ts';
-import type { CsvEncoding } from '../csv/decode.ts';
-import type { CsvWriteOptions } from '../csv/writer.ts';
 
-/** Parsed elements in, outcome objects back (HTTP batches: the adapter renders JSON or XML). */
-export interface ElementsTask {
-  kind: 'elements';
-  op: Op;
-  elements: unknown[];
+/** What every task is: a kind the worker dispatches on. */
+export interface PoolTask {
+  kind: string;
 }
 
 /** Elements the entrance already validated (HTTP, Kafka): the engine only, no second validation. */
-export interface ValidatedTask {
+export interface ValidatedTask extends PoolTask {
   kind: 'validated';
   op: Op;
   elements: ValidElement[];
 }
 
-/**
- * Raw records in, finished NDJSON bytes back (file jobs): the main thread only splits and
- * writes; decoding, parsing, the engine and stringifying all happen in the workers.
- */
-export interface RawTask {
-  kind: 'raw';
-  op: Op;
-  /** The records' UTF-8 bytes back to back; record i is bytes[bounds[2i], bounds[2i+1]). */
-  bytes: Uint8Array;
-  bounds: Uint32Array;
-  /** Where each record came from, for error messages (1-based line or element number). */
-  positions: number[];
-  /** What a position counts: lines of an NDJSON file, elements of a JSON array, CSV records. */
-  unit: 'line' | 'element' | 'record';
-  /** Slots the reader already found unusable: [index, message]; they become error records. */
-  readerErrors?: Array<[number, string]>;
-  /**
-   * When set, rejected records go to `errors` (one JSON line each, with `{"<unit>": position}`
-   * first) instead of their slot in `output`.
-   */
-  separateErrors?: boolean;
-  /** CSV records (unit 'record'): how to read them and write their output rows. */
-  csv?: CsvTaskSpec;
-  /** Compress the output / errors text of this batch as one gzip member each (resumable .gz). */
-  gzip?: { output: boolean; errors: boolean };
-  /**
-   * When set (a job with --report), the result carries `report`: per-record facts, the batch's
-   * `rows` lowest-ranked processed records with rank ≤ `rankAtMost`, and its first `rejected`
-   * rejected records, with their input.
-   */
-  report?: { rows: number; rankAtMost: number; rejected: number };
-}
-
-/**
- * A CSV batch's reading and writing rules, decided on the main thread from the header row.
- * Output rows are the input's fields, then the result keys, then error code and message.
- */
-export interface CsvTaskSpec {
-  delimiter: string;
-  encoding: CsvEncoding;
-  /** Fields in the header row. */
-  columns: number;
-  /** Request parameter ← input columns (several are joined with a space). */
-  bindings: Array<[param: string, columns: number[]]>;
-  /** The op's record keys, in the spec's order, one output column each. */
-  resultKeys: readonly string[];
-  out: CsvWriteOptions;
-}
-
-export type EngineTask = ElementsTask | ValidatedTask | RawTask;
-
 export interface ElementsResult {
   outcomes: Outcome[];
 }
 
-/** Per-record flags of a raw result. */
-export const OK = 1;
-export const CHARGEABLE = 2;
-
-/** Matchlevels, coded for the summary arrays (0 = none). */
-export const MATCHLEVELS = ['', 'housenumber', 'street', 'general'] as const;
-
-export interface RawResult {
-  /**
-   * NDJSON lines for the output, in input order (each ends with a newline). A string: one flat
-   * string crosses the thread boundary as a memory copy, and the main thread (otherwise idle)
-   * encodes it while writing, which keeps that work off the busy workers.
-   */
-  output: string;
-  /** NDJSON lines for the errors file (with `separateErrors`), else ''. */
-  errors: string;
-  /** With `gzip.output`: `output` as one gzip member ('' left in `output`). */
-  outputGz?: Uint8Array;
-  /** With `gzip.errors`: `errors` as one gzip member (absent when there are no errors). */
-  errorsGz?: Uint8Array;
-  /** Per record: OK | CHARGEABLE bits. */
-  flags: Uint8Array;
-  /** Per record: HTTP-style error code when rejected, lines status code (or 0) when processed. */
-  codes: Uint16Array;
-  /** Per record: index into MATCHLEVELS. */
-  matchlevels: Uint8Array;
-  /** With `task.report`: what the job report needs of each record (src/pool/report-facts.ts). */
-  report?: RawReportFacts;
-}
-
-export interface RawReportFacts {
-  /** Per record: search relevance 0..100; 255 = none. */
-  relevance: Uint8Array;
-  /** Per record: ISO 3166-1 alpha-2 code as (c0 << 8 | c1); 0 = unknown. */
-  country: Uint16Array;
-  /** Per record: the answered point of a search; NaN = none. */
-  lat: Float32Array;
-  lon: Float32Array;
-  /** Rows for the report: [index in batch, rank (-1 = rejected), input text, output line]. */
-  rows: Array<[number, number, string, string]>;
+/** What a worker thread holds between tasks (the same in-process, with `threads: 0`). */
+export interface WorkerState {
+  ctx: EngineContext;
 }

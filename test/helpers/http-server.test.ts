@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chooseEngine } from './http-server.ts';
+import { validateElement } from '../../src/contract/validate.ts';
 
 describe('chooseEngine (test/helpers/http-server.ts)', () => {
   it('rejects, naming the cause, when the real engine pool cannot start', async () => {
@@ -19,7 +20,9 @@ describe('chooseEngine (test/helpers/http-server.ts)', () => {
     const engine = await chooseEngine();
     try {
       expect(engine.kind).toBe('pool');
-      const [o] = await engine.runner.runElements('lines', [{ countrycode: 'FR', sendercountrycode: 'FR', street: '10 Rue de Rivoli', zip: '75004', city: 'Paris' }]);
+      const v = validateElement('lines', { countrycode: 'FR', sendercountrycode: 'FR', street: '10 Rue de Rivoli', zip: '75004', city: 'Paris' });
+      if (!v.ok) throw new Error('the element is valid');
+      const [o] = await engine.runner.runValidated('lines', [v]);
       expect(o?.ok).toBe(true);
     } finally {
       await engine.close();

@@ -15,7 +15,7 @@ import type { ElementRunner } from '../../src/adapters/http/api.ts';
 import type { EnginePool } from '../../src/pool/engine-pool.ts';
 import type { Op } from '../../src/contract/params.ts';
 import { emptySearchRecord, LINES_STATUS, isChargeableLinesStatus, type LinesStatusCode } from '../../src/contract/records.ts';
-import { validateElement } from '../../src/contract/validate.ts';
+import { validateElement, type ValidElement } from '../../src/contract/validate.ts';
 import type { Outcome } from '../../src/engine/process.ts';
 import { dropSchema, pgUrlWithSchema, uniqueSchema } from './postgres.ts';
 
@@ -55,7 +55,7 @@ export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer; thre
     throw cannot(err);
   }
   try {
-    const [o] = await pool.runElements('lines', [{ countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstr.', housenumber: '1', zip: '10115', city: 'Berlin' }]);
+    const [o] = await pool.runValidated('lines', [valid('lines', { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstr.', housenumber: '1', zip: '10115', city: 'Berlin' })]);
     if (!o?.ok) throw new Error(`probe element was rejected: ${JSON.stringify(o)}`);
   } catch (err) {
     await pool.destroy().catch(() => {});
@@ -64,7 +64,7 @@ export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer; thre
   let searchReady = false;
   if (indexBuffer) {
     try {
-      const [o] = await pool.runElements('search', [{ city: 'Berlin' }]);
+      const [o] = await pool.runValidated('search', [valid('search', { city: 'Berlin' })]);
       searchReady = !!o?.ok;
     } catch (err) {
       searchReason = `search probe failed: ${(err as Error).message.split('\n')[0]}`;
@@ -73,20 +73,24 @@ export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer; thre
   return { runner: pool, kind: 'pool', searchReady, ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy() };
 }
 
+/** A probe element, validated as the HTTP adapter does before it runs one. */
+function valid(op: Op, element: Record<string, string>): ValidElement {
+  const v = validateElement(op, element);
+  if (!v.ok) throw new Error(`probe element refused: ${v.error.errormessage}`);
+  return v;
+}
+
 /**
  * Test double of the engine pool, for fault injection only (a slow or failing engine): the
- * contract's validation (as the real engine does) and fixed records. lines: countrycode XX → status 10, US → 20, otherwise 0, or 1 when countrynamelanguage
+ * elements the adapter validated, fixed records. lines: countrycode XX → status 10, US → 20, otherwise 0, or 1 when countrynamelanguage
  * is set to something other than de/fr/es/pt/nl and the mail is international.
  */
-export function standInRunner(opts: { threads?: number; fail?: boolean; delayMs?: number } = {}): ElementRunner {
+export function standInRunner(opts: { fail?: boolean; delayMs?: number } = {}): ElementRunner {
   return {
-    threads: opts.threads ?? 1,
-    async runElements(op: Op, elements: unknown[]): Promise<Outcome[]> {
+    async runValidated(op: Op, elements: ValidElement[]): Promise<Outcome[]> {
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
       if (opts.fail) throw new Error('stand-in engine failure');
-      return elements.map((raw) => {
-        const v = validateElement(op, raw);
-        if (!v.ok) return v;
+      return elements.map((v) => {
         if (op === 'search') {
           const rec = emptySearchRecord();
           const req = v.request as { city?: string; address?: string };

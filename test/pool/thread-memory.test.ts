@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { IndexBuilder } from '../../src/data/index-builder.ts';
 import { openIndex } from '../../src/engine/index/index.ts';
 import { EnginePool } from '../../src/pool/engine-pool.ts';
+import { validateElement } from '../../src/contract/validate.ts';
 import { ENGINE_WORKER_RESOURCE_LIMITS } from '../../src/pool/worker-limits.ts';
 
 /** Typed arrays reachable from `root` (own properties, depth ≤ 3). */
@@ -66,7 +67,9 @@ describe('per-thread memory', () => {
       expect(threads[0]!.resourceLimits?.maxYoungGenerationSizeMb).toBe(ENGINE_WORKER_RESOURCE_LIMITS.maxYoungGenerationSizeMb);
       // and the limited thread works: a batch of recipient blocks through it
       const block = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '1', zip: '10115', city: 'Berlin' };
-      const outcomes = await pool.runElements('lines', Array.from({ length: 2000 }, () => block));
+      const v = validateElement('lines', block);
+      if (!v.ok) throw new Error('the block is valid');
+      const outcomes = await pool.runValidated('lines', Array.from({ length: 2000 }, () => v));
       expect(outcomes.every((o) => o.ok)).toBe(true);
     } finally {
       await pool.destroy();

@@ -8,8 +8,14 @@ import { dirname } from 'node:path';
 import type { Op } from '../../contract/params.ts';
 import type { ReportState } from './report/aggregate.ts';
 import { OutputError } from './sink.ts';
+import type { UnreadableRow } from './unreadable.ts';
 
-export const CHECKPOINT_VERSION = 2;
+/**
+ * Bumped whenever the numbering of records (what `recordsDone` counts) or the meaning of a field
+ * changes, so that an older checkpoint is refused instead of misread. 3: an unclosed quote in a
+ * CSV row now ends that record and the reader resynchronises, where it swallowed the rows after it.
+ */
+export const CHECKPOINT_VERSION = 3;
 
 /** How much of the input a job had read, and the SHA-256 of exactly those bytes. */
 export interface InputPrefix {
@@ -54,10 +60,18 @@ export interface CheckpointTotals {
   byCode: Record<string, number>;
   byMatchlevel: Record<string, number>;
   elapsedMs: number;
+  /**
+   * Records the reader or the format could not read (a subset of `rejected`), over the whole job,
+   * so that --max-rejected counts across resumes. Absent in a checkpoint written before this
+   * field existed (read as 0: such a job had not counted them).
+   */
+  unreadable: number;
+  /** The first of them (at most FIRST_UNREADABLE_ROWS), with their position and reason. */
+  unreadableRows: UnreadableRow[];
 }
 
 export function emptyTotals(): CheckpointTotals {
-  return { records: 0, processed: 0, rejected: 0, credits: 0, byCode: {}, byMatchlevel: {}, elapsedMs: 0 };
+  return { records: 0, processed: 0, rejected: 0, credits: 0, byCode: {}, byMatchlevel: {}, elapsedMs: 0, unreadable: 0, unreadableRows: [] };
 }
 
 /**
@@ -142,9 +156,11 @@ export function writeCheckpoint(path: string, cp: Checkpoint): void {
 export function readCheckpoint(path: string): Checkpoint | undefined {
   if (!existsSync(path)) return undefined;
   const cp = JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
-  if (cp.version !== CHECKPOINT_VERSION) {
-    throw new Error(`checkpoint ${path} has version ${cp.version}; this addrflow writes version ${CHECKPOINT_VERSION}` +
-      (cp.version === 1 ? ' (a version-1 checkpoint has no job id and no input hash: run without --resume to start a new job)' : ''));
+  if (cp?.version !== CHECKPOINT_VERSION) {
+    // Its record numbers and byte counts may mean other records here: continuing could skip or repeat some.
+    const v = (cp as Partial<Checkpoint> | null)?.version;
+    const found = typeof v !== 'number' ? 'no version' : `version ${v}, written by ${v > CHECKPOINT_VERSION ? 'a newer' : 'an older'} addrflow`;
+    throw new Error(`checkpoint ${path} has ${found}; this addrflow reads version ${CHECKPOINT_VERSION} only (records are numbered differently), so the job cannot be continued: run without --resume to start a new job (charged again)`);
   }
   return cp;
 }

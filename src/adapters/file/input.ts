@@ -39,6 +39,11 @@ export function checkInput(path: string): void {
 export function asInputError(path: string, err: unknown): unknown {
   const e = err as NodeJS.ErrnoException;
   if (path !== '-' && e && typeof e === 'object' && typeof e.code === 'string' && e.path === path) return new InputError(path, e);
+  // A gzip input cut short or damaged mid-way (zlib's Z_BUF_ERROR, Z_DATA_ERROR) cannot be read
+  // on either: exit 8 with what was done, not an uncaught exception.
+  if (e && typeof e === 'object' && typeof e.code === 'string' && /^Z_[A-Z_]+$/.test(e.code)) {
+    return new InputError(path === '-' ? 'stdin' : path, `gzip data damaged or cut short (${e.message})`);
+  }
   return err;
 }
 

@@ -12,11 +12,16 @@
  * - With a checkpoint path, progress is saved atomically at intervals and at every stop, and a
  *   resumed job skips what is done, cutting the outputs back to the checkpoint first, so that its
  *   final output is byte-for-byte that of an uninterrupted run.
+ * - Records the reader or the format could not read (flag UNREADABLE) are counted over the whole
+ *   job, the first few listed; with `maxRejected`, the job stops at the start of the batch that
+ *   would take their count past it, as for the balance running out (src/adapters/file/unreadable.ts).
  */
 import { ERRORS } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
-import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from '../../pool/tasks.ts';
+import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from './worker/batch-task.ts';
+import { runFileBatchOnPool } from './pool-batch.ts';
+import { countUnreadable, FIRST_UNREADABLE_ROWS, unreadableRows, type UnreadableRow } from './unreadable.ts';
 import { gzipSync } from 'node:zlib';
 import { CHECKPOINT_VERSION, emptyTotals, writeCheckpoint, type Checkpoint, type CheckpointTotals, type InputPrefix } from './checkpoint.ts';
 import type { ProgressReporter } from './progress.ts';
@@ -79,11 +84,20 @@ export interface JobOptions {
   onEngineFailures?: (positions: number[]) => void;
   /** --report: fed every ordered output batch; its state rides in the checkpoint. */
   report?: ReportAggregator;
+  /**
+   * --max-rejected: unreadable records accepted over the whole job (resumes included); the job
+   * stops before the batch that would pass it. Undefined: no limit (the caller says what a
+   * finished job with unreadable rows means).
+   */
+  maxRejected?: number;
+  /** Called with what was done when the job ends by an exception (output or input failure). */
+  onFailed?: (soFar: JobSummary) => void;
 }
 
-export type JobEnd = 'done' | 'credits' | 'signal';
+/** 'rejected': stopped, more unreadable records than `maxRejected`. */
+export type JobEnd = 'done' | 'credits' | 'signal' | 'rejected';
 
-/** The code of an error record the engine failed on (see src/pool/run-task.ts). */
+/** The code of an error record the engine failed on (see src/adapters/file/worker/record-loop.ts). */
 const ENGINE_FAILURE = ERRORS.INTERNAL.status;
 
 export interface JobSummary extends CheckpointTotals {
@@ -91,27 +105,53 @@ export interface JobSummary extends CheckpointTotals {
   end: JobEnd;
   /** Records covered by the final state (written, and charged when metered). */
   recordsDone: number;
+  /**
+   * With end 'rejected': the batch the job stopped before (not written, not charged): its first
+   * record and its first unreadable rows, the one past the limit among them.
+   */
+  stoppedBefore?: { position: number; unreadable: number; rows: UnreadableRow[] };
 }
 
 export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
+  const live: { soFar?: () => JobSummary } = {};
+  try {
+    return await runJob(opts, live);
+  } catch (err) {
+    if (live.soFar) opts.onFailed?.(live.soFar());
+    throw err;
+  }
+}
+
+async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Promise<JobSummary> {
   const started = performance.now();
   const batchSize = opts.batchSize ?? 1000;
   const window = Math.max(2, opts.window ?? opts.pool.threads * 2);
   const resume = opts.checkpoint?.resumeFrom;
   const totals: CheckpointTotals = resume ? structuredClone(resume.totals) : emptyTotals();
+  // a checkpoint from before the unreadable count (the version is bumped elsewhere)
+  totals.unreadable ??= 0;
+  totals.unreadableRows ??= [];
   const priorElapsed = totals.elapsedMs;
   let recordsDone = resume?.recordsDone ?? 0;
   let toSkip = recordsDone;
 
+  let format: InputFormat | undefined;
+  let end: JobEnd = 'done';
+  let stoppedBefore: JobSummary['stoppedBefore'];
+  live.soFar = () => {
+    totals.elapsedMs = priorElapsed + Math.round(performance.now() - started);
+    return { ...structuredClone(totals), format: format ?? 'ndjson', end, recordsDone, ...(stoppedBefore ? { stoppedBefore } : {}) };
+  };
   const source = await openRecordSource(opts.input, { op: opts.op, format: opts.format ?? 'auto', batchSize, ...(opts.csv ? { csv: opts.csv } : {}) });
-  const { format, unit, batches } = source;
+  const { unit, batches } = source;
+  format = source.format;
+  const errorShape = { separateErrors: opts.errors !== undefined, ...(source.csv ? { csv: source.csv.out } : {}) };
   const gzip = opts.gzip?.output || (opts.gzip?.errors && opts.errors) ? opts.gzip : undefined;
   if (!resume) {
     // A fresh output starts with the CSV header rows (a resumed one has them within its bytes).
     if (source.outputHeader) await writeText(opts.output, source.outputHeader, opts.gzip?.output);
     if (source.errorsHeader && opts.errors) await writeText(opts.errors, source.errorsHeader, opts.gzip?.errors);
   }
-  let end: JobEnd = 'done';
   let lastCheckpoint = performance.now();
 
   const saveCheckpoint = async (stoppedBecause?: string): Promise<void> => {
@@ -135,9 +175,27 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
     const { batch, result: pending } = inFlight.shift()!;
     const result = await pending;
     const n = result.flags.length;
+    const unreadable = countUnreadable(result.flags);
+    if (opts.maxRejected !== undefined && totals.unreadable + unreadable > opts.maxRejected) {
+      // Stop at this batch's start: neither written nor charged (its reservation is released), so
+      // the output and the checkpoint hold exactly the records before it, as for exit 3.
+      end = 'rejected';
+      stoppedBefore = { position: batch.positions[0]!, unreadable, rows: unreadableRows(result, batch.positions, batch.readerErrors, errorShape, FIRST_UNREADABLE_ROWS) };
+      return;
+    }
     if (opts.meter) {
       const chargeable = Array.from(result.flags, (f) => (f & CHARGEABLE) !== 0);
       totals.credits += await opts.meter.settle(batch.positions, chargeable);
+    }
+    // Written before it is counted: a job that fails to write says what it had written.
+    if (result.outputGz) await opts.output.writeBytes(result.outputGz);
+    else await opts.output.write(result.output);
+    if (result.errorsGz) await opts.errors!.writeBytes(result.errorsGz);
+    else if (result.errors.length) await opts.errors!.write(result.errors);
+    if (unreadable > 0) {
+      totals.unreadable += unreadable;
+      const room = FIRST_UNREADABLE_ROWS - totals.unreadableRows.length;
+      if (room > 0) totals.unreadableRows.push(...unreadableRows(result, batch.positions, batch.readerErrors, errorShape, room));
     }
     let failed: number[] | undefined;
     for (let i = 0; i < n; i++) {
@@ -152,10 +210,6 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
     }
     if (failed) opts.onEngineFailures?.(failed);
     opts.report?.addBatch(batch.positions, result); // [report] one call per ordered output batch
-    if (result.outputGz) await opts.output.writeBytes(result.outputGz);
-    else await opts.output.write(result.output);
-    if (result.errorsGz) await opts.errors!.writeBytes(result.errorsGz);
-    else if (result.errors.length) await opts.errors!.write(result.errors);
     recordsDone += n;
     opts.progress?.update({ records: totals.records, errors: totals.rejected, fraction: opts.inputFraction?.() });
     if (opts.checkpoint && performance.now() - lastCheckpoint >= (opts.checkpoint.intervalMs ?? 2000)) {
@@ -193,7 +247,7 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
         }
       }
       // The batch's bytes are transferred to a worker; only its positions are kept here.
-      const result = opts.pool.runRaw(opts.op, {
+      const result = runFileBatchOnPool(opts.pool, opts.op, {
         ...batch, unit, separateErrors: opts.errors !== undefined,
         ...(source.csv ? { csv: source.csv } : {}),
         ...(gzip ? { gzip: { output: gzip.output, errors: gzip.errors && opts.errors !== undefined } } : {}),
@@ -204,17 +258,20 @@ export async function runFileJob(opts: JobOptions): Promise<JobSummary> {
       if (inFlight.length >= window) await drainOne();
       if (end !== 'done') break;
     }
-    while (inFlight.length) await drainOne();
+    // after a 'rejected' stop nothing more is written: the batches still in flight are dropped
+    // (`end` is set inside drainOne, which the compiler's narrowing does not see)
+    while (inFlight.length && (end as JobEnd) !== 'rejected') await drainOne();
   } finally {
     await Promise.allSettled(inFlight.map((f) => f.result));
     await opts.meter?.release();
     opts.progress?.done();
   }
   if (end !== 'done') {
-    await saveCheckpoint(end === 'credits' ? 'the account balance ran out' : 'interrupted by a signal');
+    await saveCheckpoint(end === 'credits' ? 'the account balance ran out'
+      : (end as JobEnd) === 'rejected' ? `more unreadable records than --max-rejected ${opts.maxRejected}` : 'interrupted by a signal');
   }
   totals.elapsedMs = priorElapsed + Math.round(performance.now() - started);
-  return { ...totals, format, end, recordsDone };
+  return { ...totals, format: source.format, end, recordsDone, ...(stoppedBefore ? { stoppedBefore } : {}) };
 }
 
 /** Text written as it is, or as a gzip member of its own. */

@@ -8,7 +8,7 @@ import { RECORD_KEYS } from '../../contract/records.ts';
 import type { CsvEncoding } from '../../csv/decode.ts';
 import { gunzipIfGzip } from '../../csv/gzip.ts';
 import { csvRow, UTF8_BOM, type CsvWriteOptions } from '../../csv/writer.ts';
-import type { CsvTaskSpec } from '../../pool/tasks.ts';
+import type { CsvTaskSpec } from './worker/batch-task.ts';
 import { bindColumns } from './column-map.ts';
 import { openCsvBatches } from './csv-reader.ts';
 import { detectFormat } from './input.ts';

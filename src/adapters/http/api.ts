@@ -21,12 +21,13 @@ import type { Logger } from '../../log.ts';
 import type { FormFields } from './form-body.ts';
 import { orderedRecord, renderBatch, renderErrorBody, renderRecord, type Extras, type Format, type Rendered } from './render.ts';
 
-/** What runs the engine: the EnginePool (src/pool/engine-pool.ts) or anything shaped like it. */
+/**
+ * What runs the engine: the EnginePool (src/pool/engine-pool.ts) or anything shaped like it. It
+ * takes elements this adapter already validated (no second validation) and splits a large batch
+ * across its threads itself.
+ */
 export interface ElementRunner {
-  readonly threads?: number;
-  runElements(op: Op, elements: unknown[]): Promise<Outcome[]>;
-  /** Elements this adapter already validated (the pool skips a second validation). */
-  runValidated?(op: Op, elements: ValidElement[]): Promise<Outcome[]>;
+  runValidated(op: Op, elements: ValidElement[]): Promise<Outcome[]>;
 }
 
 export interface ApiDeps {
@@ -92,19 +93,6 @@ function extrasFor(opts: { requestproof: boolean; returnavailablecredits: boolea
   if (opts.requestproof) e.requestid = requestid;
   if (opts.returnavailablecredits) e.availablecredits = String(credits);
   return e;
-}
-
-/** Runs validated elements (each validated once, here), split so that every pool thread gets a share of a large batch. */
-async function runChunked(runner: ElementRunner, op: Op, raw: unknown[], valid: ValidElement[]): Promise<Outcome[]> {
-  const run = (from: number, to: number): Promise<Outcome[]> => runner.runValidated
-    ? runner.runValidated(op, valid.slice(from, to))
-    : runner.runElements(op, raw.slice(from, to));
-  const threads = Math.max(1, runner.threads ?? 1);
-  if (raw.length < 64 || threads === 1) return run(0, raw.length);
-  const size = Math.ceil(raw.length / threads);
-  const parts: Promise<Outcome[]>[] = [];
-  for (let i = 0; i < raw.length; i += size) parts.push(run(i, Math.min(raw.length, i + size)));
-  return (await Promise.all(parts)).flat();
 }
 
 /** Runs `fn` under `hold`; a failure gives the hold back before it propagates. */
@@ -190,7 +178,7 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, accountId: 
   const requestid = newRequestId();
   const meter = new Meter(deps.billing, accountId, { kind: 'http', requestid });
   const hold = await meter.hold([{ op, record: 0 }], { partial: false });
-  const [outcome] = await execute(meter, hold, () => runChunked(deps.runner, op, [element], [v]));
+  const [outcome] = await execute(meter, hold, () => deps.runner.runValidated(op, [v]));
   if (!outcome) {
     await meter.release(hold);
     throw new EngineFailure(requestid, 'engine returned no outcome');
@@ -258,7 +246,7 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: s
   const hold = await meter.hold(runIdx.map((i) => ({ op, record: i })), { partial: false });
   const outcomes = runIdx.length === 0
     ? []
-    : await execute(meter, hold, () => runChunked(deps.runner, op, runIdx.map((i) => elements[i]), runIdx.map((i) => validated[i] as ValidElement)));
+    : await execute(meter, hold, () => deps.runner.runValidated(op, runIdx.map((i) => validated[i] as ValidElement)));
   if (outcomes.length !== runIdx.length) {
     await meter.release(hold);
     throw new EngineFailure(requestid, `engine returned ${outcomes.length} outcomes for ${runIdx.length} elements`);

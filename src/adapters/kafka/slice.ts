@@ -71,16 +71,6 @@ function* chunksBySize(list: readonly OutMessage[], maxBytes: number): Generator
 
 export const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', 'INVALID_PRODUCER_ID_MAPPING']);
 
-/** Splits one op's validated elements into one task per pool thread (a batch of thousands must use every thread). */
-async function runOnPool(pool: EnginePool, op: Op, elements: ValidElement[]): Promise<Outcome[]> {
-  const threads = Math.max(1, pool.threads);
-  if (threads === 1 || elements.length < 256) return pool.runValidated(op, elements);
-  const size = Math.ceil(elements.length / threads);
-  const parts: Promise<Outcome[]>[] = [];
-  for (let i = 0; i < elements.length; i += size) parts.push(pool.runValidated(op, elements.slice(i, i + size)));
-  return (await Promise.all(parts)).flat();
-}
-
 const INTERNAL_STATUS = ERRORS.INTERNAL.status;
 
 /** The spec's result object of one outcome: record keys in spec order plus the asked-for extras, or the error body. */
@@ -148,7 +138,8 @@ onPlan: (p: BatchPlan) => void,
   }
   const outcomes = new Array<Outcome | undefined>(n);
   await Promise.all([...byOp].map(async ([op, idx]) => {
-    const outs = await runOnPool(o.pool, op, idx.map((i) => valid[i]!));
+    // the pool splits a slice of thousands across its threads itself
+    const outs = await o.pool.runValidated(op, idx.map((i) => valid[i]!));
     idx.forEach((i, j) => (outcomes[i] = outs[j]));
   }));
 

@@ -11,6 +11,7 @@ import { asInputError, checkInput, InputError, openInput } from '../../adapters/
 import { runFileJob, type JobSummary } from '../../adapters/file/job.ts';
 import { checkInputPrefix, InputDigest, readCheckpoint, removeCheckpoint, type Checkpoint } from '../../adapters/file/checkpoint.ts';
 import { OutputError, Sink } from '../../adapters/file/sink.ts';
+import { lockJobFiles } from '../../adapters/file/lock.ts';
 import { checkReportState, emptyReportState, MAX_REPORT_ROWS, ReportAggregator } from '../../adapters/file/report/aggregate.ts';
 import { renderReport } from '../../adapters/file/report/render.ts';
 import { createProgress } from '../../adapters/file/progress.ts';
@@ -32,13 +33,15 @@ import type { CsvJobOptions, FormatChoice } from '../../adapters/file/record-sou
 import { parseEncodingOption } from '../../csv/decode.ts';
 import { parseDelimiterOption } from '../../csv/detect.ts';
 import { EXIT_CREDITS, EXIT_INPUT, EXIT_OUTPUT, EXIT_REFUSED } from '../../contract/exit-codes.ts';
+import { unreadableOutcome } from '../../adapters/file/unreadable.ts';
+import { summaryJson, writeJsonAtomic, type SummaryJsonFacts } from '../../adapters/file/summary-json.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
                     [--format ndjson|json|csv|tsv] [--encoding utf-8|windows-1252|latin1]
                     [--delimiter ,|;|tab||] [--map param=Column[+Column…],…] [--prefix P] [--excel]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
                     [--progress auto|bar|log|off] [--license L --guid G [--db URL]]
-                    [--report FILE.html [--report-rows N]]
+                    [--report FILE.html [--report-rows N]] [--max-rejected N] [--summary-json FILE]
 
   --op          lines (recipient block) or search (address lookup)
   --input       NDJSON, a JSON array of request elements, or CSV/TSV with a header row;
@@ -76,6 +79,17 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
                 matchlevel and country, relevance, a map of the answers, the rows to fix first);
                 its aggregates ride in the checkpoint, so a resumed job's report covers it all
   --report-rows rows with their input in the report (default 50, at most 1000; 0 = no input data)
+  --max-rejected
+                unreadable rows accepted over the whole job (resumes included): rows the reader
+                could not read as a record (bad CSV quoting, more fields than the header, not
+                UTF-8, a line or element that is not JSON or not a JSON object). Up to N: exit 0.
+                Past N the job stops at a record boundary with a checkpoint (exit 10); --resume
+                with a higher N continues. Without it the job finishes every readable row and
+                exits 9 when any row was unreadable. Rows the parameter table refuses (412/428)
+                are not counted: they never change the exit code
+  --summary-json
+                writes the job's summary as JSON (counts, unreadable rows, credits, exit code and
+                its meaning, paths) to FILE, atomically, on every stop (docs/job-summary.md)
 
 Every run without --resume is a new job and is charged for every record it processes; --resume
 continues the job named in the checkpoint and never charges a record of it twice.
@@ -84,7 +98,10 @@ Exit codes: 0 done; 2 usage error; 3 stopped, balance ran out (top up, then --re
 4 credentials refused (the job did not start); 5 the --index cannot be used; 6 the billing
 store cannot be reached or --db is wrong; 7 the output could not be written (device full, closed
 pipe, I/O error; with --output FILE, free space, then --resume); 8 the input cannot be read
-(missing, a directory, no permission, read error); 130/143 stopped by SIGINT/SIGTERM (--resume).`;
+(missing, a directory, no permission, read error); 9 finished every readable row, but rows were
+unreadable (ADDR_ERR_ROWS_UNREADABLE; --max-rejected N accepts them); 10 stopped, more unreadable
+rows than --max-rejected (ADDR_ERR_TOO_MANY_REJECTED; --resume with a higher N); 130/143 stopped
+by SIGINT/SIGTERM (--resume).`;
 
 
 /**
@@ -141,6 +158,8 @@ const command: Command = {
         excel: { type: 'boolean', default: false },
         report: { type: 'string' },
         'report-rows': { type: 'string' },
+        'max-rejected': { type: 'string' },
+        'summary-json': { type: 'string' },
       },
       strict: true,
     });
@@ -149,6 +168,8 @@ const command: Command = {
     const batchSize = intOption('batch-size', values['batch-size'], 1000, 1);
     const intervalMs = intOption('checkpoint-interval', values['checkpoint-interval'], 2000, 1);
     const reportRows = intOption('report-rows', values['report-rows'], 50, 0, MAX_REPORT_ROWS);
+    const maxRejected = values['max-rejected'] === undefined ? undefined : intOption('max-rejected', values['max-rejected'], 0, 0);
+    const summaryPath = values['summary-json'];
     oneOf('progress', values.progress, ['auto', 'bar', 'log', 'off']);
     const inputPath = values.input!;
     const outputPath = values.output!;
@@ -164,16 +185,37 @@ const command: Command = {
     const formatKey = files.key + (outputPath.endsWith('.gz') ? ` batch=${batchSize}` : '');
     const log = createLogger();
 
+    // [summary-json] what every stop writes to --summary-json; `summary` is what was done
+    const paths = { input: inputPath, output: outputPath, errors: values.errors, report: values.report, checkpoint: checkpointPath };
+    const stopFacts = (f: Pick<SummaryJsonFacts, 'exitCode' | 'end' | 'message' | 'summary'> & { jobId?: string; resumed?: boolean; metered?: boolean }): SummaryJsonFacts => ({
+      op, jobId: f.jobId ?? '', resumed: f.resumed ?? false, metered: f.metered ?? false, maxRejected, paths, finishedAt: new Date(),
+      unit: f.summary?.format === 'array' ? 'element' : f.summary?.format === 'csv' ? 'record' : 'line', ...f,
+    });
+
     try {
       checkInput(inputPath);
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
       process.stderr.write(`addrflow run: ${START_ERRORS.INPUT_UNREADABLE.code}: ${err.message}\n`);
+      writeSummaryFile(summaryPath, stopFacts({ exitCode: EXIT_INPUT, end: 'input-failed', message: err.message, summary: undefined }));
       return EXIT_INPUT;
     }
-    // A missing or read-only directory is said now, before the index and the workers are loaded.
-    for (const [flag, path] of [['--output', outputPath], ['--errors', values.errors], ['--checkpoint', checkpointPath], ['--report', values.report]] as const) {
+    // A missing or read-only directory is said now (ADDR_ERR_OUTPUT_UNWRITABLE, exit 7), before
+    // the lock files are made and the index and the workers are loaded.
+    for (const [flag, path] of [['--output', outputPath], ['--errors', values.errors], ['--checkpoint', checkpointPath], ['--report', values.report], ['--summary-json', summaryPath]] as const) {
       if (path !== undefined && path !== '-') checkWritableFile(path, `${flag} ${path}`);
+    }
+    // [lock] One job per file (issue 19): another job on any of these stops this one here, exit 11,
+    // before anything is written, truncated or charged. Released whichever way run() ends.
+    using _lock = lockJobFiles({ output: outputPath, checkpoint: checkpointPath, errors: values.errors, report: values.report, summary: summaryPath });
+    if (summaryPath !== undefined) {
+      // Like the report: a summary that cannot be written is said now.
+      try {
+        writeJsonAtomic(summaryPath, null, true);
+      } catch (err) {
+        process.stderr.write(`addrflow run: ${START_ERRORS.OUTPUT_UNWRITABLE.code}: ${(err as Error).message}\n`);
+        return EXIT_OUTPUT;
+      }
     }
     if (values.report !== undefined) {
       // A report that cannot be written is said now, not after hours of work.
@@ -224,6 +266,7 @@ const command: Command = {
         await billing.close();
         if (!(err instanceof ServiceError)) throw err;
         process.stderr.write(`addrflow run: ${err.name}: the job did not start: ${err.status} ${err.message}\n`);
+        writeSummaryFile(summaryPath, stopFacts({ exitCode: EXIT_REFUSED, end: 'refused', message: `${err.status} ${err.message}`, summary: undefined, jobId, resumed: resumeFrom !== undefined, metered }));
         return EXIT_REFUSED;
       }
     }
@@ -253,6 +296,28 @@ const command: Command = {
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    // [unreadable] what runFileJob had done when an exception stopped it, and what it did
+    let soFar: JobSummary | undefined;
+    let finished: JobSummary | undefined;
+    const resumed = resumeFrom !== undefined;
+    // [report] written on every stop, with what was done and why it stopped
+    const writeJobReport = (s: JobSummary | undefined, end: string): boolean => {
+      if (!report || values.report === undefined) return true;
+      try {
+        writeReport(values.report, renderReport(report.state(), {
+          jobId, input: inputPath === '-' ? 'stdin' : inputPath,
+          output: outputPath === '-' ? 'stdout' : outputPath,
+          end, finishedAt: new Date(), elapsedMs: s?.elapsedMs ?? 0, credits: meter ? (s?.credits ?? 0) : undefined,
+          unit: s?.format === 'array' ? 'element' : s?.format === 'csv' ? 'row' : 'line',
+          ...(s ? { unreadable: { count: s.unreadable, rows: s.unreadableRows, limit: maxRejected } } : {}),
+        }));
+        process.stderr.write(`  report: ${values.report}\n`);
+        return true;
+      } catch (err) {
+        process.stderr.write(`addrflow run: ${START_ERRORS.OUTPUT_UNWRITABLE.code}: ${(err as Error).message}\n`);
+        return false;
+      }
+    };
     try {
       const summary = await runFileJob({
         op, input: digest.wrap(input), output, pool, batchSize, signal: abort.signal,
@@ -264,26 +329,25 @@ const command: Command = {
         ...(progress ? { progress } : {}),
         ...(report ? { report } : {}),
         ...(checkpointPath && inputPath !== '-' ? { checkpoint: { path: checkpointPath, jobId, inputPrefix: () => digest.prefix(), intervalMs, formatKey, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
+        ...(maxRejected !== undefined ? { maxRejected } : {}),
+        onFailed: (s) => { soFar = s; },
         ...(inputSize > 0 ? { inputFraction: () => Math.min(1, (input as ReadStream).bytesRead / inputSize) } : {}),
       });
+      finished = summary;
       await output.close();
       await errors?.close();
       printSummary(log, summary, checkpointPath);
-      if (report && values.report) {
-        writeReport(values.report, renderReport(report.state(), {
-          jobId, input: inputPath === '-' ? 'stdin' : inputPath,
-          output: outputPath === '-' ? 'stdout' : outputPath,
-          end: summary.end === 'done' ? 'done' : summary.end === 'credits' ? 'the balance ran out' : 'interrupted by a signal',
-          finishedAt: new Date(), elapsedMs: summary.elapsedMs, credits: meter ? summary.credits : undefined,
-          unit: summary.format === 'array' ? 'element' : summary.format === 'csv' ? 'row' : 'line',
-        }));
-        process.stderr.write(`  report: ${values.report}\n`);
-      }
-      if (summary.end === 'done') {
-        if (checkpointPath) removeCheckpoint(checkpointPath);
-        return 0;
-      }
-      return summary.end === 'credits' ? EXIT_CREDITS : signalCode;
+      const policy = unreadableOutcome(summary, maxRejected, checkpointPath && inputPath !== '-' ? checkpointPath : undefined);
+      if (policy) process.stderr.write(`addrflow run: ${policy.line}\n`);
+      let code = policy?.exit ?? (summary.end === 'done' ? 0 : summary.end === 'credits' ? EXIT_CREDITS : signalCode);
+      const end = summary.end === 'done' ? 'done' : summary.end === 'credits' ? 'the balance ran out'
+        : summary.end === 'rejected' ? `more unreadable rows than --max-rejected ${maxRejected}` : 'interrupted by a signal';
+      const reported = writeJobReport(summary, end);
+      if (!reported && code === 0) code = EXIT_OUTPUT;
+      if (!writeSummaryFile(summaryPath, stopFacts({ exitCode: code, end: summary.end, message: policy?.line, summary, jobId, resumed, metered })) && code === 0) code = EXIT_OUTPUT;
+      // a report that could not be written keeps the checkpoint: --resume writes it
+      if (summary.end === 'done' && reported && checkpointPath) removeCheckpoint(checkpointPath);
+      return code;
     } catch (err) {
       // [faults] A full device, a closed pipe or an unreadable input: one clear line and an exit
       // code; the last checkpoint (written before the failure) is where --resume continues.
@@ -292,9 +356,14 @@ const command: Command = {
       output.abandon();
       errors?.abandon();
       const resumable = failure instanceof OutputError && checkpointPath && outputPath !== '-';
-      const code = failure instanceof OutputError ? START_ERRORS.OUTPUT_UNWRITABLE.code : START_ERRORS.INPUT_UNREADABLE.code;
-      process.stderr.write(`addrflow run: ${code}: STOPPED — ${failure.message}.${resumable ? ` Free space (or fix the output), then run the same command with --resume (checkpoint: ${checkpointPath}).` : ''}\n`);
-      return failure instanceof OutputError ? EXIT_OUTPUT : EXIT_INPUT;
+      const failureCode = failure instanceof OutputError ? START_ERRORS.OUTPUT_UNWRITABLE.code : START_ERRORS.INPUT_UNREADABLE.code;
+      process.stderr.write(`addrflow run: ${failureCode}: STOPPED — ${failure.message}.${resumable ? ` Free space (or fix the output), then run the same command with --resume (checkpoint: ${checkpointPath}).` : ''}\n`);
+      const code = failure instanceof OutputError ? EXIT_OUTPUT : EXIT_INPUT;
+      // [report] [summary-json] what was done before the failure, and the failure
+      const done = finished ?? soFar;
+      writeJobReport(done, failure instanceof OutputError ? `the output could not be written (${failure.message})` : `the input could not be read (${failure.message})`);
+      writeSummaryFile(summaryPath, stopFacts({ exitCode: code, end: failure instanceof OutputError ? 'output-failed' : 'input-failed', message: failure.message, summary: done, jobId, resumed, metered }));
+      return code;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -364,11 +433,32 @@ function writeReport(path: string, html: string, probeOnly = false): void {
   }
 }
 
+/** The summary's unreadable rows: their count, then the first ones with their reasons. */
+function unreadableSummaryLines(s: JobSummary): string[] {
+  if (s.unreadable === 0) return [];
+  const unit = s.format === 'array' ? 'element' : s.format === 'csv' ? 'record' : 'line';
+  return [`  unreadable:    ${s.unreadable.toLocaleString('en')} (counted among the rejected)${s.unreadable > s.unreadableRows.length ? `, the first ${s.unreadableRows.length}:` : ':'}`,
+    ...s.unreadableRows.map((r) => `    ${unit} ${r.position}: ${r.reason}`)];
+}
+
+/** Writes --summary-json (if given); a failure is said on stderr and answered false. */
+function writeSummaryFile(path: string | undefined, facts: SummaryJsonFacts): boolean {
+  if (path === undefined) return true;
+  try {
+    writeJsonAtomic(path, summaryJson(facts));
+    return true;
+  } catch (err) {
+    process.stderr.write(`addrflow run: ${START_ERRORS.OUTPUT_UNWRITABLE.code}: ${(err as Error).message}\n`);
+    return false;
+  }
+}
+
 function printSummary(log: Logger, s: JobSummary, checkpointPath: string | undefined): void {
   const lines = [
     `addrflow run: ${s.end === 'done' ? 'finished' : 'STOPPED'} — ${s.records.toLocaleString('en')} records (${s.processed.toLocaleString('en')} processed, ${s.rejected.toLocaleString('en')} rejected) in ${(s.elapsedMs / 1000).toFixed(1)} s`,
     `  by code:       ${Object.entries(s.byCode).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,
     `  by matchlevel: ${Object.entries(s.byMatchlevel).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,
+    ...unreadableSummaryLines(s),
     `  credits charged: ${s.credits}`,
     `  peak RSS: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
   ];

@@ -17,6 +17,7 @@ import { RecordSplitter } from '../../../src/csv/splitter.ts';
 import { csvRow } from '../../../src/csv/writer.ts';
 import { Billing } from '../../../src/billing/billing.ts';
 import { CHECKPOINT_VERSION, emptyTotals, writeCheckpoint } from '../../../src/adapters/file/checkpoint.ts';
+import { EXIT_UNREADABLE_ROWS } from '../../../src/contract/exit-codes.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -87,7 +88,9 @@ describe('CSV file jobs', () => {
     const input = join(dir, 'semi.csv');
     writeFileSync(input, text);
     const r = await run(['--input', input]);
-    expect(r.code, r.stderr).toBe(0);
+    // [unreadable] records 3 (bad quoting) and 4 (a field more than the header): exit 9, not 0
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS);
+    expect(r.stderr).toMatch(/ADDR_ERR_ROWS_UNREADABLE: 2 records unreadable \(record 3, record 4\)/);
     const rows = rowsOf(r.stdout, ';');
     expect(rows[0]!.slice(0, 6)).toEqual(['id', 'countrycode', 'sendercountrycode', 'street', 'city', 'zip']);
     expect(rows).toHaveLength(5);

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { generateLines } from '../../../tools/generate-requests.ts';
 import { BIN, runCli, startCli } from '../../helpers/cli.ts';
 import { readJsonArrayBatches } from '../../../src/adapters/file/json-array-reader.ts';
-import { EXIT_INPUT, EXIT_OUTPUT } from '../../../src/contract/exit-codes.ts';
+import { EXIT_INPUT, EXIT_OUTPUT, EXIT_UNREADABLE_ROWS } from '../../../src/contract/exit-codes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'addrflow-faults-'));
 const small = join(dir, 'small-fs');
@@ -187,7 +187,9 @@ describe('JSON arrays with empty elements', () => {
     const path = join(dir, 'holes.json');
     writeFileSync(path, `[${a},,${b},{bad}]`);
     const r = await runCli(['run', '--op', 'lines', '--input', path, '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    // [unreadable] an empty element and one that is not JSON: exit 9, naming both
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS);
+    expect(r.stderr).toMatch(/ADDR_ERR_ROWS_UNREADABLE: 2 elements unreadable \(element 2, element 4\)/);
     const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(out).toHaveLength(4);
     expect(out[0].id).toBe(JSON.parse(a!).id);

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { generateLines } from '../../../tools/generate-requests.ts';
 import { runCli, startCli } from '../../helpers/cli.ts';
 import { Billing } from '../../../src/billing/billing.ts';
+import { EXIT_UNREADABLE_ROWS } from '../../../src/contract/exit-codes.ts';
 
 function chargeableIn(output: string): number {
   return output.trimEnd().split('\n').map((l) => JSON.parse(l)).filter((r) => r.addresslinestatuscode === 0 || r.addresslinestatuscode === 1).length;
@@ -51,7 +52,7 @@ describe('addrflow run --op lines (file jobs)', () => {
     const lines = [sample[0]!, '{"id":2,"countrycode":', sample[2]!, '', JSON.stringify({ id: 5, countrycode: 'DE' }), 'not json', sample[6]!];
     const input = writeInput('bad.ndjson', lines);
     const r = await runCli(['run', '--op', 'lines', '--input', input, '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] rows not readable as records: exit 9, not 0
     const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(out).toHaveLength(6); // the blank line 4 is not a record
     expect(out[0].addresslinestatuscode).toBeTypeOf('number');
@@ -59,13 +60,15 @@ describe('addrflow run --op lines (file jobs)', () => {
     expect(out[3]).toEqual({ id: 5, errorcode: 428, errormessage: expect.stringContaining('sendercountrycode') });
     expect(out[4]).toEqual({ errorcode: 412, errormessage: expect.stringMatching(/^Line 6: not valid JSON/) });
     expect(out[5].id).toBe(JSON.parse(sample[6]!).id);
+    // the 428 of line 5 is a refused record, not an unreadable one
+    expect(r.stderr).toMatch(/^addrflow run: ADDR_ERR_ROWS_UNREADABLE: 2 lines unreadable \(line 2, line 6\);.*--max-rejected 2/m);
   });
 
   it('reports a line that is not valid UTF-8 instead of guessing its characters', async () => {
     const path = join(dir, 'latin1.ndjson');
     writeFileSync(path, Buffer.concat([Buffer.from(sample[0]! + '\n'), Buffer.from('{"id":2,"countrycode":"DE","sendercountrycode":"DE","city":"K', 'utf8'), Buffer.from([0xf6]), Buffer.from('ln"}\n'), Buffer.from(sample[2]! + '\n')]));
     const r = await runCli(['run', '--op', 'lines', '--input', path, '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] rows not readable as records: exit 9, not 0
     const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(out).toHaveLength(3);
     expect(out[1]).toEqual({ errorcode: 412, errormessage: 'Line 2: not valid UTF-8.' });
@@ -76,7 +79,7 @@ describe('addrflow run --op lines (file jobs)', () => {
     const path = join(dir, 'runaway.ndjson');
     writeFileSync(path, `${sample[0]}\n{"id":2,"city":"${'x'.repeat(3 << 20)}"}\n${sample[2]}\n`);
     const r = await runCli(['run', '--op', 'lines', '--input', path, '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] rows not readable as records: exit 9, not 0
     const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(out).toHaveLength(3);
     expect(out[1]).toEqual({ errorcode: 412, errormessage: expect.stringMatching(/^Line 2: longer than 1048576 bytes/) });
@@ -88,7 +91,7 @@ describe('addrflow run --op lines (file jobs)', () => {
     const out = join(dir, 'errs.out');
     const errors = join(dir, 'errs.err');
     const r = await runCli(['run', '--op', 'lines', '--input', input, '--output', out, '--errors', errors, '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] rows not readable as records: exit 9, not 0
     expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(2);
     expect(JSON.parse(readFileSync(errors, 'utf8'))).toEqual({ line: 2, errorcode: 412, errormessage: expect.stringContaining('Line 2') });
   });
@@ -114,7 +117,7 @@ describe('resume after kill -9 and after SIGINT', () => {
     input = writeInput('big.ndjson', big);
     const ref = join(dir, 'big.ref');
     const r = await runCli(['run', '--op', 'lines', '--input', input, '--output', ref, '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] rows not readable as records: exit 9, not 0
     reference = readFileSync(ref, 'utf8');
   }, 120_000);
 
@@ -143,7 +146,7 @@ describe('resume after kill -9 and after SIGINT', () => {
     const partial = readFileSync(out, 'utf8');
     expect(partial.length).toBeLessThan(reference.length);
     const second = await runCli([...args, '--resume']);
-    expect(second.code, second.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] rows not readable as records: exit 9, not 0
     expect(readFileSync(out, 'utf8')).toBe(reference);
     expect(existsSync(`${out}.checkpoint`)).toBe(false);
     const billing = await Billing.open(db);
@@ -187,7 +190,7 @@ describe('resume after kill -9 and after SIGINT', () => {
     await billing.close();
     expect(chargedBefore).toBeGreaterThan(0);
     const second = await runCli([...args, '--resume']);
-    expect(second.code, second.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] rows not readable as records: exit 9, not 0
     expect(readFileSync(out, 'utf8')).toBe(reference);
     const after = await Billing.open(db);
     try {

@@ -14,18 +14,18 @@ import { Billing } from '../../../src/billing/billing.ts';
 import { Meter, type Hold } from '../../../src/billing/meter.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
 import type { EnginePool } from '../../../src/pool/engine-pool.ts';
-import { runTask } from '../../../src/pool/run-task.ts';
-import type { RawResult, RawTask } from '../../../src/pool/tasks.ts';
+import { runFileBatch } from '../../../src/adapters/file/worker/run-file-batch.ts';
+import type { RawTask } from '../../../src/adapters/file/worker/batch-task.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'addrflow-fmeter-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The real worker code (run-task) over an index that is not one: every lookup throws. */
+/** The real worker code (the file-batch handler) over an index that is not one: every lookup throws. */
 function brokenPool(): EnginePool {
   const state = { ctx: { index: {} as AddressIndex } };
   return {
     threads: 1,
-    runRaw: async (op: 'search', batch: Omit<RawTask, 'kind' | 'op'>) => runTask(state, { kind: 'raw', op, ...batch }) as RawResult,
+    run: async (task: RawTask) => runFileBatch(state, task),
     destroy: async () => {},
   } as unknown as EnginePool;
 }

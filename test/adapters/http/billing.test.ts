@@ -9,8 +9,7 @@ import { Billing } from '../../../src/billing/billing.ts';
 import { PostgresStore } from '../../../src/billing/postgres/store.ts';
 import type { Op } from '../../../src/contract/params.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
-import { runTask } from '../../../src/pool/run-task.ts';
-import type { ElementsResult } from '../../../src/pool/tasks.ts';
+import { runValidatedTask } from '../../../src/pool/run-validated.ts';
 import type { ElementRunner } from '../../../src/adapters/http/api.ts';
 import { chooseEngine, freshPgSchema, postForm, startTestServer, type TestServer } from '../../helpers/http-server.ts';
 import { PG_SKIP_REASON, postgresReachable } from '../../helpers/postgres.ts';
@@ -113,16 +112,13 @@ describe(`Idempotency-Key ${NOTE}`, () => {
 });
 
 /**
- * The real engine code (run-task → processValidated → lookup) over an index that is not an
- * index: the lookup throws, as a defect would.
+ * The real engine code (the pool's validated task → processValidated → lookup) over an index
+ * that is not an index: the lookup throws, as a defect would.
  */
 function brokenEngine(): ElementRunner {
   const state = { ctx: { index: {} as AddressIndex } };
-  const run = (task: Parameters<typeof runTask>[1]) => Promise.resolve((runTask(state, task) as ElementsResult).outcomes);
   return {
-    threads: 1,
-    runElements: (op, elements) => run({ kind: 'elements', op, elements }),
-    runValidated: (op, elements) => run({ kind: 'validated', op, elements }),
+    runValidated: async (op, elements) => runValidatedTask(state, { kind: 'validated', op, elements }).outcomes,
   };
 }
 

@@ -514,8 +514,8 @@ describe(`HTTP contract ${ENGINE_NOTE}`, () => {
     });
 
     it('an engine failure confined to one element: single mode answers 500 without a body, batch mode fills that slot', async () => {
-      const failing = { threads: 1, runElements: async (_op: string, elements: unknown[]) => elements.map((e) =>
-        (e as { city?: string }).city === 'boom'
+      const failing = { runValidated: async (_op: string, elements: Array<{ request: { city?: string } }>) => elements.map((e) =>
+        e.request.city === 'boom'
           ? { ok: false as const, error: { errorcode: 500, errormessage: 'An unexpected condition ended the request. (boom)' } }
           : { ok: true as const, record: LINES_RECORD, chargeable: true, options: { requestproof: false, returnavailablecredits: false } }) };
       const srv = await startTestServer({ runner: failing as never });

@@ -14,8 +14,8 @@ import { fetchTopicIds } from '../../../src/adapters/kafka/client/topic-ids.ts';
 import type { Op } from '../../../src/contract/params.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
 import type { EnginePool } from '../../../src/pool/engine-pool.ts';
-import { runTask } from '../../../src/pool/run-task.ts';
-import type { ElementsResult, EngineTask } from '../../../src/pool/tasks.ts';
+import { runValidatedTask } from '../../../src/pool/run-validated.ts';
+import type { ValidElement } from '../../../src/contract/validate.ts';
 import { describeWithKafka } from '../../helpers/kafka.ts';
 import {
   committedCount, createAccount, createTopics, decodeResult, openHarness, produce, readAll, startWorker, waitForCommitted,
@@ -34,11 +34,9 @@ function linesRecords(tag: string, n: number): InputRecord[] {
 /** The real engine code over an index that is not one: every lookup throws, as a defect would. */
 function brokenPool(): EnginePool {
   const state = { ctx: { index: {} as AddressIndex } };
-  const run = (task: EngineTask) => Promise.resolve((runTask(state, task) as ElementsResult).outcomes);
   return {
     threads: 1,
-    runElements: (op: Op, elements: unknown[]) => run({ kind: 'elements', op, elements }),
-    runValidated: (op: Op, elements: never[]) => run({ kind: 'validated', op, elements }),
+    runValidated: async (op: Op, elements: ValidElement[]) => runValidatedTask(state, { kind: 'validated', op, elements }).outcomes,
     destroy: async () => {},
   } as unknown as EnginePool;
 }

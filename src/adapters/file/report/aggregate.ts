@@ -1,6 +1,6 @@
 /**
  * The job report's aggregates, fed once per ordered output batch (record by record) with the
- * facts the workers gathered (src/pool/report-facts.ts).
+ * facts the workers gathered (src/adapters/file/worker/report-facts.ts).
  *
  * Its state is plain JSON of a fixed maximum size whatever the job's size (counts keyed by code,
  * matchlevel and country; a relevance histogram; grids of answered points of 1°, 0.25° and 0.05°,
@@ -10,8 +10,8 @@
  * however they were batched or interrupted.
  */
 import type { Op } from '../../../contract/params.ts';
-import { MATCHLEVELS, OK, type RawResult } from '../../../pool/tasks.ts';
-import { NO_RELEVANCE, unpackCountry } from '../../../pool/report-facts.ts';
+import { MATCHLEVELS, OK, type RawResult } from '../worker/batch-task.ts';
+import { NO_RELEVANCE, unpackCountry } from '../worker/report-facts.ts';
 
 export const REPORT_STATE_VERSION = 1;
 /** Relevance histogram: ten bins 0–9, 10–19, …, 90–100. */

@@ -23,6 +23,11 @@ export interface ReportMeta {
   credits: number | undefined;
   /** What a position counts: line, element or row. */
   unit: string;
+  /**
+   * Rows the reader or the format could not read (a part of the rejected ones), over the whole
+   * job, the first with their reason; `limit` is --max-rejected (undefined: none given).
+   */
+  unreadable?: { count: number; rows: ReadonlyArray<{ position: number; reason: string }>; limit: number | undefined };
 }
 
 const ERROR_BY_STATUS = new Map<number, string>(Object.values(ERRORS).map((d) => [d.status, d.code.replace('ADDR_ERR_', '').replaceAll('_', ' ').toLowerCase()]));
@@ -122,6 +127,21 @@ function rankLabel(op: string, row: ReportRow): string {
   return row.rank === 0 ? '<span class="badge warn">not formatted</span>' : '<span class="badge ok">formatted</span>';
 }
 
+/** Unreadable rows: a section of their own, apart from the rows the parameter table refused. */
+function unreadableSection(u: NonNullable<ReportMeta['unreadable']>, unit: string): string {
+  const policy = u.limit === undefined
+    ? 'Without <code>--max-rejected</code>, a job that has any ends with exit code 9 once every readable row is done.'
+    : `<code>--max-rejected ${fmt(u.limit)}</code>: up to ${fmt(u.limit)} are accepted over the whole job; past that the job stops (exit code 10).`;
+  if (u.count === 0) {
+    return `<section class="card wide" id="unreadable"><h2>Unreadable rows</h2><p class="note">None: the reader read every row as a record. ${policy}</p></section>`;
+  }
+  const rows = u.rows.map((r) => `<tr><td class="pos" data-unreadable-position="${r.position}">${esc(unit)} ${fmt(r.position)}</td><td><span class="badge bad">unreadable</span></td><td>${esc(r.reason)}</td></tr>`);
+  return `<section class="card wide" id="unreadable"><h2>Unreadable rows</h2>`
+    + `<p class="note"><span data-unreadable-count="${u.count}">${fmt(u.count)}</span> rows could not be read as a record (bad quoting, more fields than the header, not UTF-8, not JSON or not a JSON object); they are counted among the rejected, their error is in their slot. ${policy}`
+    + `${u.count > u.rows.length ? ` The first ${fmt(u.rows.length)}:` : ''}</p>`
+    + `<table id="unreadable-rows"><thead><tr><th>where</th><th>why</th><th>reason</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+}
+
 function rowsTable(s: ReportState, unit: string): string {
   if (s.rowsKept === 0) {
     return '<section class="card wide"><h2>Rows to look at first</h2><p class="note">Left out (<code>--report-rows 0</code>): this report holds no input data.</p></section>';
@@ -210,6 +230,7 @@ export function renderReport(s: ReportState, meta: ReportMeta): string {
     tile('records', 'records', fmt(s.records)),
     tile('processed', 'processed', fmt(s.processed)),
     tile('rejected', 'rejected', fmt(s.rejected), 'invalid input, not charged'),
+    meta.unreadable ? tile('unreadable', 'unreadable', fmt(meta.unreadable.count), 'of the rejected: not readable as a record') : '',
     s.op === 'search' ? tile('answered', 'answered points', fmt(ok)) : tile('formatted', 'formatted (status 0/1)', fmt(ok)),
     tile('rate', 'records/s', fmt(rate)),
     tile('credits', 'credits charged', meta.credits === undefined ? '–' : fmt(meta.credits)),
@@ -221,6 +242,7 @@ export function renderReport(s: ReportState, meta: ReportMeta): string {
     s.op === 'search' ? `<section class="card"><h2>Relevance</h2>${histogram(s.relevance)}</section>` : '',
     bars('countries', 'Records per country', countries),
     s.op === 'search' ? `<section class="card wide"><h2>Where the answers are</h2>${renderMap(s.grids)}</section>` : '',
+    meta.unreadable ? unreadableSection(meta.unreadable, meta.unit) : '',
     rowsTable(s, meta.unit),
     '</div>',
     `<footer>Made by addrflow. Country outlines: Natural Earth (public domain), via the world-atlas package. This file fetches nothing; it can be archived and mailed as it is.</footer>`,

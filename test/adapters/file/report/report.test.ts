@@ -12,13 +12,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { generateLines } from '../../../../tools/generate-requests.ts';
 import { runCli, startCli } from '../../../helpers/cli.ts';
 import { readNdjsonBatches } from '../../../../src/adapters/file/ndjson-reader.ts';
-import { runTask } from '../../../../src/pool/run-task.ts';
-import type { RawResult } from '../../../../src/pool/tasks.ts';
+import { runFileBatch } from '../../../../src/adapters/file/worker/run-file-batch.ts';
+import type { RawResult } from '../../../../src/adapters/file/worker/batch-task.ts';
 import { ReportAggregator, emptyReportState, type ReportState } from '../../../../src/adapters/file/report/aggregate.ts';
 import { renderReport } from '../../../../src/adapters/file/report/render.ts';
-import { packCountry } from '../../../../src/pool/report-facts.ts';
+import { packCountry } from '../../../../src/adapters/file/worker/report-facts.ts';
 import { INJECTIONS, drawnCounts, drawnCountries, expectedCounts, searchLines } from './fixtures.ts';
-import { EXIT_OUTPUT } from '../../../../src/contract/exit-codes.ts';
+import { EXIT_OUTPUT, EXIT_UNREADABLE_ROWS } from '../../../../src/contract/exit-codes.ts';
 import { parseFields } from '../../../../src/csv/fields.ts';
 
 let dir: string;
@@ -36,7 +36,7 @@ async function fold(lines: string[], batchSize: number, rows: number): Promise<R
   const agg = new ReportAggregator(emptyReportState('lines', rows, new Date(0)));
   for await (const batch of readNdjsonBatches(once(lines.join('\n') + '\n'), batchSize)) {
     const positions = batch.positions;
-    const result = runTask({ ctx: {} }, { kind: 'raw', op: 'lines', ...batch, unit: 'line', report: agg.request }) as RawResult;
+    const result = runFileBatch({ ctx: {} }, { kind: 'file-batch', op: 'lines', ...batch, unit: 'line', report: agg.request });
     agg.addBatch(positions, result);
   }
   return agg.state();
@@ -117,7 +117,7 @@ describe('addrflow run --report', () => {
     const out = join(dir, 'ref.out');
     const report = join(dir, 'ref.html');
     const r = await runCli(['run', '--op', 'search', '--input', inputPath, '--output', out, '--report', report, '--report-rows', '30', '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] searchLines has lines that are not JSON: exit 9
     expect(r.stderr).toContain(`report: ${report}`);
     referenceOutput = readFileSync(out, 'utf8');
     reference = drawnCounts(readFileSync(report, 'utf8'));
@@ -149,7 +149,7 @@ describe('addrflow run --report', () => {
     expect(cp.report.records).toBe(cp.recordsDone);
     expect(existsSync(report)).toBe(false);
     const second = await runCli([...args, '--resume']);
-    expect(second.code, second.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] searchLines has lines that are not JSON: exit 9
     expect(readFileSync(out, 'utf8')).toBe(referenceOutput);
     expect(drawnCounts(readFileSync(report, 'utf8'))).toEqual(reference);
   }, 120_000);
@@ -157,7 +157,7 @@ describe('addrflow run --report', () => {
   it('--report-rows 0 leaves every input value out of the report', async () => {
     const report = join(dir, 'norows.html');
     const r = await runCli(['run', '--op', 'search', '--input', inputPath, '--output', join(dir, 'norows.out'), '--report', report, '--report-rows', '0', '--progress', 'off']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(EXIT_UNREADABLE_ROWS); // [unreadable] searchLines has lines that are not JSON: exit 9
     const html = readFileSync(report, 'utf8');
     expect(html).toContain('--report-rows 0');
     expect(html).not.toContain('Qqqzzzville');

@@ -8,7 +8,7 @@
  * that says it could not be formatted); ties go to the earlier record. Rejected records (-1) are
  * kept apart: the first few, as examples of what was refused.
  */
-import type { RawReportFacts } from './tasks.ts';
+import type { RawReportFacts } from './batch-task.ts';
 
 /** Relevance byte for "no relevance" (rejected record, or the lines operation). */
 export const NO_RELEVANCE = 255;
