@@ -22,8 +22,9 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { generateLines } from '../tools/generate-requests.ts';
-import { csvRow } from '../src/csv/writer.ts';
 import { hasSharedData } from '../src/config/shared-data.ts';
+import { timedJob as timedJobIn } from './support/timed-job.ts';
+import { ensureCsvTrio as ensureCsvTrioIn } from './support/csv-trio.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache/bench`;
@@ -139,53 +140,8 @@ async function searchJobs(): Promise<void> {
 }
 
 /** The same records as NDJSON, CSV and CSV.gz; some fields hold a quoted comma and line break. */
-async function ensureCsvTrio(count: number): Promise<{ nd: string; csv: string; gz: string }> {
-  const base = `${cache}/lines-csvcmp-${count}`;
-  const files = { nd: `${base}.ndjson`, csv: `${base}.csv`, gz: `${base}.csv.gz` };
-  if (existsSync(files.gz)) return files;
-  const cols = ['id', 'countrycode', 'sendercountrycode', 'street', 'housenumber', 'zip', 'city', 'statecode', 'countrynamelanguage', 'additionaldata'];
-  const o = { delimiter: ',', newline: '\n', excel: false } as const;
-  const ndOut = createWriteStream(files.nd);
-  const csvOut = createWriteStream(files.csv);
-  let a = '';
-  let b = csvRow(cols, o);
-  let i = 0;
-  for (const line of generateLines(count, 42, 0)) {
-    const r = JSON.parse(line) as Record<string, unknown>;
-    if (i++ % 10 === 3) r.additionaldata = 'Hinterhaus, 2. OG\nlinks';
-    a += JSON.stringify(r) + '\n';
-    b += csvRow(cols.map((c) => (r[c] === undefined ? '' : String(r[c]))), o);
-    if (a.length > 1 << 20) {
-      if (!ndOut.write(a)) await once(ndOut, 'drain');
-      if (!csvOut.write(b)) await once(csvOut, 'drain');
-      a = b = '';
-    }
-  }
-  ndOut.end(a);
-  csvOut.end(b);
-  await Promise.all([once(ndOut, 'close'), once(csvOut, 'close')]);
-  const g = spawnSync('sh', ['-c', `gzip -c -6 '${files.csv}' > '${files.gz}'`]);
-  if (g.status !== 0) throw new Error(`gzip failed: ${g.stderr}`);
-  return files;
-}
-
-/** A 2-worker lines job, with its wall time and its CPU time (bash's `times` for the child). */
-function timedJob(path: string, extra: string[]): { ms: number; cpuMs: number; rssMB: number } {
-  const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-  const args = [process.execPath, `${root}bin/addrflow.ts`, 'run', '--op', 'lines', '--input', path, '--output', '/dev/null', '--workers', '2', '--progress', 'off', ...extra];
-  const t = performance.now();
-  const r = spawnSync('bash', ['-c', `${args.map(q).join(' ')} >/dev/null; rc=$?; times >&2; exit $rc`], {
-    encoding: 'utf8', env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' }, maxBuffer: 1 << 24,
-  });
-  const ms = performance.now() - t;
-  if (r.status !== 0) throw new Error(`job failed: ${r.stderr}`);
-  // `times` prints the shell's own times, then its children's: "XmY.YYYs XmY.YYYs".
-  const lines = r.stderr.trimEnd().split('\n');
-  const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(lines.at(-1)!);
-  const cpuMs = m ? (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000 : NaN;
-  const rss = /peak RSS: (\d+) MB/.exec(r.stderr);
-  return { ms, cpuMs, rssMB: rss ? Number(rss[1]) : NaN };
-}
+const ensureCsvTrio = (count: number) => ensureCsvTrioIn(cache, count);
+const timedJob = (path: string, extra: string[]) => timedJobIn(root, path, extra);
 
 function shellMs(cmd: string): number {
   const t = performance.now();

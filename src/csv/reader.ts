@@ -2,16 +2,18 @@
  * Streaming CSV reading for whole files (the index-source readers): plain or gzip (by content),
  * a header row or none, a fixed or detected delimiter, UTF-8 (BOM skipped) or a single-byte
  * encoding. Rows are handed to a callback one at a time and never kept; malformed rows are
- * reported with a stable reason instead of being dropped silently.
+ * reported with a stable reason and the physical line they start on instead of being dropped
+ * silently. A quote that is never closed costs one row (`unclosed-quote`, see splitter.ts), not
+ * the rest of the file.
  */
 import { createReadStream, statSync } from 'node:fs';
-import { RecordSplitter } from './splitter.ts';
+import { RecordSplitter, type RecordProblem, type SplitterLimits } from './splitter.ts';
 import { parseFields } from './fields.ts';
 import { detectDelimiter } from './detect.ts';
 import { bomLength, decodeBytes, type CsvEncoding } from './decode.ts';
 import { gunzipIfGzip } from './gzip.ts';
 
-export type CsvRowProblem = 'bad-quoting' | 'bad-utf8' | 'too-long';
+export type CsvRowProblem = 'bad-quoting' | 'bad-utf8' | 'too-long' | 'unclosed-quote';
 
 export interface CsvFileOptions {
   /** Fixed delimiter; detected from the first line when absent. */
@@ -19,6 +21,8 @@ export interface CsvFileOptions {
   encoding?: CsvEncoding;
   /** The first record is a header (handed to `onHeader`, not to `onRow`). */
   header: boolean;
+  /** Limits of a record and of a quoted field spanning lines (splitter.ts defaults: 1 MiB, 100 lines). */
+  limits?: SplitterLimits;
   /** Progress: bytes read of the file (compressed bytes for gzip) and its size. */
   progress?: (bytesDone: number, bytesTotal: number) => void;
 }
@@ -27,8 +31,8 @@ export interface CsvFileHandlers {
   onHeader?(fields: string[], delimiter: string): void;
   /** A row; `fields` is not kept by the reader (the callee may keep it). `record` is 1-based, header excluded. */
   onRow(fields: string[], record: number): void;
-  /** A row that could not be read as CSV: counted by the caller. */
-  onProblem(problem: CsvRowProblem, record: number): void;
+  /** A row that could not be read as CSV: counted by the caller. `line`: the physical line it starts on (1-based, header included). */
+  onProblem(problem: CsvRowProblem, record: number, line: number): void;
 }
 
 export async function readCsvFile(path: string, opts: CsvFileOptions, h: CsvFileHandlers): Promise<void> {
@@ -41,18 +45,19 @@ export async function readCsvFile(path: string, opts: CsvFileOptions, h: CsvFile
   let sawHeader = !opts.header;
   let record = 0;
   let first = true;
-  const onRecord = (buf: Buffer, s: number, e: number, tooLong: boolean, unclosed: boolean): void => {
+  const onRecord = (buf: Buffer, s: number, e: number, line: number, problem?: RecordProblem): void => {
     if (!sawHeader) {
       sawHeader = true;
+      if (problem) throw new Error(`the header row (line ${line}) cannot be read: ${problem.kind === 'too-long' ? 'too long' : 'a quote in it is never closed'}`);
       h.onHeader?.(parseFields(decodeBytes(buf, s, e, encoding).text, delimiter).fields, delimiter);
       return;
     }
     record++;
-    if (tooLong) return h.onProblem('too-long', record);
+    if (problem) return h.onProblem(problem.kind, record, line);
     const d = decodeBytes(buf, s, e, encoding);
-    if (d.invalid) return h.onProblem('bad-utf8', record);
+    if (d.invalid) return h.onProblem('bad-utf8', record, line);
     const p = parseFields(d.text, delimiter);
-    if (p.badQuoting || unclosed) return h.onProblem('bad-quoting', record);
+    if (p.badQuoting) return h.onProblem('bad-quoting', record, line);
     h.onRow(p.fields, record);
   };
   try {
@@ -66,7 +71,7 @@ export async function readCsvFile(path: string, opts: CsvFileOptions, h: CsvFile
           const line = decodeBytes(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength), 0, nl === -1 ? chunk.length : nl, encoding).text;
           delimiter = detectDelimiter(line);
         }
-        splitter = new RecordSplitter(delimiter);
+        splitter = new RecordSplitter(delimiter, opts.limits);
       }
       splitter!.push(chunk, onRecord);
       if (opts.progress && raw.bytesRead - lastReport >= 1 << 24) {

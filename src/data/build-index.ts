@@ -16,7 +16,7 @@ import { readDefaultLayer } from './readers/default-layer.ts';
 import { readGeonamesPostcodes } from './readers/geonames-postcodes.ts';
 import { readOpenAddresses } from './readers/openaddresses.ts';
 import { createOsmPbfReader } from './readers/osm-pbf/index.ts';
-import type { SourceReader } from './source-sink.ts';
+import type { SourceCounts, SourceReader } from './source-sink.ts';
 
 export type SourceKind = 'osm' | 'ban' | 'bano' | 'openaddresses' | 'geonames-postcodes';
 
@@ -117,7 +117,7 @@ export async function buildIndexDir(dir: string, src: IndexSources, opts: BuildI
     }
     const counts = b.summary.at(-1)!.counts;
     if (addresses && counts.addresses === 0) {
-      const why = Object.entries(counts.rejected).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([r, n]) => `${n} ${r}`).join(', ');
+      const why = rejectedText(counts);
       throw new IndexBuildError(INDEX_BUILD_ERRORS.SOURCE_EMPTY, f.path,
         `yielded 0 addresses as ${f.kind}${why ? ` (rows rejected: ${why})` : ' (no rows)'}; is it the right format and flag?`);
     }
@@ -134,6 +134,18 @@ export async function buildIndexDir(dir: string, src: IndexSources, opts: BuildI
   };
 }
 
+/**
+ * Rejected rows per reason, most first; a reason whose rows' lines are known names the first few
+ * (`1 unclosed-quote (line 11)`, `7 unclosed-quote (lines 11, 57, 90, 91, 95, …)`).
+ */
+function rejectedText(c: SourceCounts): string {
+  return Object.entries(c.rejected).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([r, n]) => {
+    const lines = c.rejectedLines?.[r];
+    if (!lines?.length) return `${n} ${r}`;
+    return `${n} ${r} (line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}${n > lines.length ? ', …' : ''})`;
+  }).join(', ');
+}
+
 /** The per-source summary as text lines (counts and rejected rows per reason). */
 export function summaryLines(sources: SourceSummary[]): string[] {
   return sources.map(({ label, counts: c }) => {
@@ -141,8 +153,7 @@ export function summaryLines(sources: SourceSummary[]): string[] {
       c.addresses && `${c.addresses} addresses`, c.lines && `${c.lines} streets`, c.places && `${c.places} places`,
       c.postcodes && `${c.postcodes} postcodes`, c.admins && `${c.admins} admin areas`,
     ].filter(Boolean).join(', ') || 'nothing kept';
-    const rej = Object.entries(c.rejected).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([r, n]) => `${n} ${r}`).join(', ');
-    return `${label}: ${kept}; rejected: ${rej || 'none'}`;
+    return `${label}: ${kept}; rejected: ${rejectedText(c) || 'none'}`;
   });
 }
 

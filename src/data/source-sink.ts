@@ -23,8 +23,11 @@ export interface SourceSink {
   postcode(p: PostcodeEntry): void;
   /** One administrative area with its polygon rings. */
   admin(a: AdminArea): void;
-  /** A row that could not be used, counted per reason. */
-  reject(reason: string): void;
+  /**
+   * A row that could not be used, counted per reason. `line`: the physical line it starts on,
+   * when the reader knows it and the reason is about the file's text (the summary names a few).
+   */
+  reject(reason: string, line?: number): void;
 }
 
 /** Progress of one reader: bytes consumed of the file (compressed bytes for .gz) and its size. */
@@ -41,6 +44,19 @@ export interface SourceCounts {
   postcodes: number;
   admins: number;
   rejected: Record<string, number>;
+  /** The first few physical lines of rejected rows, per reason, when the reader gave them. */
+  rejectedLines?: Record<string, number[]>;
+}
+
+/** How many lines per reason the summary keeps and names. */
+export const REJECTED_LINES_KEPT = 5;
+
+/** Counts one rejected row (and keeps its line among the first few of its reason). */
+export function countReject(counts: SourceCounts, reason: string, line?: number): void {
+  counts.rejected[reason] = (counts.rejected[reason] ?? 0) + 1;
+  if (line === undefined) return;
+  const lines = ((counts.rejectedLines ??= {})[reason] ??= []);
+  if (lines.length < REJECTED_LINES_KEPT) lines.push(line);
 }
 
 export function emptyCounts(): SourceCounts {
@@ -55,7 +71,7 @@ export function countingSink(inner: SourceSink, counts: SourceCounts = emptyCoun
     place(p) { counts.places++; inner.place(p); },
     postcode(p) { counts.postcodes++; inner.postcode(p); },
     admin(a) { counts.admins++; inner.admin(a); },
-    reject(reason) { counts.rejected[reason] = (counts.rejected[reason] ?? 0) + 1; inner.reject(reason); },
+    reject(reason, line) { countReject(counts, reason, line); inner.reject(reason, line); },
   };
   return { sink, counts };
 }

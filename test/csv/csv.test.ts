@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RecordSplitter } from '../../src/csv/splitter.ts';
+import { RecordSplitter, type RecordHandler } from '../../src/csv/splitter.ts';
 import { parseFields } from '../../src/csv/fields.ts';
 import { detectDelimiter } from '../../src/csv/detect.ts';
 import { decodeBytes } from '../../src/csv/decode.ts';
@@ -15,7 +15,9 @@ import { csvCell, csvRow, EXCEL } from '../../src/csv/writer.ts';
 function split(bytes: Buffer, delimiter: string, cuts: number[] = [], max?: number) {
   const s = new RecordSplitter(delimiter, max);
   const out: Array<{ text: string; tooLong: boolean; unclosed: boolean }> = [];
-  const emit = (b: Buffer, st: number, e: number, tooLong: boolean, unclosed: boolean) => out.push({ text: b.toString('utf8', st, e), tooLong, unclosed });
+  const emit: RecordHandler = (b, st, e, _line, problem) => {
+    out.push({ text: b.toString('utf8', st, e), tooLong: problem?.kind === 'too-long', unclosed: problem?.kind === 'unclosed-quote' });
+  };
   let at = 0;
   for (const c of [...cuts.filter((x) => x > 0 && x < bytes.length)].sort((a, b) => a - b)) {
     const chunk = Buffer.from(bytes.subarray(at, c)); // a fresh copy, then scribbled over, as a stream may
@@ -40,8 +42,9 @@ describe('record splitter', () => {
     expect(parseFields(recs[0]!.text, ',')).toEqual({ fields: ['12" screen', 'x'], badQuoting: false });
   });
 
-  it('flags a last record whose quote never closes, and a record past the size limit', () => {
-    expect(split(Buffer.from('a,b\n"open,c\nd\n'), ',').at(-1)).toEqual({ text: '"open,c\nd\n', tooLong: false, unclosed: true });
+  it('flags a quote that never closes (its first line only), and a record past the size limit', () => {
+    expect(split(Buffer.from('a,b\n"open,c\nd\n'), ',').slice(1)).toEqual([{ text: '"open,c', tooLong: false, unclosed: true }, { text: 'd', tooLong: false, unclosed: false }]);
+    expect(split(Buffer.from('a,b\n"open,c'), ',').at(-1)).toEqual({ text: '"open,c', tooLong: false, unclosed: true });
     const big = `x,${'y'.repeat(100)}\nok\n`;
     expect(split(Buffer.from(big), ',', [10, 50], 64)).toEqual([{ text: '', tooLong: true, unclosed: false }, { text: 'ok', tooLong: false, unclosed: false }]);
   });

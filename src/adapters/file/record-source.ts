@@ -5,7 +5,8 @@
  */
 import type { Op } from '../../contract/params.ts';
 import { RECORD_KEYS } from '../../contract/records.ts';
-import type { CsvEncoding } from '../../csv/decode.ts';
+import { byteEncoding, type CsvEncoding } from '../../csv/decode.ts';
+import { utf16ToUtf8 } from '../../csv/utf16.ts';
 import { gunzipIfGzip } from '../../csv/gzip.ts';
 import { csvRow, UTF8_BOM, type CsvWriteOptions } from '../../csv/writer.ts';
 import type { CsvTaskSpec } from './worker/batch-task.ts';
@@ -27,6 +28,8 @@ export interface CsvJobOptions {
   out?: { delimiter?: string; newline?: '\n' | '\r\n' };
   /** Excel flavour: BOM, `;`, CR LF, formula cells escaped (overrides `out`). */
   excel: boolean;
+  /** Hears a hint said once at the start (the header is likely in another encoding: which `--encoding`). */
+  notice?: (message: string) => void;
   /** Prefix of the appended result columns (default `result_`). */
   prefix: string;
   /**
@@ -50,7 +53,9 @@ export async function openRecordSource(
   input: AsyncIterable<Uint8Array>,
   o: { op: Op; format: FormatChoice; batchSize: number; csv?: CsvJobOptions },
 ): Promise<RecordSource> {
-  const plain = gunzipIfGzip(input);
+  const given = o.csv?.encoding;
+  // UTF-16 (given, or by its byte-order mark) becomes UTF-8 here, before anything scans bytes.
+  const { form: utf16, chunks: plain } = await utf16ToUtf8(gunzipIfGzip(input), given === 'utf-16le' || given === 'utf-16be' ? given : undefined);
   let chunks: AsyncIterable<Uint8Array> = plain;
   if (o.format !== 'csv') {
     const d = await detectFormat(plain);
@@ -70,12 +75,18 @@ export async function openRecordSource(
       return b;
     },
   };
-  const { header, delimiter, batches } = await openCsvBatches(chunks, o.batchSize, { encoding: c.encoding, ...(c.delimiter ? { delimiter: c.delimiter } : {}) });
+  // A UTF-16 byte-order mark makes the bytes UTF-8 whatever encoding was given.
+  const encoding: CsvEncoding = utf16 ? 'utf-8' : byteEncoding(c.encoding);
+  const { header, delimiter, batches } = await openCsvBatches(chunks, o.batchSize, {
+    encoding,
+    ...(c.delimiter ? { delimiter: c.delimiter } : {}),
+    ...(c.notice ? { onNotice: c.notice } : {}),
+  });
   const out: CsvWriteOptions = c.excel
     ? { delimiter: ';', newline: '\r\n', excel: true }
     : { delimiter: c.out?.delimiter ?? delimiter, newline: c.out?.newline ?? '\n', excel: false };
   const resultKeys = RECORD_KEYS[o.op];
-  const csv: CsvTaskSpec = { delimiter, encoding: c.encoding, columns: header.length, bindings: header.length ? c.bind(header) : [], resultKeys, out };
+  const csv: CsvTaskSpec = { delimiter, encoding, columns: header.length, bindings: header.length ? c.bind(header) : [], resultKeys, out };
   const bom = c.excel ? UTF8_BOM : '';
   const p = c.prefix;
   return {

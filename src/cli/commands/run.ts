@@ -8,6 +8,7 @@ import type { ReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { OPS, type Op } from '../../contract/params.ts';
 import { asInputError, checkInput, InputError, openInput } from '../../adapters/file/input.ts';
+import { CsvHeaderError } from '../../adapters/file/csv-reader.ts';
 import { runFileJob, type JobSummary } from '../../adapters/file/job.ts';
 import { checkInputPrefix, InputDigest, readCheckpoint, removeCheckpoint, type Checkpoint } from '../../adapters/file/checkpoint.ts';
 import { OutputError, Sink } from '../../adapters/file/sink.ts';
@@ -37,7 +38,7 @@ import { unreadableOutcome } from '../../adapters/file/unreadable.ts';
 import { summaryJson, writeJsonAtomic, type SummaryJsonFacts } from '../../adapters/file/summary-json.ts';
 
 const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output FILE|-] [--errors FILE]
-                    [--format ndjson|json|csv|tsv] [--encoding utf-8|windows-1252|latin1]
+                    [--format ndjson|json|csv|tsv] [--encoding utf-8|windows-1252|latin1|utf-16le|utf-16be]
                     [--delimiter ,|;|tab||] [--map param=Column[+Column…],…] [--prefix P] [--excel]
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
                     [--progress auto|bar|log|off] [--license L --guid G [--db URL]]
@@ -53,7 +54,9 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
   --format      input format; default: by --input extension (.csv .tsv .ndjson .jsonl .json,
                 also with .gz), else by content ({ or [ is JSON, anything else CSV)
   --encoding    CSV text encoding (default utf-8, BOM or not; bytes that are not UTF-8 give an
-                error record for their row); windows-1252 or latin1 for Excel/CRM exports
+                error record for their row); windows-1252 or latin1 for Excel/CRM exports;
+                utf-16le/utf-16be for UTF-16 without a BOM (with one, UTF-16 is read anyway).
+                A header that looks like another encoding gets a hint at the start
   --delimiter   CSV input delimiter (default: detected among , ; tab | from the header row)
   --map         CSV columns for request parameters, when the header names differ:
                 street=Strasse,zip=PLZ; several columns joined with a space: address=Str+Nr+Ort.
@@ -351,7 +354,8 @@ const command: Command = {
     } catch (err) {
       // [faults] A full device, a closed pipe or an unreadable input: one clear line and an exit
       // code; the last checkpoint (written before the failure) is where --resume continues.
-      const failure = asInputError(inputPath, err);
+      // A header row that cannot be read (a quote never closed in it): the input cannot be read.
+      const failure = err instanceof CsvHeaderError ? new InputError(inputPath, err.message) : asInputError(inputPath, err);
       if (!(failure instanceof OutputError) && !(failure instanceof InputError)) throw err;
       output.abandon();
       errors?.abandon();
@@ -389,7 +393,7 @@ function fileFormats(
   if (kind === 'json' && (outKind === 'csv' || outKind === 'tsv')) throw new UsageError('CSV/TSV output needs CSV/TSV input (JSON input gives NDJSON output)');
   if ((kind === 'csv' || kind === 'tsv') && outKind === 'json') throw new UsageError('CSV/TSV input gives CSV/TSV output (the input columns with the results appended), not JSON');
   const encoding = parseEncodingOption(v.encoding ?? 'utf-8');
-  if (!encoding) throw new UsageError(`--encoding must be utf-8, windows-1252 or latin1, ${got(v.encoding ?? '')}`);
+  if (!encoding) throw new UsageError(`--encoding must be utf-8, windows-1252, latin1, utf-16le or utf-16be, ${got(v.encoding ?? '')}`);
   const delimiter = v.delimiter === undefined ? (kind === 'tsv' ? '\t' : undefined) : parseDelimiterOption(v.delimiter);
   if (v.delimiter !== undefined && !delimiter) throw new UsageError(`--delimiter must be ',', ';', '|' or tab, ${got(v.delimiter)}`);
   const map = parseColumnMap(v.map, op);
@@ -397,6 +401,7 @@ function fileFormats(
   const outDelimiter = outKind === 'tsv' ? '\t' : outKind === 'csv' && kind === 'tsv' ? ',' : undefined;
   const csv: CsvJobOptions = {
     encoding, excel: v.excel ?? false, prefix: v.prefix ?? 'result_',
+    notice: (message) => process.stderr.write(`addrflow run: warning: ${message}\n`),
     ...(delimiter ? { delimiter } : {}),
     ...(outDelimiter ? { out: { delimiter: outDelimiter } } : {}),
     bind(header) {

@@ -63,8 +63,8 @@ export const readBan: SourceReader = async (path: string, sink: SourceSink, prog
       else delete a.altCities;
       sink.address(a);
     },
-    onProblem(problem) {
-      sink.reject(problem);
+    onProblem(problem, _record, line) {
+      sink.reject(problem, line);
     },
   });
 };

@@ -90,8 +90,8 @@ export const readOpenAddresses: SourceReader = async (path: string, sink: Source
       if (why) sink.reject(why);
       else sink.address(a);
     },
-    onProblem(problem) {
-      sink.reject(problem);
+    onProblem(problem, _record, line) {
+      sink.reject(problem, line);
     },
   });
 };

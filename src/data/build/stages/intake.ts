@@ -5,7 +5,7 @@
  */
 import { COORD_SCALE, NAMES_US } from '../../../engine/index/format.ts';
 import type { AdminArea, Place, PostcodeEntry } from '../../source-types.ts';
-import { emptyCounts, type SourceCounts, type SourceSink } from '../../source-sink.ts';
+import { countReject, emptyCounts, type SourceCounts, type SourceSink } from '../../source-sink.ts';
 import { encodeNames } from '../encode-names.ts';
 import type { StringInterner } from '../interner.ts';
 import { LineStore } from '../line-store.ts';
@@ -51,7 +51,7 @@ export class Intake {
     const src = this.sources.length;
     const counts = emptyCounts();
     this.sources.push({ label, counts });
-    const reject = (reason: string) => { counts.rejected[reason] = (counts.rejected[reason] ?? 0) + 1; };
+    const reject = (reason: string, line?: number) => countReject(counts, reason, line);
     const S = this.S;
     const L = this.last;
     return {
