@@ -4,7 +4,7 @@
  * the command line. One definition, so both commands reach a managed cluster the same way.
  */
 import { CONNECTION_ENV, ConnectionSettingsError, connectionFrom, type KafkaConnection } from '../adapters/kafka/client/connection.ts';
-import { UsageError } from './main.ts';
+import { UsageError } from './command.ts';
 
 /** parseArgs options of the connection. */
 export const CONNECTION_OPTIONS = {

@@ -1,11 +1,29 @@
-/** Option parsing shared by the subcommands. */
-import { UsageError } from './main.ts';
+/** Option parsing shared by the subcommands: a wrong value names the flag and what it got. */
+import { UsageError } from './command.ts';
+
+/** `got 'x'`, or `got nothing` for an empty value. */
+export function got(v: string): string {
+  return v === '' ? 'got nothing' : `got ${v}`;
+}
 
 /** A whole-number option from `min` to `max`; `dflt` when absent; a usage error otherwise. */
 export function intOption(name: string, v: string | undefined, dflt: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (v === undefined) return dflt;
   if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-    throw new UsageError(max === Number.MAX_SAFE_INTEGER ? `--${name} must be a whole number ≥ ${min}` : `--${name} must be a whole number from ${min} to ${max}`);
+    throw new UsageError(`${max === Number.MAX_SAFE_INTEGER ? `--${name} must be a whole number ≥ ${min}` : `--${name} must be a whole number from ${min} to ${max}`}, ${got(v)}`);
   }
   return Number(v);
+}
+
+/** "a, b or c". */
+export function alternatives(allowed: readonly string[]): string {
+  return allowed.length < 2 ? allowed.join('') : `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
+}
+
+/** An option that takes one of `allowed`: the value, or a usage error naming what it got. */
+export function oneOf<T extends string>(name: string, v: string | undefined, allowed: readonly T[]): T {
+  if (v === undefined || !(allowed as readonly string[]).includes(v)) {
+    throw new UsageError(`--${name} must be ${alternatives(allowed)}, ${v === undefined ? 'got nothing' : got(v)}`);
+  }
+  return v as T;
 }

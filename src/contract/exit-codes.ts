@@ -32,3 +32,27 @@ export const EXIT_KAFKA = 12;
 export const EXIT_TLS_FILE = 13;
 /** A server cannot listen: its port is in use or not allowed. */
 export const EXIT_LISTEN = 14;
+
+/**
+ * Every exit code in a phrase, in order: docs/errors.md and the README's exit-code table are
+ * generated from it and from the codes' entries in src/contract/errors.ts.
+ */
+export const EXIT_CODE_TABLE: readonly { readonly exit: number; readonly meaning: string }[] = Object.freeze([
+  { exit: 0, meaning: 'done (`serve`, `consume`: stopped by SIGTERM/SIGINT)' },
+  { exit: EXIT_INTERNAL, meaning: 'an unexpected failure, a bug (`ADDRFLOW_DEBUG=1` shows its stack); `accounts`: no such account' },
+  { exit: EXIT_USAGE, meaning: 'usage error: an unknown command or flag, a bad value; the usage is printed' },
+  { exit: EXIT_CREDITS, meaning: '`run` stopped: the balance ran out (top up, then `--resume`)' },
+  { exit: EXIT_REFUSED, meaning: 'the credentials were refused; nothing was processed' },
+  { exit: EXIT_INDEX, meaning: 'the `--index` is missing, truncated, of another format version or not an index' },
+  { exit: EXIT_STORE, meaning: 'the billing store cannot be reached at start, or its `--db` URL is wrong' },
+  { exit: EXIT_OUTPUT, meaning: 'an output cannot be written (missing or read-only directory, full device, closed pipe); `run --output FILE` is resumable' },
+  { exit: EXIT_INPUT, meaning: 'an input cannot be read (`run --input`, an `index build` source)' },
+  { exit: EXIT_UNREADABLE_ROWS, meaning: 'a file job finished, but some rows could not be read' },
+  { exit: EXIT_TOO_MANY_REJECTED, meaning: 'a file job stopped: more unreadable rows than `--max-rejected`' },
+  { exit: EXIT_LOCKED, meaning: "another job holds the lock on this job's files" },
+  { exit: EXIT_KAFKA, meaning: 'Kafka cannot be used at start: brokers unreachable, a topic missing' },
+  { exit: EXIT_TLS_FILE, meaning: 'a TLS certificate, key or secret file cannot be read or is not valid' },
+  { exit: EXIT_LISTEN, meaning: 'a server cannot listen (port in use or not allowed)' },
+  { exit: 130, meaning: 'stopped by SIGINT (`run`: `--resume` continues)' },
+  { exit: 143, meaning: 'stopped by SIGTERM (`run`: `--resume` continues)' },
+]);

@@ -113,7 +113,7 @@ export async function buildIndexDir(dir: string, src: IndexSources, opts: BuildI
     try {
       await read(f.path, sink, pr ? (d, t) => pr.bytes(d, t) : undefined);
     } catch (err) {
-      throw new IndexBuildError(INDEX_BUILD_ERRORS.SOURCE_UNREADABLE, f.path, `cannot be read as ${f.kind}: ${(err as Error).message}`);
+      throw new IndexBuildError(INDEX_BUILD_ERRORS.SOURCE_UNREADABLE, f.path, `cannot be read as ${f.kind}: ${readerCode(err)}${(err as Error).message}`);
     }
     const counts = b.summary.at(-1)!.counts;
     if (addresses && counts.addresses === 0) {
@@ -155,4 +155,10 @@ export function summaryLines(sources: SourceSummary[]): string[] {
     ].filter(Boolean).join(', ') || 'nothing kept';
     return `${label}: ${kept}; rejected: ${rejectedText(c) || 'none'}`;
   });
+}
+
+/** `ADDR_ERR_OSM_PBF_…: ` when a reader's error carries its own code (docs/errors.md), else nothing. */
+function readerCode(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('ADDR_ERR_') ? `${code}: ` : '';
 }

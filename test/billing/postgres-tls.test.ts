@@ -15,7 +15,7 @@ import { Billing } from '../../src/billing/billing.ts';
 import { PostgresStore } from '../../src/billing/postgres/store.ts';
 import { StoreUnavailableError } from '../../src/billing/store.ts';
 import { StartError } from '../../src/contract/errors.ts';
-import { EXIT_STORE } from '../../src/contract/exit-codes.ts';
+import { EXIT_STORE, EXIT_TLS_FILE } from '../../src/contract/exit-codes.ts';
 import { runCli } from '../helpers/cli.ts';
 import { PG_CLUSTER_AVAILABLE, PG_CLUSTER_SKIP_REASON, PgCluster } from '../helpers/pg-cluster.ts';
 
@@ -116,7 +116,6 @@ describe.skipIf(!AVAILABLE)(title, () => {
       [{ sslmode: 'prefer' }, /sslmode=prefer is not supported/],
       [{ sslmode: 'verify-full' }, /verify-full needs sslrootcert/],
       [{ sslmode: 'verify-ca', sslrootcert: 'system' }, /sslrootcert=system needs sslmode=verify-full/],
-      [{ sslmode: 'verify-ca', sslrootcert: f('nope.crt') }, /sslrootcert '.*nope\.crt' cannot be read/],
       [{ sslmode: 'bogus' }, /unknown sslmode 'bogus'/],
       [{ ssl: 'true' }, /use sslmode=/],
     ];
@@ -130,6 +129,24 @@ describe.skipIf(!AVAILABLE)(title, () => {
       expect(err, JSON.stringify(params)).toBeInstanceOf(StartError);
       expect((err as StartError).code).toBe('ADDR_ERR_STORE_CONFIG');
       expect((err as Error).message).toMatch(msg);
+    }
+  });
+
+  it('a certificate or key file that cannot be read is ADDR_ERR_TLS_FILE (exit 13), like a Kafka TLS file', () => {
+    for (const params of [
+      { sslmode: 'verify-ca', sslrootcert: f('nope.crt') } as Record<string, string>,
+      { sslmode: 'require', sslcert: f('nope.crt'), sslkey: f('nope.key') },
+    ]) {
+      let err: unknown;
+      try {
+        new PostgresStore(cluster.url(params));
+      } catch (e) {
+        err = e;
+      }
+      expect(err, JSON.stringify(params)).toBeInstanceOf(StartError);
+      expect((err as StartError).code).toBe('ADDR_ERR_TLS_FILE');
+      expect((err as StartError).exit).toBe(EXIT_TLS_FILE);
+      expect((err as Error).message).toMatch(/(sslrootcert|sslcert) '.*nope\.crt' cannot be read: no such file \(ENOENT\)/);
     }
   });
 

@@ -4,6 +4,7 @@
  * with rejected rows per reason, the peak temporary disk, and coded errors naming the file when a
  * source yields no address or cannot be read.
  */
+import { EXIT_INPUT } from '../../src/contract/exit-codes.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,12 +59,12 @@ describe('addrflow index build', () => {
   it('fails with a coded error naming the file and the reasons when a source yields 0 addresses', async () => {
     const file = join(dir, 'adresses-90.csv');
     const r = await runCli(['index', 'build', '--out', join(dir, 'idx2'), '--bano', file]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(EXIT_INPUT);
     expect(r.stderr).toContain(`ADDR_ERR_INDEX_SOURCE_EMPTY: ${file}: yielded 0 addresses as bano (rows rejected: 2 short-row)`);
   }, 120_000);
   it('fails with a coded error when a source file is missing', async () => {
     const r = await runCli(['index', 'build', '--out', join(dir, 'idx3'), '--openaddresses', join(dir, 'nope.csv')]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(EXIT_INPUT);
     expect(r.stderr).toContain(`ADDR_ERR_INDEX_SOURCE_UNREADABLE: ${join(dir, 'nope.csv')}: no such file`);
   });
 });

@@ -57,7 +57,9 @@ function readPem(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new PgUrlError(`${what} '${path}' cannot be read: ${(err as Error).message}`);
+    // an unreadable certificate or key is a TLS file error (exit 13), like the Kafka TLS files
+    const e = err as NodeJS.ErrnoException;
+    throw new StartError('TLS_FILE', `--db: ${what} '${path}' cannot be read: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'it is a directory' : e.message}${e.code ? ` (${e.code})` : ''}`);
   }
 }
 

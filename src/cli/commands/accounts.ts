@@ -4,7 +4,9 @@
  */
 import { parseArgs } from 'node:util';
 import { Billing, parseAgreements, type AccountSelector } from '../../billing/billing.ts';
-import { UsageError, type Command } from '../main.ts';
+import { UsageError, type Command } from '../command.ts';
+import { StartError } from '../../contract/errors.ts';
+import { got } from '../options.ts';
 
 const usage = `usage: addrflow accounts <action> [options] [--db URL]
 
@@ -20,7 +22,7 @@ const usage = `usage: addrflow accounts <action> [options] [--db URL]
 
 function count(v: string | undefined, name: string, min: number): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)) || Number(v) < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}`);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)) || Number(v) < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, ${got(v)}`);
   return Number(v);
 }
 
@@ -33,7 +35,6 @@ function selector(v: { account?: string; guid?: string; license?: string }): Acc
 }
 
 const command: Command = {
-  summary: 'create and manage accounts (credits, agreements, disabling)',
   usage,
   async run(argv) {
     const [action, ...rest] = argv;
@@ -52,7 +53,7 @@ const command: Command = {
       strict: true,
     });
     if (!action || !['create', 'topup', 'show', 'agree', 'disable'].includes(action)) {
-      throw new UsageError(`unknown action '${action ?? ''}'`);
+      throw new UsageError(action === undefined ? 'say create, topup, show, agree or disable' : `the action must be create, topup, show, agree or disable, got ${action}`);
     }
     if (values.credits !== undefined && values.unlimited) throw new UsageError('give --credits or --unlimited, not both');
     const agreements = values.agree !== undefined ? parseAgreementsOrUsage(values.agree) : undefined;
@@ -68,8 +69,7 @@ const command: Command = {
       } else {
         const sel = selector(values);
         if (!(await billing.findAccount(sel))) {
-          process.stderr.write('addrflow accounts: no such account\n');
-          return 1;
+          throw new StartError('ACCOUNT_NOT_FOUND', `no account matches the ${values.account !== undefined ? '--account' : values.guid !== undefined ? '--guid' : '--license'} given; 'addrflow accounts create' makes one`);
         }
         if (action === 'topup') {
           if (values.unlimited) out = await billing.topup(sel, 'unlimited');
@@ -99,7 +99,7 @@ function parseAgreementsOrUsage(s: string) {
   try {
     return parseAgreements(s);
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(`--agree: ${(err as Error).message}`);
   }
 }
 

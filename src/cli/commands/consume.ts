@@ -21,9 +21,10 @@ import { DEFAULT_PARTITIONS, type TopicNames } from '../../adapters/kafka/topics
 import { StartError } from '../../contract/errors.ts';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, CONNECTION_USAGE_LINES, connectionOf, refuseSecretFlags } from '../kafka-connection.ts';
 import { loadIndexForOp } from '../load-index.ts';
-import { UsageError, type Command } from '../main.ts';
+import { UsageError, type Command } from '../command.ts';
 import { credentialsFrom } from '../credentials.ts';
-import { intOption } from '../options.ts';
+import { intOption, oneOf } from '../options.ts';
+import { checkCanListen, listenError } from '../fault.ts';
 import { EXIT_REFUSED } from '../../contract/exit-codes.ts';
 
 const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-topic T --results-topic T
@@ -95,7 +96,6 @@ function required(values: Record<string, unknown>, name: string): string {
 }
 
 const command: Command = {
-  summary: 'run the Kafka stream worker (requests topic → results and ledger topics, exactly once)',
   usage,
   async run(argv) {
     refuseSecretFlags(argv);
@@ -133,10 +133,8 @@ const command: Command = {
     const resultsTopic = required(values, 'results-topic');
     const ledgerTopic = required(values, 'ledger-topic');
     const dlqTopic = values['dlq-topic'] ?? `${inputTopic}.dlq`;
-    const op = values.op as Op | undefined;
-    if (op !== undefined && !OPS.includes(op)) throw new UsageError('--op must be search or lines');
-    const valueFormat = values['value-format'];
-    if (valueFormat !== 'avro' && valueFormat !== 'json') throw new UsageError('--value-format must be avro or json');
+    const op: Op | undefined = values.op === undefined ? undefined : oneOf('op', values.op, OPS);
+    const valueFormat = oneOf('value-format', values['value-format'], ['avro', 'json']);
     const workers = values.workers === undefined ? undefined : intOption('workers', values.workers, 1, 0, 256);
     const metricsPort = intOption('metrics-port', values['metrics-port'], 9464, 0, 65535);
     const sessionTimeoutMs = intOption('session-timeout', values['session-timeout'], 30_000, 6000);
@@ -158,6 +156,7 @@ const command: Command = {
     const creds = validateCredentials(credentialsFrom(values));
     const log = createLogger();
 
+    await checkCanListen(values['metrics-host']!, metricsPort, '--metrics-port');
     // the index first: an unusable one stops the worker before it opens the store or Kafka
     const indexBuffer = op === 'lines' ? undefined : await loadIndexForOp('search', values.index);
     const billing = await Billing.open(values.db);
@@ -168,7 +167,7 @@ const command: Command = {
     } catch (err) {
       await billing.close();
       if (!(err instanceof ServiceError)) throw err;
-      process.stderr.write(`addrflow consume: the worker did not start: ${err.status} ${err.message}\n`);
+      process.stderr.write(`addrflow consume: ${err.name}: the worker did not start: ${err.status} ${err.message}\n`);
       return EXIT_REFUSED;
     }
 
@@ -204,22 +203,19 @@ const command: Command = {
       return clean;
     };
     try {
-      server = await serveMetrics(metrics, metricsPort, values['metrics-host']!, () => worker.healthy);
+      server = await serveMetrics(metrics, metricsPort, values['metrics-host']!, () => worker.healthy).catch((e: unknown) => {
+        throw listenError(e, '--metrics-port');
+      });
       await worker.start();
     } catch (err) {
       await shutdown();
-      if (err instanceof StartError) {
-        // a coded start failure (Kafka unreachable, a topic missing, credentials refused): its one
-        // line, printed by main.ts, is all the operator needs; no log line, no stack trace
-        log.flush();
-        exitSoon(err.exit);
-        throw err;
-      }
-      log.error({ err }, 'the worker could not start');
+      // a start failure (Kafka unreachable, a topic missing, credentials refused, a busy
+      // --metrics-port, anything unexpected): its one coded line is main's (src/cli/fault.ts);
+      // the log keeps the details for debugging, never a stack trace on stderr by default
+      log.debug({ err }, 'the worker could not start');
       log.flush();
-      process.stderr.write(`addrflow consume: ${(err as Error).message}\n`);
-      exitSoon(1);
-      return 1;
+      exitSoon(err instanceof StartError ? err.exit : 1);
+      throw err;
     }
     log.info({
       kafka: describeConnection(connection), kafkaClient, group, inputTopic, inputTopicId: worker.inputTopicId, resultsTopic, ledgerTopic, dlqTopic,

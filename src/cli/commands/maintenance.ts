@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { Billing } from '../../billing/billing.ts';
-import { UsageError, type Command } from '../main.ts';
+import { UsageError, type Command } from '../command.ts';
 
 const usage = `usage: addrflow maintenance on|off|status [--db URL]
 
@@ -14,12 +14,12 @@ const usage = `usage: addrflow maintenance on|off|status [--db URL]
   --db    sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…  (env ADDRFLOW_DB)`;
 
 const command: Command = {
-  summary: 'switch maintenance mode (503 on both endpoints) on or off',
   usage,
   async run(argv) {
     const { values, positionals } = parseArgs({ args: argv, options: { db: { type: 'string' } }, allowPositionals: true, strict: true });
     const action = positionals[0];
-    if (positionals.length !== 1 || !['on', 'off', 'status'].includes(action!)) throw new UsageError('say on, off or status');
+    if (positionals.length === 0) throw new UsageError('say on, off or status');
+    if (positionals.length > 1 || !['on', 'off', 'status'].includes(action!)) throw new UsageError(`the action must be on, off or status, got ${positionals.join(' ')}`);
     const billing = await Billing.open(values.db);
     try {
       if (action !== 'status') await billing.setMaintenance(action === 'on');

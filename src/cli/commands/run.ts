@@ -20,14 +20,15 @@ import { EnginePool } from '../../pool/engine-pool.ts';
 import { Billing } from '../../billing/billing.ts';
 import { Meter, type Hold } from '../../billing/meter.ts';
 import { newRequestId } from '../../billing/request-id.ts';
-import { ServiceError } from '../../contract/errors.ts';
+import { ServiceError, START_ERRORS } from '../../contract/errors.ts';
 import { validateCredentials } from '../../contract/validate.ts';
 import type { JobMeter } from '../../adapters/file/job.ts';
 import { createLogger, type Logger } from '../../log.ts';
-import { UsageError, type Command } from '../main.ts';
+import { UsageError, type Command } from '../command.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { credentialsFrom } from '../credentials.ts';
-import { intOption } from '../options.ts';
+import { got, intOption, oneOf } from '../options.ts';
+import { checkWritableFile } from '../../adapters/file/output-check.ts';
 import { bindColumns, parseColumnMap } from '../../adapters/file/column-map.ts';
 import type { CsvJobOptions, FormatChoice } from '../../adapters/file/record-source.ts';
 import { parseEncodingOption } from '../../csv/decode.ts';
@@ -133,7 +134,6 @@ function jobMeter(meter: Meter, op: Op): JobMeter {
 }
 
 const command: Command = {
-  summary: 'run a file job (NDJSON, a JSON array or CSV/TSV in, plain or gzip)',
   usage,
   async run(argv) {
     const { values } = parseArgs({
@@ -166,15 +166,14 @@ const command: Command = {
       },
       strict: true,
     });
-    const op = values.op as Op | undefined;
-    if (!op || !OPS.includes(op)) throw new UsageError('--op must be search or lines');
+    const op: Op = oneOf('op', values.op, OPS);
     const workers = intOption('workers', values.workers, -1, 0);
     const batchSize = intOption('batch-size', values['batch-size'], 1000, 1);
     const intervalMs = intOption('checkpoint-interval', values['checkpoint-interval'], 2000, 1);
     const reportRows = intOption('report-rows', values['report-rows'], 50, 0, MAX_REPORT_ROWS);
     const maxRejected = values['max-rejected'] === undefined ? undefined : intOption('max-rejected', values['max-rejected'], 0, 0);
     const summaryPath = values['summary-json'];
-    if (!['auto', 'bar', 'log', 'off'].includes(values.progress!)) throw new UsageError('--progress must be auto, bar, log or off');
+    oneOf('progress', values.progress, ['auto', 'bar', 'log', 'off']);
     const inputPath = values.input!;
     const outputPath = values.output!;
     const checkpointPath = values.checkpoint ?? (outputPath !== '-' ? `${outputPath}.checkpoint` : undefined);
@@ -200,9 +199,14 @@ const command: Command = {
       checkInput(inputPath);
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
-      process.stderr.write(`addrflow run: ${err.message}\n`);
+      process.stderr.write(`addrflow run: ${START_ERRORS.INPUT_UNREADABLE.code}: ${err.message}\n`);
       writeSummaryFile(summaryPath, stopFacts({ exitCode: EXIT_INPUT, end: 'input-failed', message: err.message, summary: undefined }));
       return EXIT_INPUT;
+    }
+    // A missing or read-only directory is said now (ADDR_ERR_OUTPUT_UNWRITABLE, exit 7), before
+    // the lock files are made and the index and the workers are loaded.
+    for (const [flag, path] of [['--output', outputPath], ['--errors', values.errors], ['--checkpoint', checkpointPath], ['--report', values.report], ['--summary-json', summaryPath]] as const) {
+      if (path !== undefined && path !== '-') checkWritableFile(path, `${flag} ${path}`);
     }
     // [lock] One job per file (issue 19): another job on any of these stops this one here, exit 11,
     // before anything is written, truncated or charged. Released whichever way run() ends.
@@ -212,7 +216,7 @@ const command: Command = {
       try {
         writeJsonAtomic(summaryPath, null, true);
       } catch (err) {
-        process.stderr.write(`addrflow run: ${(err as Error).message}\n`);
+        process.stderr.write(`addrflow run: ${START_ERRORS.OUTPUT_UNWRITABLE.code}: ${(err as Error).message}\n`);
         return EXIT_OUTPUT;
       }
     }
@@ -221,7 +225,7 @@ const command: Command = {
       try {
         writeReport(values.report, '', true);
       } catch (err) {
-        process.stderr.write(`addrflow run: ${(err as Error).message}\n`);
+        process.stderr.write(`addrflow run: ${START_ERRORS.OUTPUT_UNWRITABLE.code}: ${(err as Error).message}\n`);
         return EXIT_OUTPUT;
       }
     }
@@ -264,7 +268,7 @@ const command: Command = {
       } catch (err) {
         await billing.close();
         if (!(err instanceof ServiceError)) throw err;
-        process.stderr.write(`addrflow run: the job did not start: ${err.status} ${err.message}\n`);
+        process.stderr.write(`addrflow run: ${err.name}: the job did not start: ${err.status} ${err.message}\n`);
         writeSummaryFile(summaryPath, stopFacts({ exitCode: EXIT_REFUSED, end: 'refused', message: `${err.status} ${err.message}`, summary: undefined, jobId, resumed: resumeFrom !== undefined, metered }));
         return EXIT_REFUSED;
       }
@@ -313,7 +317,7 @@ const command: Command = {
         process.stderr.write(`  report: ${values.report}\n`);
         return true;
       } catch (err) {
-        process.stderr.write(`addrflow run: ${(err as Error).message}\n`);
+        process.stderr.write(`addrflow run: ${START_ERRORS.OUTPUT_UNWRITABLE.code}: ${(err as Error).message}\n`);
         return false;
       }
     };
@@ -356,7 +360,8 @@ const command: Command = {
       output.abandon();
       errors?.abandon();
       const resumable = failure instanceof OutputError && checkpointPath && outputPath !== '-';
-      process.stderr.write(`addrflow run: STOPPED — ${failure.message}.${resumable ? ` Free space (or fix the output), then run the same command with --resume (checkpoint: ${checkpointPath}).` : ''}\n`);
+      const failureCode = failure instanceof OutputError ? START_ERRORS.OUTPUT_UNWRITABLE.code : START_ERRORS.INPUT_UNREADABLE.code;
+      process.stderr.write(`addrflow run: ${failureCode}: STOPPED — ${failure.message}.${resumable ? ` Free space (or fix the output), then run the same command with --resume (checkpoint: ${checkpointPath}).` : ''}\n`);
       const code = failure instanceof OutputError ? EXIT_OUTPUT : EXIT_INPUT;
       // [report] [summary-json] what was done before the failure, and the failure
       const done = finished ?? soFar;
@@ -382,15 +387,15 @@ function fileFormats(
   const ext = (p: string) => /\.([a-z]+)(\.gz)?$/i.exec(p)?.[1]?.toLowerCase();
   const byExt: Record<string, 'json' | 'csv' | 'tsv'> = { csv: 'csv', tsv: 'tsv', tab: 'tsv', ndjson: 'json', jsonl: 'json', json: 'json' };
   const given = v.format?.toLowerCase();
-  if (given !== undefined && !['ndjson', 'json', 'csv', 'tsv'].includes(given)) throw new UsageError('--format must be ndjson, json, csv or tsv');
+  if (given !== undefined && !['ndjson', 'json', 'csv', 'tsv'].includes(given)) throw new UsageError(`--format must be ndjson, json, csv or tsv, ${got(v.format!)}`);
   const kind = given === 'ndjson' ? 'json' : (given as 'json' | 'csv' | 'tsv' | undefined) ?? byExt[ext(inputPath) ?? ''];
   const outKind = byExt[ext(outputPath) ?? ''];
   if (kind === 'json' && (outKind === 'csv' || outKind === 'tsv')) throw new UsageError('CSV/TSV output needs CSV/TSV input (JSON input gives NDJSON output)');
   if ((kind === 'csv' || kind === 'tsv') && outKind === 'json') throw new UsageError('CSV/TSV input gives CSV/TSV output (the input columns with the results appended), not JSON');
   const encoding = parseEncodingOption(v.encoding ?? 'utf-8');
-  if (!encoding) throw new UsageError('--encoding must be utf-8, windows-1252, latin1, utf-16le or utf-16be');
+  if (!encoding) throw new UsageError(`--encoding must be utf-8, windows-1252, latin1, utf-16le or utf-16be, ${got(v.encoding ?? '')}`);
   const delimiter = v.delimiter === undefined ? (kind === 'tsv' ? '\t' : undefined) : parseDelimiterOption(v.delimiter);
-  if (v.delimiter !== undefined && !delimiter) throw new UsageError("--delimiter must be ',', ';', '|' or tab");
+  if (v.delimiter !== undefined && !delimiter) throw new UsageError(`--delimiter must be ',', ';', '|' or tab, ${got(v.delimiter)}`);
   const map = parseColumnMap(v.map, op);
   if (typeof map === 'string') throw new UsageError(map);
   const outDelimiter = outKind === 'tsv' ? '\t' : outKind === 'csv' && kind === 'tsv' ? ',' : undefined;
@@ -448,7 +453,7 @@ function writeSummaryFile(path: string | undefined, facts: SummaryJsonFacts): bo
     writeJsonAtomic(path, summaryJson(facts));
     return true;
   } catch (err) {
-    process.stderr.write(`addrflow run: ${(err as Error).message}\n`);
+    process.stderr.write(`addrflow run: ${START_ERRORS.OUTPUT_UNWRITABLE.code}: ${(err as Error).message}\n`);
     return false;
   }
 }

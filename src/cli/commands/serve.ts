@@ -10,8 +10,9 @@ import { HttpServer, DEFAULT_BODY_LIMIT } from '../../adapters/http/server.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { createLogger } from '../../log.ts';
 import { loadIndexForOp } from '../load-index.ts';
-import type { Command } from '../main.ts';
+import type { Command } from '../command.ts';
 import { intOption } from '../options.ts';
+import { checkCanListen, listenError } from '../fault.ts';
 
 const usage = `usage: addrflow serve [--host 127.0.0.1] [--port 8080] [--index DIR] [--db URL] [--workers N]
                       [--body-limit BYTES]
@@ -22,10 +23,13 @@ const usage = `usage: addrflow serve [--host 127.0.0.1] [--port 8080] [--index D
   --db          billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
                 (env ADDRFLOW_DB)
   --workers     engine worker threads (default: number of cores)
-  --body-limit  largest request body in bytes (default ${DEFAULT_BODY_LIMIT})`;
+  --body-limit  largest request body in bytes (default ${DEFAULT_BODY_LIMIT})
+
+Exit codes: 0 stopped by SIGTERM/SIGINT; 2 usage error; 5 the --index cannot be used; 6 the
+billing store cannot be reached or --db is wrong; 13 a --db certificate file cannot be read;
+14 the --port is in use or not allowed. Each failure is one coded line (docs/errors.md).`;
 
 const command: Command = {
-  summary: 'run the HTTP service (POST /address/search, POST /address/lines)',
   usage,
   async run(argv) {
     const { values } = parseArgs({
@@ -45,6 +49,7 @@ const command: Command = {
     const bodyLimit = intOption('body-limit', values['body-limit'], DEFAULT_BODY_LIMIT, 1024);
     const log = createLogger();
 
+    await checkCanListen(values.host!, port, '--port');
     // the index first: an unusable one stops the server before it opens the store
     const indexBuffer = await loadIndexForOp('search', values.index);
     const billing = await Billing.open(values.db);
@@ -61,7 +66,17 @@ const command: Command = {
     sweeper.unref();
     const pool = await EnginePool.create({ ...(workers ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
     const server = await HttpServer.create({ billing, runner: pool, logger: log, bodyLimit });
-    const url = await server.listen(values.host, port);
+    let url: string;
+    try {
+      url = await server.listen(values.host, port);
+    } catch (err) {
+      // a busy port (EADDRINUSE): one coded line, exit 14, after closing what was opened
+      clearInterval(sweeper);
+      await server.close().catch(() => {});
+      await pool.destroy();
+      await billing.close();
+      throw listenError(err, '--port');
+    }
     log.info({ url, store: describeDb(values.db), workers: pool.threads }, 'addrflow listening');
     process.stdout.write(JSON.stringify({ listening: url }) + '\n');
 

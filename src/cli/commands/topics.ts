@@ -10,7 +10,7 @@ import { ensureTopics, topicsMissingError } from '../../adapters/kafka/topics/en
 import { DEFAULT_PARTITIONS, MIN_INSYNC_REPLICAS, PREFERRED_REPLICATION, type TopicNames } from '../../adapters/kafka/topics/plan.ts';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, CONNECTION_USAGE_LINES, connectionOf, refuseSecretFlags } from '../kafka-connection.ts';
 import { intOption } from '../options.ts';
-import { UsageError, type Command } from '../main.ts';
+import { UsageError, type Command } from '../command.ts';
 
 const usage = `usage: addrflow topics create|check --brokers H:P[,H:P] --input-topic T --results-topic T
                         --ledger-topic T [--dlq-topic T] [--partitions N] [--replication-factor N]
@@ -51,12 +51,11 @@ function required(values: Record<string, unknown>, name: string): string {
 }
 
 const command: Command = {
-  summary: "create or check the Kafka topics of 'consume' (input, results, ledger, DLQ) with exactly-once settings",
   usage,
   async run(argv) {
     refuseSecretFlags(argv);
     const [action, ...rest] = argv;
-    if (action !== 'create' && action !== 'check') throw new UsageError(`unknown action '${action ?? ''}' (create or check)`);
+    if (action !== 'create' && action !== 'check') throw new UsageError(action === undefined ? 'say create or check' : `the action must be create or check, got ${action}`);
     const { values } = parseArgs({
       args: rest,
       options: {

@@ -62,7 +62,7 @@ describe('an output that cannot take more bytes', () => {
     const cp = join(dir, 'devfull.cp');
     const r = await runCli(['run', '--op', 'lines', '--input', inputPath, '--output', '/dev/full', '--checkpoint', cp, '--progress', 'off']);
     expect(r.code).toBe(EXIT_OUTPUT);
-    expectOneClearLine(r.stderr, /^addrflow run: STOPPED — cannot write \/dev\/full: no space left on the device \(ENOSPC\)\. .*--resume/);
+    expectOneClearLine(r.stderr, /^addrflow run: ADDR_ERR_OUTPUT_UNWRITABLE: STOPPED — cannot write \/dev\/full: no space left on the device \(ENOSPC\)\. .*--resume/);
     const checkpoint = JSON.parse(readFileSync(cp, 'utf8'));
     expect(checkpoint.recordsDone).toBe(0);
     expect(checkpoint.outputBytes).toBe(0);
@@ -93,7 +93,7 @@ describe('an output that cannot take more bytes', () => {
     expect(r.status).toBe(0);
     expect(readFileSync(headFile, 'utf8')).toBe(reference.slice(0, reference.indexOf('\n') + 1));
     expect(Number(readFileSync(codeFile, 'utf8'))).toBe(EXIT_OUTPUT);
-    expectOneClearLine(readFileSync(errFile, 'utf8'), /^addrflow run: STOPPED — cannot write stdout: the reading end of the pipe was closed \(EPIPE\)\.$/);
+    expectOneClearLine(readFileSync(errFile, 'utf8'), /^addrflow run: ADDR_ERR_OUTPUT_UNWRITABLE: STOPPED — cannot write stdout: the reading end of the pipe was closed \(EPIPE\)\.$/);
   });
 });
 
@@ -136,14 +136,14 @@ describe('an input that cannot be read', () => {
   it('a missing --input: one line, exit 8, no stack trace', async () => {
     const r = await runCli(['run', '--op', 'lines', '--input', join(dir, 'nope.ndjson'), '--output', join(dir, 'nope.out'), '--progress', 'off']);
     expect(r.code).toBe(EXIT_INPUT);
-    expectOneClearLine(r.stderr, /^addrflow run: cannot read --input .*nope\.ndjson: no such file \(ENOENT\)$/);
+    expectOneClearLine(r.stderr, /^addrflow run: ADDR_ERR_INPUT_UNREADABLE: cannot read --input .*nope\.ndjson: no such file \(ENOENT\)$/);
     expect(existsSync(join(dir, 'nope.out'))).toBe(false); // no output was created
   });
 
   it('a directory as --input: one line, exit 8', async () => {
     const r = await runCli(['run', '--op', 'lines', '--input', dir, '--progress', 'off']);
     expect(r.code).toBe(EXIT_INPUT);
-    expectOneClearLine(r.stderr, /^addrflow run: cannot read --input .*: it is a directory$/);
+    expectOneClearLine(r.stderr, /^addrflow run: ADDR_ERR_INPUT_UNREADABLE: cannot read --input .*: it is a directory$/);
   });
 
   it('a file without read permission: one line, exit 8', () => {
@@ -157,7 +157,7 @@ describe('an input that cannot be read', () => {
       ...asNobody, encoding: 'utf8', env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' }, timeout: 60_000,
     });
     expect(r.status, r.stderr).toBe(EXIT_INPUT);
-    expectOneClearLine(r.stderr, /^addrflow run: cannot read --input .*: permission denied \(EACCES\)$/);
+    expectOneClearLine(r.stderr, /^addrflow run: ADDR_ERR_INPUT_UNREADABLE: cannot read --input .*: permission denied \(EACCES\)$/);
   });
 });
 

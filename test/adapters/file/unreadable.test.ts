@@ -169,7 +169,7 @@ describe('a full device (exit 7)', () => {
     const report = join(dir, 'full.html');
     const r = await run(['--input', input, '--output', out, '--batch-size', '100', '--checkpoint-interval', '1', '--summary-json', summary, '--report', report]);
     expect(r.code, r.stderr).toBe(EXIT_OUTPUT);
-    expect(r.stderr).toMatch(/^addrflow run: STOPPED — cannot write .*no space left on the device \(ENOSPC\)/m);
+    expect(r.stderr).toMatch(/^addrflow run: ADDR_ERR_OUTPUT_UNWRITABLE: STOPPED — cannot write .*no space left on the device \(ENOSPC\)/m);
     const s = readJson(summary);
     expect(s).toMatchObject({ exitCode: 7, end: 'output-failed', message: expect.stringMatching(/ENOSPC/) });
     expect(s.exitMeaning).toMatch(/output could not be written/);
@@ -190,7 +190,7 @@ describe('an input that cannot be read mid-way (exit 8)', () => {
     const report = join(dir, 'cut.html');
     const r = await run(['--input', cut, '--output', join(dir, 'cut.out'), '--batch-size', '100', '--summary-json', summary, '--report', report]);
     expect(r.code, r.stderr).toBe(EXIT_INPUT);
-    expect(r.stderr).toMatch(/^addrflow run: STOPPED — cannot read --input .*cut\.ndjson\.gz: gzip data damaged or cut short/m);
+    expect(r.stderr).toMatch(/^addrflow run: ADDR_ERR_INPUT_UNREADABLE: STOPPED — cannot read --input .*cut\.ndjson\.gz: gzip data damaged or cut short/m);
     expect(r.stderr).not.toMatch(/^\s+at /m);
     const s = readJson(summary);
     expect(s).toMatchObject({ exitCode: 8, end: 'input-failed' });

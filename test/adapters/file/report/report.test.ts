@@ -169,7 +169,7 @@ describe('addrflow run --report', () => {
     const out = join(dir, 'never.out');
     const r = await runCli(['run', '--op', 'search', '--input', inputPath, '--output', out, '--report', join(dir, 'no-such-dir', 'r.html'), '--progress', 'off']);
     expect(r.code).toBe(EXIT_OUTPUT);
-    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^addrflow run: cannot write report .*r\.html: .*\(ENOENT\)$/)]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^addrflow run: ADDR_ERR_OUTPUT_UNWRITABLE: cannot write --report .*r\.html: .*\(ENOENT\)$/)]);
     expect(existsSync(out)).toBe(false);
   });
 
