@@ -103,8 +103,9 @@ store cannot be reached or --db is wrong; 7 the output could not be written (dev
 pipe, I/O error; with --output FILE, free space, then --resume); 8 the input cannot be read
 (missing, a directory, no permission, read error); 9 finished every readable row, but rows were
 unreadable (ADDR_ERR_ROWS_UNREADABLE; --max-rejected N accepts them); 10 stopped, more unreadable
-rows than --max-rejected (ADDR_ERR_TOO_MANY_REJECTED; --resume with a higher N); 130/143 stopped
-by SIGINT/SIGTERM (--resume).`;
+rows than --max-rejected (ADDR_ERR_TOO_MANY_REJECTED; --resume with a higher N); 11 another job
+holds the lock on this job's output, checkpoint, errors, report or summary file (ADDR_ERR_OUTPUT_LOCKED;
+nothing was written); 130/143 stopped by SIGINT/SIGTERM (--resume).`;
 
 
 /**
