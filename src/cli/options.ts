@@ -27,3 +27,10 @@ export function oneOf<T extends string>(name: string, v: string | undefined, all
   }
   return v as T;
 }
+
+/** A string option that must be given and not be empty: the value, or a usage error naming it. */
+export function requiredOption(values: Record<string, unknown>, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}

@@ -5,6 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { peekStream } from './peek.ts';
 
 export function isGzip(b: Uint8Array): boolean {
   return b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -12,33 +13,11 @@ export function isGzip(b: Uint8Array): boolean {
 
 /** The chunks of `source`, decompressed when it starts with the gzip magic. */
 export async function* gunzipIfGzip(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const it = source[Symbol.asyncIterator]();
-  const peeked: Uint8Array[] = [];
-  let seen = 0;
-  let done = false;
-  while (seen < 2) {
-    const r = await it.next();
-    if (r.done) {
-      done = true;
-      break;
-    }
-    peeked.push(r.value);
-    seen += r.value.length;
-  }
-  const head = peeked.length === 1 ? peeked[0]! : Buffer.concat(peeked);
-  async function* rest(): AsyncGenerator<Uint8Array> {
-    yield* peeked;
-    if (done) return;
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      yield r.value;
-    }
-  }
+  const { head, all } = await peekStream(source, 2);
   if (!isGzip(head)) {
-    yield* rest();
+    yield* all();
     return;
   }
-  const gunzip = Readable.from(rest(), { objectMode: false }).pipe(createGunzip({ chunkSize: 1 << 16 }));
+  const gunzip = Readable.from(all(), { objectMode: false }).pipe(createGunzip({ chunkSize: 1 << 16 }));
   for await (const chunk of gunzip) yield chunk as Buffer;
 }

@@ -7,6 +7,8 @@
  * surrogate pair for the next chunk, so chunks may be cut anywhere; an unpaired surrogate becomes
  * U+FFFD (the row then reads with that character, as any decoder would show it).
  */
+import { peekStream } from './peek.ts';
+
 export type Utf16 = 'utf-16le' | 'utf-16be';
 
 /** The UTF-16 form a byte-order mark at the start of b names, if any. */
@@ -23,31 +25,9 @@ export function utf16Bom(b: Uint8Array): Utf16 | undefined {
  * knows that the bytes it gets are UTF-8. Reads the first chunk(s) before it answers.
  */
 export async function utf16ToUtf8(source: AsyncIterable<Uint8Array>, given: Utf16 | undefined): Promise<{ form: Utf16 | undefined; chunks: AsyncGenerator<Uint8Array> }> {
-  const it = source[Symbol.asyncIterator]();
-  const peeked: Uint8Array[] = [];
-  let seen = 0;
-  let done = false;
-  while (seen < 2) {
-    const r = await it.next();
-    if (r.done) {
-      done = true;
-      break;
-    }
-    peeked.push(r.value);
-    seen += r.value.length;
-  }
-  const head = peeked.length === 1 ? peeked[0]! : Buffer.concat(peeked);
-  async function* raw(): AsyncGenerator<Uint8Array> {
-    if (head.length) yield head;
-    if (done) return;
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      yield r.value;
-    }
-  }
+  const { head, all } = await peekStream(source, 2);
   const form = utf16Bom(head) ?? given;
-  return { form, chunks: form ? transcoded(raw(), form) : raw() };
+  return { form, chunks: form ? transcoded(all(), form) : all() };
 }
 
 async function* transcoded(chunks: AsyncIterable<Uint8Array>, form: Utf16): AsyncGenerator<Uint8Array> {

@@ -23,7 +23,7 @@ import { CONNECTION_OPTIONS, CONNECTION_USAGE, CONNECTION_USAGE_LINES, connectio
 import { loadIndexForOp } from '../load-index.ts';
 import { UsageError, type Command } from '../command.ts';
 import { credentialsFrom } from '../credentials.ts';
-import { intOption, oneOf } from '../options.ts';
+import { intOption, oneOf, requiredOption as required } from '../options.ts';
 import { checkCanListen, listenError } from '../fault.ts';
 import { EXIT_REFUSED } from '../../contract/exit-codes.ts';
 
@@ -88,12 +88,6 @@ read or is not valid (ADDR_ERR_TLS_FILE).`;
 export const STOP_BOUND_MS = 30_000;
 /** What the worker's own stop may take (the batch in flight, the disconnects); the rest of the bound is for closing pool and store. */
 const STOP_TIMEOUT_MS = 20_000;
-
-function required(values: Record<string, unknown>, name: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
-  return v;
-}
 
 const command: Command = {
   usage,

@@ -9,7 +9,7 @@ import { START_WAIT_MS } from '../../adapters/kafka/client/reach-cluster.ts';
 import { ensureTopics, topicsMissingError } from '../../adapters/kafka/topics/ensure.ts';
 import { DEFAULT_PARTITIONS, MIN_INSYNC_REPLICAS, PREFERRED_REPLICATION, type TopicNames } from '../../adapters/kafka/topics/plan.ts';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, CONNECTION_USAGE_LINES, connectionOf, refuseSecretFlags } from '../kafka-connection.ts';
-import { intOption } from '../options.ts';
+import { intOption, requiredOption as required } from '../options.ts';
 import { UsageError, type Command } from '../command.ts';
 
 const usage = `usage: addrflow topics create|check --brokers H:P[,H:P] --input-topic T --results-topic T
@@ -43,12 +43,6 @@ SASL credentials: ADDR_ERR_KAFKA_AUTH (exit 4).
 Exit codes: 0 every topic exists with fitting settings; 2 usage error; 4 credentials refused;
 12 brokers unreachable, a topic missing (check) or not fitting; 13 a TLS or password file cannot
 be read or is not valid.`;
-
-function required(values: Record<string, unknown>, name: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
-  return v;
-}
 
 const command: Command = {
   usage,
