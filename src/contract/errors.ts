@@ -9,7 +9,7 @@
  * BUILD_ERRORS (`addrflow index build`); then run `node scripts/gen-errors-doc.ts`.
  */
 import {
-  EXIT_CREDITS, EXIT_INDEX, EXIT_INPUT, EXIT_INTERNAL, EXIT_KAFKA, EXIT_LISTEN, EXIT_LOCKED, EXIT_OUTPUT,
+  EXIT_CREDITS, EXIT_INDEX, EXIT_INPUT, EXIT_INTERNAL, EXIT_KAFKA, EXIT_LISTEN, EXIT_LOCKED, EXIT_NO_ACCOUNT, EXIT_OUTPUT,
   EXIT_REFUSED, EXIT_STORE, EXIT_TLS_FILE, EXIT_TOO_MANY_REJECTED, EXIT_UNREADABLE_ROWS, EXIT_USAGE,
 } from './exit-codes.ts';
 
@@ -134,7 +134,7 @@ export const START_ERRORS = Object.freeze({
   // a TLS/certificate/key/secret file that cannot be read or is not valid, Kafka and PostgreSQL alike
   TLS_FILE: { code: 'ADDR_ERR_TLS_FILE', exit: EXIT_TLS_FILE, when: 'a TLS CA, certificate or key file cannot be read or is not valid: `sslrootcert`, `sslcert`, `sslkey` in the `--db` URL; a Kafka TLS CA, certificate or key file or the SASL password file (not valid PEM, the key not the certificate\'s, a wrong passphrase); the line names the file, the reason (`ENOENT`, `EACCES`, …) and the flag or variable that sets it' },
   LISTEN: { code: 'ADDR_ERR_LISTEN', exit: EXIT_LISTEN, when: 'a server cannot listen: `serve --port` or `consume --metrics-port` is in use (`EADDRINUSE`), not allowed (`EACCES`) or the host is not an address of this machine (`EADDRNOTAVAIL`)' },
-  ACCOUNT_NOT_FOUND: { code: 'ADDR_ERR_ACCOUNT_NOT_FOUND', exit: EXIT_INTERNAL, when: '`addrflow accounts topup|show|agree|disable`: no account matches the `--account`, `--guid` or `--license` given' },
+  ACCOUNT_NOT_FOUND: { code: 'ADDR_ERR_ACCOUNT_NOT_FOUND', exit: EXIT_NO_ACCOUNT, when: '`addrflow accounts topup|show|agree|disable`: no account matches the `--account`, `--guid` or `--license` given' },
   // A file job's output, checkpoint, errors or report file is held by another live job (src/adapters/file/lock.ts).
   OUTPUT_LOCKED: { code: 'ADDR_ERR_OUTPUT_LOCKED', exit: EXIT_LOCKED, when: '`run`: another live job holds the lock (`FILE.lock`) on this job\'s output, checkpoint, `--errors` or `--report` file; the line names the file and the holder\'s pid and start time. Nothing was written, truncated or charged. Wait for that job or stop it; a lock left by a dead process (or one whose pid another process now has) is taken over by itself (`src/adapters/file/lock.ts`)' },
   // The lock beside such a file cannot be created (no such directory, no permission, read-only).

@@ -32,6 +32,8 @@ export const EXIT_KAFKA = 12;
 export const EXIT_TLS_FILE = 13;
 /** A server cannot listen: its port is in use or not allowed. */
 export const EXIT_LISTEN = 14;
+/** `accounts`: no account matches the one named. */
+export const EXIT_NO_ACCOUNT = 15;
 
 /**
  * Every exit code in a phrase, in order: docs/errors.md and the README's exit-code table are
@@ -39,7 +41,7 @@ export const EXIT_LISTEN = 14;
  */
 export const EXIT_CODE_TABLE: readonly { readonly exit: number; readonly meaning: string }[] = Object.freeze([
   { exit: 0, meaning: 'done (`serve`, `consume`: stopped by SIGTERM/SIGINT)' },
-  { exit: EXIT_INTERNAL, meaning: 'an unexpected failure, a bug (`ADDRFLOW_DEBUG=1` shows its stack); `accounts`: no such account' },
+  { exit: EXIT_INTERNAL, meaning: 'an unexpected failure, a bug (`ADDRFLOW_DEBUG=1` shows its stack)' },
   { exit: EXIT_USAGE, meaning: 'usage error: an unknown command or flag, a bad value; the usage is printed' },
   { exit: EXIT_CREDITS, meaning: '`run` stopped: the balance ran out (top up, then `--resume`)' },
   { exit: EXIT_REFUSED, meaning: 'the credentials were refused; nothing was processed' },
@@ -53,6 +55,7 @@ export const EXIT_CODE_TABLE: readonly { readonly exit: number; readonly meaning
   { exit: EXIT_KAFKA, meaning: 'Kafka cannot be used at start: brokers unreachable, a topic missing' },
   { exit: EXIT_TLS_FILE, meaning: 'a TLS certificate, key or secret file cannot be read or is not valid' },
   { exit: EXIT_LISTEN, meaning: 'a server cannot listen (port in use or not allowed)' },
+  { exit: EXIT_NO_ACCOUNT, meaning: '`accounts topup|show|agree|disable`: no account matches the one named' },
   { exit: 130, meaning: 'stopped by SIGINT (`run`: `--resume` continues)' },
   { exit: 143, meaning: 'stopped by SIGTERM (`run`: `--resume` continues)' },
 ]);

@@ -26,6 +26,16 @@ export class OutputError extends Error {
   }
 }
 
+/**
+ * Why a file output cannot be resumed at `resumeAt` bytes (it is gone, or shorter than the
+ * checkpoint says: something else changed it), or undefined when it can.
+ */
+export function resumeProblem(path: string, resumeAt: number): string | undefined {
+  if (!existsSync(path)) return resumeAt > 0 ? `${path} is missing` : undefined;
+  const size = statSync(path).size;
+  return size < resumeAt ? `${path} has ${size} bytes, the checkpoint says ${resumeAt}` : undefined;
+}
+
 export class Sink {
   bytes: number;
   readonly path: string | undefined;
@@ -73,11 +83,9 @@ export class Sink {
   /** Opens `path` fresh, or, with `resumeAt`, cut back to that many bytes and appended to. */
   static file(path: string, resumeAt?: number): Sink {
     if (resumeAt === undefined) return Sink.open(path, 'w', 0);
-    if (!existsSync(path)) {
-      if (resumeAt > 0) throw new Error(`cannot resume: ${path} is missing`);
-    } else {
-      const size = statSync(path).size;
-      if (size < resumeAt) throw new Error(`cannot resume: ${path} has ${size} bytes, the checkpoint says ${resumeAt}`);
+    const problem = resumeProblem(path, resumeAt);
+    if (problem) throw new Error(`cannot resume: ${problem}`);
+    if (existsSync(path)) {
       const fd = openSync(path, 'r+');
       ftruncateSync(fd, resumeAt);
       closeSync(fd);

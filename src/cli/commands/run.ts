@@ -11,7 +11,7 @@ import { asInputError, checkInput, InputError, openInput } from '../../adapters/
 import { CsvHeaderError } from '../../adapters/file/csv-reader.ts';
 import { runFileJob, type JobSummary } from '../../adapters/file/job.ts';
 import { checkInputPrefix, InputDigest, readCheckpoint, removeCheckpoint, type Checkpoint } from '../../adapters/file/checkpoint.ts';
-import { OutputError, Sink } from '../../adapters/file/sink.ts';
+import { OutputError, resumeProblem, Sink } from '../../adapters/file/sink.ts';
 import { lockJobFiles } from '../../adapters/file/lock.ts';
 import { checkReportState, emptyReportState, MAX_REPORT_ROWS, ReportAggregator } from '../../adapters/file/report/aggregate.ts';
 import { renderReport } from '../../adapters/file/report/render.ts';
@@ -248,6 +248,9 @@ const command: Command = {
       if (resumeFrom?.formatKey !== undefined && resumeFrom.formatKey !== formatKey) {
         throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel, output name and, for a .gz output, --batch-size`);
       }
+      // The outputs the checkpoint counted must still hold what it counted (deleted or cut by hand).
+      const gone = resumeFrom && [resumeProblem(outputPath, resumeFrom.outputBytes), values.errors ? resumeProblem(values.errors, resumeFrom.errorsBytes) : undefined].find(Boolean);
+      if (gone) throw new UsageError(`--resume refused: ${gone}; run without --resume to start a new job (charged again)`);
     }
     // One run of a file is one job: a new id, unless this run continues the checkpoint's job.
     const jobId = resumeFrom?.jobId ?? newRequestId();
