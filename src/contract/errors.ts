@@ -141,7 +141,7 @@ export const START_ERRORS = Object.freeze({
   LOCK_UNWRITABLE: { code: 'ADDR_ERR_LOCK_UNWRITABLE', exit: EXIT_OUTPUT, when: '`run`: the lock beside one of those files cannot be created (the directory does not exist, no permission, a read-only device); nothing was written' },
   // A file job's end, not its start: every readable row was done, but some rows could not be read
   // (without --max-rejected); or more of them than --max-rejected, stopped at a record boundary.
-  ROWS_UNREADABLE: { code: 'ADDR_ERR_ROWS_UNREADABLE', exit: EXIT_UNREADABLE_ROWS, when: '`run` finished every readable row, but N rows could not be read as a record (not JSON or not a JSON object, not UTF-8, bad CSV quoting, more fields than the header, a slot the reader rejected); the line names N, the first row numbers and `--max-rejected N`, which accepts them (exit 0). Not at start: at the end of a job' },
+  ROWS_UNREADABLE: { code: 'ADDR_ERR_ROWS_UNREADABLE', exit: EXIT_UNREADABLE_ROWS, when: '`run` finished every readable row, but N rows could not be read as a record (a line or element that is not JSON, an NDJSON line that is not a JSON object, not UTF-8, bad CSV quoting, more fields than the header, a slot the reader rejected); the line names N, the first row numbers and `--max-rejected N`, which accepts them (exit 0). Not at start: at the end of a job' },
   TOO_MANY_REJECTED: { code: 'ADDR_ERR_TOO_MANY_REJECTED', exit: EXIT_TOO_MANY_REJECTED, when: '`run --max-rejected N` met more than N unreadable rows over the whole job: it stopped at the start of the batch holding the row past N, with a checkpoint; `--resume` with a higher N continues, byte-for-byte as an uninterrupted run' },
 } as const satisfies Record<string, StartErrorDef>);
 

@@ -85,7 +85,8 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
   --max-rejected
                 unreadable rows accepted over the whole job (resumes included): rows the reader
                 could not read as a record (bad CSV quoting, more fields than the header, not
-                UTF-8, a line or element that is not JSON or not a JSON object). Up to N: exit 0.
+                UTF-8, a line or element that is not JSON, an NDJSON line that is not a JSON
+                object; a JSON-array element such as 42 is refused by validation). Up to N: exit 0.
                 Past N the job stops at a record boundary with a checkpoint (exit 10); --resume
                 with a higher N continues. Without it the job finishes every readable row and
                 exits 9 when any row was unreadable. Rows the parameter table refuses (412/428)
