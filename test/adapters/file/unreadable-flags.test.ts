@@ -8,18 +8,7 @@ import { runFileBatch } from '../../../src/adapters/file/worker/run-file-batch.t
 import { CHARGEABLE, OK, UNREADABLE, type CsvTaskSpec, type RawResult, type RawTask } from '../../../src/adapters/file/worker/batch-task.ts';
 import { RECORD_KEYS } from '../../../src/contract/records.ts';
 import { countUnreadable, unreadableRows } from '../../../src/adapters/file/unreadable.ts';
-
-function raw(parts: Array<string | Buffer>) {
-  const bufs = parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p));
-  const bounds = new Uint32Array(2 * bufs.length);
-  let at = 0;
-  bufs.forEach((b, i) => {
-    bounds[2 * i] = at;
-    at += b.length;
-    bounds[2 * i + 1] = at;
-  });
-  return { bytes: new Uint8Array(Buffer.concat(bufs)), bounds, positions: bufs.map((_, i) => i + 1) };
-}
+import { rawRecords as raw } from '../../helpers/raw-records.ts';
 
 const LINES = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '1', zip: '10115', city: 'Berlin' };
 

@@ -8,18 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runFileBatch } from '../../../../src/adapters/file/worker/run-file-batch.ts';
 import { CHARGEABLE, OK, UNREADABLE, type CsvTaskSpec, type RawTask } from '../../../../src/adapters/file/worker/batch-task.ts';
 import { RECORD_KEYS } from '../../../../src/contract/records.ts';
-
-function raw(texts: Array<string | Buffer>) {
-  const parts = texts.map((t) => (typeof t === 'string' ? Buffer.from(t, 'utf8') : t));
-  const bounds = new Uint32Array(2 * parts.length);
-  let at = 0;
-  parts.forEach((p, i) => {
-    bounds[2 * i] = at;
-    at += p.length;
-    bounds[2 * i + 1] = at;
-  });
-  return { bytes: new Uint8Array(Buffer.concat(parts)), bounds, positions: texts.map((_, i) => i + 1) };
-}
+import { rawRecords as raw } from '../../../helpers/raw-records.ts';
 
 function task(t: Omit<RawTask, 'kind'>): RawTask {
   return { kind: 'file-batch', ...t };
