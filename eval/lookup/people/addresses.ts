@@ -13,9 +13,10 @@ import { readBanoRows } from '../../support/bano-rows.ts';
 import { extractTruth } from '../fallback-suites.ts';
 import { abbreviate, D, stripAccents, type Truth } from '../suites.ts';
 import { makeCase, type PeopleCase } from './cases.ts';
-import { englishExonyms } from './places.ts';
+import { taggedExonyms } from './places.ts';
 import { allowedCountries } from './ruled-out.ts';
 import { seededSample } from './split.ts';
+import { exonymPostcodeCases } from './exonym-postcodes.ts';
 import { SYNTH_ABBREV, syntheticAddresses, SYNTHETIC_COUNTRIES } from './synthetic-streets.ts';
 
 /** Addresses sampled per source (seeded), before the patterns. */
@@ -80,7 +81,7 @@ export function abbreviatedStreet(t: Truth): string | undefined {
   return a && a !== t.street ? a : undefined;
 }
 
-/** The English name of the address's city (CLDR, or GeoNames' name for the 30 largest places), if it is another word. */
+/** The city's name in another language (CLDR exemplar city, tagged), if it is another word. */
 export function exonymOf(t: Truth, exonyms: Map<string, string>): string | undefined {
   const f = foldText(t.city);
   const hit = exonyms.get(`${t.country}|${f}`);
@@ -91,7 +92,7 @@ export function exonymOf(t: Truth, exonyms: Map<string, string>): string | undef
 }
 
 export function addressCases(perSource = ADDRESSES_PER_SOURCE): PeopleCase[] {
-  const exonyms = englishExonyms();
+  const exonyms = taggedExonyms();
   const out: PeopleCase[] = [];
   for (const src of addressSources()) {
     const rows = src.rows().filter((t) => t.street && t.hn && t.city);
@@ -121,5 +122,6 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE): PeopleCase[] {
       }
     }
   }
+  out.push(...exonymPostcodeCases());
   return out;
 }

@@ -20,6 +20,8 @@ import { makeCase, type PeopleCase, type PlaceTruth } from './cases.ts';
 export const PLACES_PER_COUNTRY = 30;
 /** The six languages of the recipient block's country names (../shared/data/country-names). */
 export const CAPITAL_LANGS = ['en', 'de', 'fr', 'es', 'pt', 'nl'] as const;
+/** The languages an address's exonym city is taken from, in this order. */
+export const EXONYM_LANGS = ['en', 'de', 'fr'] as const;
 
 /**
  * The language CLDR's exemplar city is taken in for a country's local name: the one official
@@ -186,13 +188,21 @@ export function chosenPlaces(): Chosen {
   return chosenCache;
 }
 
-/** `CC|folded local name` → the English name, for the chosen places whose English name is another word. */
-export function englishExonyms(): Map<string, string> {
+/**
+ * `CC|folded local name` → the place's name in another language from a tagged source: CLDR's
+ * exemplar city in the first of en, de, fr (the visitors' languages most CRM exports are in) that
+ * is another word than the local name
+ * (`København` → `Copenhagen`, `Warszawa` → `Warsaw`), for the chosen places that name a zone.
+ */
+export function taggedExonyms(): Map<string, string> {
   const { byCountry, capitals, names } = chosenPlaces();
   const m = new Map<string, string>();
   for (const p of [...[...byCountry.values()].flat(), ...capitals]) {
-    const n = names.get(p.id)!;
-    if (foldText(n.english) !== foldText(n.local)) m.set(`${p.cc}|${foldText(n.local)}`, n.english);
+    const zone = zoneOf(p);
+    if (!zone) continue;
+    const local = foldText(names.get(p.id)!.local);
+    const ex = EXONYM_LANGS.map((l) => exemplarCity(zone, l)).find((x) => foldText(x) !== local);
+    if (ex) m.set(`${p.cc}|${local}`, ex);
   }
   return m;
 }

@@ -18,7 +18,8 @@ export function runPeopleSection(index: AddressIndex, lookupFn: Lookup, opts: { 
   const reports: SetReport[] = [];
   let queries = 0;
   L.push('## Queries as people write them (issue 18)', '');
-  L.push('Reproduce alone: `node eval/lookup/run.ts people` (only these sets, on the embedded default, about a minute; `--set places|addresses|geocoder-cases` for one set, `--failures N` to list N wrong answers of the tune half). The rules below were fixed before any tuning (rules, sources and truth: [`eval/lookup/people/`](../eval/lookup/people/), with the rules below). Every case goes to the **tune** half or the **measured** half by the FNV-1a hash of its id (even = tune); targets are read on the measured half. Queries carry no country unless a third-party case has one.', '');
+  L.push('Reproduce alone: `node eval/lookup/run.ts people` (only these sets, on the embedded default, about a minute; `--set places|addresses|geocoder-cases` for one set, `--failures N` to list N wrong answers of the tune half). Every case goes to the **tune** half or the **measured** half by the FNV-1a hash of its id (even = tune); targets are read on the measured half. Queries carry no country unless a third-party case has one.', '');
+  L.push(...fileLines('rules.md'));
   for (const [set, build] of Object.entries(PEOPLE_SETS)) {
     if (opts.sets && !opts.sets.includes(set)) continue;
     const cases = build();
@@ -32,11 +33,15 @@ export function runPeopleSection(index: AddressIndex, lookupFn: Lookup, opts: { 
   return { lines: L, reports, ms, queries };
 }
 
-/** The baseline numbers recorded on main before issue 18's engine work (a fixed file, not re-run). */
-export function baselineLines(): string[] {
+function fileLines(name: string): string[] {
   try {
-    return readFileSync(fileURLToPath(new URL('baseline.md', import.meta.url)), 'utf8').trimEnd().split('\n').concat('');
+    return readFileSync(fileURLToPath(new URL(name, import.meta.url)), 'utf8').trimEnd().split('\n').concat('');
   } catch {
     return [];
   }
+}
+
+/** The baseline numbers recorded on main before issue 18's engine work (a fixed file, not re-run). */
+export function baselineLines(): string[] {
+  return fileLines('baseline.md');
 }
