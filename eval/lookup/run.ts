@@ -23,7 +23,7 @@ import { baselineLines, runPeopleSection } from './people/section.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' }, set: { type: 'string' }, failures: { type: 'string' } },
+  options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' }, set: { type: 'string' }, failures: { type: 'string' }, 'write-baseline': { type: 'string' } },
 });
 if (positionals[0] === 'people') {
   await peopleMain(values);

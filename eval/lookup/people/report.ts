@@ -55,3 +55,21 @@ export function reportLines(rep: SetReport, opts: { countries: boolean; failures
   }
   return L;
 }
+
+/** The compact table recorded as a baseline: per set and half, then measured right per pattern. */
+export function baselineTable(reports: SetReport[]): string[] {
+  const L: string[] = [];
+  L.push('| set | half | queries | right | relevance ≥ 90 | right among ≥ 90 | right with ≥ 90 (of all) | empty | ruled-out country |');
+  L.push('|---|---|---|---|---|---|---|---|---|');
+  for (const r of reports) for (const h of ['tune', 'measured']) {
+    const t = r.byHalf[h]!;
+    L.push(`| ${r.set} | ${h} | ${t.n} | ${pct(t.right, t.n)} | ${t.rel90} | ${pct(t.rel90Right, t.rel90)} | ${pct(t.rel90Right, t.n)} | ${pct(t.empty, t.n)} | ${t.ruledOut} |`);
+  }
+  L.push('', '| set | pattern | measured: n | measured: right | measured: right among ≥ 90 | measured: ruled-out country |', '|---|---|---|---|---|---|');
+  for (const r of reports) for (const [p, h] of [...r.byPattern].sort(([a], [b]) => a.localeCompare(b))) {
+    const t = h.measured!;
+    L.push(`| ${r.set} | ${p} | ${t.n} | ${pct(t.right, t.n)} | ${pct(t.rel90Right, t.rel90)} | ${t.ruledOut} |`);
+  }
+  L.push('');
+  return L;
+}
