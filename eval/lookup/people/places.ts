@@ -128,7 +128,13 @@ export function placeNames(p: Place): PlaceNames {
     if (d <= 15_000 && (!best || d < best.d)) best = { d, s: pp.parts[0]! };
   }
   if (best) all.add(best.s);
-  if (!local && best) { local = best.s; localSource = 'GeoNames postal place'; }
+  // the postal spelling when it is another word (`München` for `Munich`); GeoNames' own when the
+  // postal one is the same word with its accents dropped (Spain's postal names: `Cordoba`)
+  if (!local && best) {
+    const same = foldText(best.s) === foldText(p.name);
+    local = same ? p.name : best.s;
+    localSource = same ? 'GeoNames name' : 'GeoNames postal place';
+  }
   if (!local) { local = p.name; localSource = 'GeoNames name'; }
   const english = zone ? exemplarCity(zone, 'en') : p.name;
   const englishSource = zone ? 'CLDR en' : 'GeoNames name';
