@@ -79,13 +79,13 @@ describe('people sets: truth rules', () => {
   });
 });
 
-describeWithSharedData('people sets: cases and a fixed slice on the embedded default', ['geonames-postalcodes', '..', 'bano-fr-2015'], () => {
+describeWithSharedData('people sets: cases and a fixed slice on the embedded default', ['geonames-postalcodes', '..', 'osm-malta-2018'], () => {
   let places: PeopleCase[];
   let addresses: PeopleCase[];
   let def: AddressIndex;
   beforeAll(async () => {
     places = placeCases();
-    addresses = addressCases(20);
+    addresses = addressCases(20, ['OSM Copenhagen DK', 'OSM Malta MT', 'OSM Krems AT', 'GeoNames postcodes PL + street words', 'GeoNames postcodes NL + street words']);
     def = (await cachedIndex('default')).index;
   }, 120_000);
 
@@ -114,8 +114,7 @@ describeWithSharedData('people sets: cases and a fixed slice on the embedded def
     const patterns = new Set(addresses.map((c) => c.pattern));
     for (const p of ['full, no country', 'street + postcode, no city', 'street + city, no postcode', 'exonym city', 'lowercase without accents', 'abbreviated street type', 'city alone']) expect(patterns).toContain(p);
     for (const c of addresses.filter((x) => x.pattern === 'city alone')) expect(c.truth.kind === 'area' && c.truth.postcode).toBeFalsy();
-    const countries = new Set(addresses.map((c) => c.country));
-    for (const cc of ['DK', 'FI', 'LI', 'MT', 'CA', 'DE', 'AT', 'FR', 'PL', 'IT', 'NL', 'ES']) expect(countries).toContain(cc);
+    expect(new Set(addresses.map((c) => c.country))).toEqual(new Set(['DK', 'MT', 'AT', 'PL', 'NL']));
   });
   it('a fixed slice runs end to end and every query is scored once', () => {
     const slice = [...places.filter((_, i) => i % 40 === 0), ...addresses.filter((_, i) => i % 40 === 0)];

@@ -91,10 +91,14 @@ export function exonymOf(t: Truth, exonyms: Map<string, string>): string | undef
   return undefined;
 }
 
-export function addressCases(perSource = ADDRESSES_PER_SOURCE): PeopleCase[] {
+/**
+ * The set's cases; `only` (source names, `exonym postcodes` for the exonym stratum) restricts it to
+ * some sources, for the harness test's slice.
+ */
+export function addressCases(perSource = ADDRESSES_PER_SOURCE, only?: readonly string[]): PeopleCase[] {
   const exonyms = taggedExonyms();
   const out: PeopleCase[] = [];
-  for (const src of addressSources()) {
+  for (const src of addressSources().filter((x) => !only || only.includes(x.name))) {
     const rows = src.rows().filter((t) => t.street && t.hn && t.city);
     // one row per distinct address; the sample is drawn from them by a seeded rule
     const seen = new Set<string>();
@@ -122,6 +126,6 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE): PeopleCase[] {
       }
     }
   }
-  out.push(...exonymPostcodeCases());
+  if (!only || only.includes('exonym postcodes')) out.push(...exonymPostcodeCases());
   return out;
 }
