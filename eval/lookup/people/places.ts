@@ -160,7 +160,8 @@ function truthOf(p: Place, names: string[]): PlaceTruth {
 
 /**
  * The place a query names: among the places of the 34 destinations whose GeoNames name or ASCII
- * name, or (for the places of this set) local or English name, is the query, the most populous
+ * name, or (for the places of this set) any of their names (local, English, postal, CLDR's in
+ * the six languages: `Rom` is Rome's German name, not only a village in France), is the query, the most populous
  * one. "Is" = the same spelling (case aside) when the query has diacritics, the same folded form
  * when it has none.
  */
@@ -216,7 +217,7 @@ export function taggedExonyms(): Map<string, string> {
 export function placeCases(): PeopleCase[] {
   const places = loadPlaces();
   const { byCountry, capitals, names } = chosenPlaces();
-  const resolve = homonymResolver(places, new Map([...names].map(([id, n]) => [id, [n.local, n.english]])));
+  const resolve = homonymResolver(places, new Map([...names].map(([id, n]) => [id, n.all])));
   const truthFor = (p: Place, q: string): PlaceTruth => {
     const exp = resolve(q);
     const t = exp && exp.id !== p.id ? exp : p;
