@@ -13,7 +13,8 @@ import { readBanoRows } from '../../support/bano-rows.ts';
 import { extractTruth } from '../fallback-suites.ts';
 import { abbreviate, D, stripAccents, type Truth } from '../suites.ts';
 import { makeCase, type PeopleCase } from './cases.ts';
-import { taggedExonyms } from './places.ts';
+import { expectedPlace, taggedExonyms } from './places.ts';
+import { distanceMeters } from '../../../src/data/geo.ts';
 import { allowedCountries } from './ruled-out.ts';
 import { seededSample } from './split.ts';
 import { exonymPostcodeCases } from './exonym-postcodes.ts';
@@ -119,6 +120,15 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE, only?: readonly s
         const withStreet = pattern !== 'city alone';
         const street = pattern === 'abbreviated street type' ? abbreviatedStreet(t)! : t.street;
         const ex = pattern === 'exonym city' ? exonymOf(t, exonyms) : undefined;
+        if (pattern === 'city alone') {
+          // a name alone follows the places rule: a more populous place of that name elsewhere
+          // (another country, or over 20 km away) is the one expected (`Paola` is the Calabrian town)
+          const exp = expectedPlace(t.city);
+          if (exp && (exp.place.cc !== t.country || distanceMeters(exp.place.lat, exp.place.lon, t.lat, t.lon) > 20_000)) {
+            out.push(makeCase('addresses', `${src.name}:city:${t.city}`, t.country, pattern, q, exp.truth));
+            continue;
+          }
+        }
         out.push(makeCase('addresses', pattern === 'city alone' ? `${src.name}:city:${t.city}` : `${id}:${pattern}`, t.country, pattern, q, {
           kind: 'area', country: t.country, city: t.city, ...(ex ? { cityNames: [ex] } : {}), ...(withPc ? { postcode: t.postcode } : {}),
           allowed: allowedCountries(withPc ? t.postcode : undefined, withStreet ? street : undefined, t.country),

@@ -214,6 +214,16 @@ export function taggedExonyms(): Map<string, string> {
   return m;
 }
 
+let resolverCache: ((q: string) => Place | undefined) | undefined;
+
+/** The place a name alone expects (homonymResolver over every place, with the chosen places' names). */
+export function expectedPlace(q: string): { place: Place; truth: PlaceTruth } | undefined {
+  const { names } = chosenPlaces();
+  resolverCache ??= homonymResolver(loadPlaces(), new Map([...names].map(([id, n]) => [id, n.all])));
+  const p = resolverCache(q);
+  return p ? { place: p, truth: truthOf(p, names.get(p.id)?.all ?? [p.name, p.ascii]) } : undefined;
+}
+
 export function placeCases(): PeopleCase[] {
   const places = loadPlaces();
   const { byCountry, capitals, names } = chosenPlaces();
