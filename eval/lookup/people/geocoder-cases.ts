@@ -1,9 +1,11 @@
 /**
  * Set "geocoder cases": the cases of other geocoders' test suites (../shared/data/geocoder-cases)
  * that ask for a place or address in the 34 destinations, asked of the embedded default:
- *  - Pelias acceptance tests: every forward search (text or structured) whose first expected
- *    result is in a destination (the same cases the "Pelias acceptance cases" table of
- *    eval:lookup reads from its 11 coarse files, here from all files, scored by one rule);
+ *  - Pelias acceptance tests: every forward search (text or structured, not autocomplete, not
+ *    steered by a focus point, boundary, layer or a field we do not take, not a venue) whose first expected result is in
+ *    a destination (the cases the "Pelias acceptance cases" table of eval:lookup reads from its
+ *    11 coarse files among them, here from all files, scored by one rule); the expected city is
+ *    its `locality`, or its `name` when the result is a locality, borough or (macro)county;
  *  - libpostal parser cases of a destination's suite that name a city or a postcode;
  *  - Nominatim search steps that expect a city, village or postcode (the others test the
  *    Nominatim test database's streets and are run on it in "Nominatim search cases").
@@ -30,21 +32,27 @@ function placeNamesOf(cc: string, name: string): string[] {
   return [];
 }
 
+/** Pelias query keys the case may carry: the ones mapped to our request, and ones that change nothing asked. */
+const PELIAS_KEYS = new Set(['text', 'address', 'postalcode', 'locality', 'region', 'country', 'sources', 'size', 'lang']);
+
 interface PeliasTest { id?: number | string; in: Record<string, unknown>; endpoint?: string; expected?: { properties?: Record<string, string>[] } }
 
 function peliasCases(): PeopleCase[] {
   const iso2 = new Map(SUPPORTED_DESTINATIONS.map((c) => [iso3Of(c), c]));
   const dir = D('geocoder-cases', 'pelias-acceptance-tests');
   const out: PeopleCase[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  // autocomplete files test another endpoint; a case steered by a focus point, a boundary or a
+  // layer asks for something the query alone does not say; venues (POIs) are not addresses
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('autocomplete_')).sort()) {
     let json: { tests?: PeliasTest[] };
     try { json = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')); } catch { continue; }
     (json.tests ?? []).forEach((t, k) => {
       const exp = t.expected?.properties?.[0];
       if (!exp || (t.endpoint && t.endpoint !== 'search' && t.endpoint !== 'search/structured')) return;
       const cc = exp.country_a ? iso2.get(exp.country_a) : undefined;
-      if (!cc) return;
+      if (!cc || exp.layer === 'venue') return;
       const i = t.in;
+      if (Object.keys(i).some((k) => !PELIAS_KEYS.has(k))) return;
       const req: Record<string, string> = {};
       if (typeof i.text === 'string') req.address = i.text;
       if (typeof i.address === 'string') req.address = i.address;
@@ -54,9 +62,11 @@ function peliasCases(): PeopleCase[] {
       if (typeof i.country === 'string') req.country = i.country;
       if (Object.keys(req).length === 0) return;
       const pc = exp.postalcode ?? (exp.layer === 'postalcode' ? exp.name : undefined);
-      const city = exp.locality ?? '';
+      const layer = exp.layer ?? '';
+      const city = exp.locality ?? (['locality', 'localadmin', 'borough', 'county', 'macrocounty'].includes(layer) ? exp.name ?? '' : '');
+      const state = exp.region ?? (['region', 'macroregion'].includes(layer) ? exp.name : undefined);
       out.push(makeCase('geocoder cases', `pelias:${file}:${t.id ?? k}`, cc, `Pelias ${req.address !== undefined && Object.keys(req).length === 1 ? 'text' : 'structured'}`, req as SearchRequest, {
-        kind: 'area', country: cc, city, cityNames: city ? placeNamesOf(cc, city) : [], ...(pc ? { postcode: pc } : {}), ...(exp.region ? { state: exp.region } : {}),
+        kind: 'area', country: cc, city, cityNames: city ? placeNamesOf(cc, city) : [], ...(pc ? { postcode: pc } : {}), ...(state ? { state } : {}),
       }));
     });
   }
