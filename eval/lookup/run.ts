@@ -3,7 +3,7 @@
  * ../shared/data and measures the address lookup; writes docs/accuracy.md. No manual checking.
  * `--large DIR` adds a run on a national-scale index (built by `npm run bench -- index-scale`,
  * e.g. .cache/index-scale/idx-30000000): the real BANO copy inside it, all variants.
- * `node eval/lookup/run.ts people [--set NAME] [--failures N]`: only the sets of queries as people
+ * `node eval/lookup/run.ts people [--set NAME] [--failures N] [--json FILE]`: only the sets of queries as people
  * write them (issue 18, eval/lookup/people/), printed, not written.
  */
 import { writeFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { baselineLines, runPeopleSection } from './people/section.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' }, set: { type: 'string' }, failures: { type: 'string' }, 'write-baseline': { type: 'string' } },
+  options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' }, set: { type: 'string' }, failures: { type: 'string' }, json: { type: 'string' }, 'write-baseline': { type: 'string' } },
 });
 if (positionals[0] === 'people') {
   await peopleMain(values);

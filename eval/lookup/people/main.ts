@@ -1,5 +1,5 @@
 /**
- * `node eval/lookup/run.ts people [--set NAME] [--failures N]`: the people sets alone, on the
+ * `node eval/lookup/run.ts people [--set NAME] [--failures N] [--json FILE]`: the people sets alone, on the
  * embedded default, printed (docs/accuracy.md is written only by the full `npm run eval:lookup`).
  */
 import { lookup } from '../../../src/engine/lookup/index.ts';
@@ -13,11 +13,18 @@ import { runPeopleSection } from './section.ts';
  * `--write-baseline COMMIT` records this run as the baseline (eval/lookup/people/baseline.md,
  * shown in docs/accuracy.md): done once, on main's engine before issue 18 (11d11a0).
  */
-export async function peopleMain(args: { set?: string; failures?: string; 'write-baseline'?: string }): Promise<void> {
+export async function peopleMain(args: { set?: string; failures?: string; json?: string; 'write-baseline'?: string }): Promise<void> {
   const { index } = await cachedIndex('default');
   const sets = args.set ? [args.set.replace(/-/g, ' ')] : undefined;
   const run = runPeopleSection(index, lookup, { sets, failures: Number(args.failures ?? 0) });
   console.log(run.lines.join('\n'));
+  if (args.json) {
+    // the counts of every set, half, pattern and country, to diff two runs (e.g. before and after tuning)
+    const json = Object.fromEntries(run.reports.map((r) => [r.set, {
+      halves: r.byHalf, patterns: Object.fromEntries(r.byPattern), countries: Object.fromEntries(r.byCountry),
+    }]));
+    writeFileSync(args.json, JSON.stringify(json, null, 1) + '\n');
+  }
   const commit = args['write-baseline'];
   if (commit && !sets) {
     const md = [
