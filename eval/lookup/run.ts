@@ -16,6 +16,7 @@ import { readBanoRows } from '../support/bano-rows.ts';
 import { heldOutSuites, peliasCases, postcodePairs, runHeldOut, runPairs } from './fallback-suites.ts';
 import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type Truth, type VariantResult } from './suites.ts';
 import { runUnknownStreets } from './unknown-streets.ts';
+import { deductionsSection } from './deductions-doc.ts';
 
 const { values } = parseArgs({ options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' } } });
 const limit = values.limit ? Number(values.limit) : Infinity;
@@ -201,6 +202,7 @@ const targets: [string, string, number][] = [
   ['one typo', 'one typo in street', 0.97],
   ['no postcode', 'no postcode', 0.99],
 ];
+for (const line of deductionsSection()) say(line);
 say('## Targets');
 say();
 say('| target | goal | LI | CPH | BANO |');
