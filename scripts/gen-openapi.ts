@@ -8,7 +8,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { ERRORS } from '../src/contract/errors.ts';
-import { CREDENTIAL_PARAMS, MAX_BATCH_ELEMENTS, OP_PARAMS, OP_PATHS, OPTION_PARAMS, PRICES, type Op, type ParamDef } from '../src/contract/params.ts';
+import { CREDENTIAL_PARAMS, EXTENSION_PARAMS, MAX_BATCH_ELEMENTS, OP_PARAMS, OP_PATHS, OPTION_PARAMS, PRICES, type Op, type ParamDef } from '../src/contract/params.ts';
+import { EXPLAIN_KEY } from '../src/contract/explain.ts';
+import { DEDUCTIONS } from '../src/engine/lookup/score/deductions.ts';
 import { AVAILABLE_CREDITS_KEY, LINES_RECORD_KEYS, LINES_STATUS, REQUEST_ID_KEY, SEARCH_RECORD_KEYS } from '../src/contract/records.ts';
 
 const OUT = fileURLToPath(new URL('../docs/openapi.yaml', import.meta.url));
@@ -23,6 +25,7 @@ function paramSchema(d: ParamDef): Record<string, unknown> {
 function formSchema(op: Op): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const d of [...CREDENTIAL_PARAMS, ...OPTION_PARAMS, ...OP_PARAMS[op]]) props[d.name] = paramSchema(d);
+  for (const d of EXTENSION_PARAMS[op]) props[d.name] = { ...paramSchema(d), 'x-addrflow-extension': true, description: EXTENSION_DOCS[d.name] };
   props.batch = {
     type: 'string',
     description: `Batch mode: a JSON array (serialised as a string) of 1 to ${MAX_BATCH_ELEMENTS} objects, each holding the ` +
@@ -33,6 +36,14 @@ function formSchema(op: Op): Record<string, unknown> {
   const required = [...CREDENTIAL_PARAMS, ...OP_PARAMS[op]].filter((d) => d.required).map((d) => d.name);
   return { type: 'object', required, properties: props };
 }
+
+/** What each extension parameter does (EXTENSION_PARAMS: not in the interface specification). */
+const EXTENSION_DOCS: Record<string, string> = {
+  explain: 'Not in the interface specification (an addrflow extension). explain=1: the record gets a last key `explain` ' +
+    '(XML: an `<explain>` element) saying what became of each input part (matched, corrected, inferred, ignored) and each ' +
+    'relevance deduction with its points (docs/accuracy.md). Also accepted in the query string (`?explain=1`); top-level in ' +
+    'batch mode it is every element\'s default. Without it the record is the specification\'s keys only.',
+};
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 function errResponse(status: number, extra = ''): Record<string, unknown> {
@@ -117,7 +128,28 @@ export function buildOpenApi(): Record<string, unknown> {
       schemas: {
         Error: { type: 'object', required: ['errorcode', 'errormessage'], properties: { errorcode: { type: 'integer' }, errormessage: { type: 'string' } } },
         XmlError: { type: 'string', description: '<error><errorcode>…</errorcode><errormessage>…</errormessage></error>' },
-        SearchRecord: recordSchema(SEARCH_RECORD_KEYS, [], { matchlevel: { type: 'string', enum: ['housenumber', 'street', 'general', ''] } }),
+        SearchRecord: recordSchema(SEARCH_RECORD_KEYS, [], {
+          matchlevel: { type: 'string', enum: ['housenumber', 'street', 'general', ''] },
+          [EXPLAIN_KEY]: { $ref: '#/components/schemas/Explanation' },
+        }),
+        Explanation: {
+          type: 'object', 'x-addrflow-extension': true, required: ['parts', 'deductions'],
+          description: 'Only with explain=1 (not in the interface specification): the last key of a search record.',
+          properties: {
+            parts: { type: 'array', items: { type: 'object', required: ['input', 'status', 'field', 'became', 'why'], properties: {
+              input: { type: 'string', description: 'The input part as typed; empty for an inferred part.' },
+              status: { type: 'string', enum: ['matched', 'corrected', 'inferred', 'ignored'] },
+              field: { type: 'string', description: 'The record key it became; empty when ignored.' },
+              became: { type: 'string' },
+              why: { type: 'string', description: 'typo, abbreviation, diacritics, transliteration, … (docs/accuracy.md)' },
+            } } },
+            deductions: { type: 'array', items: { type: 'object', required: ['code', 'points', 'why'], properties: {
+              code: { type: 'string', enum: DEDUCTIONS.map((d) => d.code) },
+              points: { type: 'number', description: 'Relevance points taken off (one decimal).' },
+              why: { type: 'string' },
+            } } },
+          },
+        },
         LinesRecord: recordSchema(LINES_RECORD_KEYS, ['addresslinestatuscode'], {
           addresslinestatuscode: { type: 'integer', enum: Object.keys(LINES_STATUS).map(Number), description: Object.entries(LINES_STATUS).map(([k, v]) => `${k}: ${v}`).join('; ') },
         }),

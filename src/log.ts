@@ -12,6 +12,8 @@ export const REDACTED_PATHS = [
   'options.license', 'options.guid', 'db', '*.db', 'dbUrl', '*.dbUrl',
   // Kafka connection secrets (SASL password, TLS key passphrase) wherever a connection is logged
   '*.*.password', 'passphrase', '*.passphrase', '*.*.passphrase',
+  // an answer's explanation (explain=1) repeats the input: personal data, never logged
+  'explain', '*.explain', '*.*.explain',
 ];
 
 export function loggerOptions(extra: LoggerOptions = {}): LoggerOptions {

@@ -20,6 +20,7 @@ import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type Trut
 import { runUnknownStreets } from './unknown-streets.ts';
 import { peopleMain } from './people/main.ts';
 import { baselineLines, runPeopleSection } from './people/section.ts';
+import { deductionsSection } from './deductions-doc.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -217,6 +218,7 @@ const targets: [string, string, number][] = [
   ['one typo', 'one typo in street', 0.97],
   ['no postcode', 'no postcode', 0.99],
 ];
+for (const line of deductionsSection()) say(line);
 say('## Targets');
 say();
 say('| target | goal | LI | CPH | BANO |');

@@ -62,6 +62,17 @@ export const LINES_PARAMS: readonly ParamDef[] = [
   Object.freeze({ name: 'maxcharsperline', required: false, type: 'integer', min: 20, max: 80 } as ParamDef),
 ];
 
+/**
+ * Parameters the spec does not have: addrflow's extensions, per op (allowed top-level and inside
+ * batch elements, like the options). `explain=1` adds the answer's explanation (explain.ts) to a
+ * search record; without it the spec's keys stay exactly as they are. The OpenAPI marks them
+ * `x-addrflow-extension`.
+ */
+export const EXTENSION_PARAMS: Readonly<Record<Op, readonly ParamDef[]>> = {
+  search: [str('explain', 0, 1, { allowed: ['', '0', '1'] })],
+  lines: [],
+};
+
 export const OP_PARAMS: Readonly<Record<Op, readonly ParamDef[]>> = {
   search: SEARCH_PARAMS,
   lines: LINES_PARAMS,

@@ -13,24 +13,21 @@
  * always well-formed.
  */
 import type { ErrorBody } from './errors.ts';
+import { EXPLAIN_KEY, explainXml, isExplanation } from './explain.ts';
+import { xmlText } from './xml-text.ts';
+
+export { xmlText };
 
 export const XML_CONTENT_TYPE = 'application/xml; charset=UTF-8';
 const DECL = '<?xml version="1.0" encoding="UTF-8"?>';
 
-// Not allowed in XML 1.0 documents: C0 controls except \t \n \r, lone surrogates, U+FFFE, U+FFFF.
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
-const SPECIAL = /[&<>"'\r]/g;
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' };
-
-/** Escapes a value for XML text content. */
-export function xmlText(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value);
-  return s.replace(FORBIDDEN, '\uFFFD').replace(SPECIAL, (c) => ENTITY[c]!);
-}
-
 function children(obj: object): string {
   let out = '';
-  for (const [k, v] of Object.entries(obj)) out += `<${k}>${xmlText(v)}</${k}>`;
+  for (const [k, v] of Object.entries(obj)) {
+    // the opt-in explanation is an element of its own (explain.ts), not a text value
+    if (k === EXPLAIN_KEY && isExplanation(v)) out += explainXml(v);
+    else out += `<${k}>${xmlText(v)}</${k}>`;
+  }
   return out;
 }
 

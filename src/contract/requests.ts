@@ -36,6 +36,8 @@ export interface ElementOptions {
   requestproof: boolean;
   returnavailablecredits: boolean;
   responseformat?: 'json' | 'xml';
+  /** `explain=1` (an addrflow extension, search only): the record carries its explanation. Absent unless asked for. */
+  explain?: true;
 }
 
 export interface RequestByOp {

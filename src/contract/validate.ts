@@ -4,7 +4,7 @@
  * or the spec's error body (428 for a missing mandatory value, 412 for anything else invalid).
  */
 import { errorBody, type ErrorBody } from './errors.ts';
-import { CREDENTIAL_PARAMS, OP_PARAMS, OPTION_PARAMS, type Op, type ParamDef } from './params.ts';
+import { CREDENTIAL_PARAMS, EXTENSION_PARAMS, OP_PARAMS, OPTION_PARAMS, type Op, type ParamDef } from './params.ts';
 import type { ElementOptions, RequestByOp } from './requests.ts';
 
 export interface ValidElement<O extends Op = Op> {
@@ -108,6 +108,11 @@ export function validateElement<O extends Op>(op: O, raw: unknown): Validated<O>
     if (def.name === 'requestproof') options.requestproof = v === '1';
     else if (def.name === 'returnavailablecredits') options.returnavailablecredits = v === '1';
     else if (def.name === 'responseformat') options.responseformat = v as 'json' | 'xml';
+  }
+  for (const def of EXTENSION_PARAMS[op]) {
+    const r = checkParam(def, raw[def.name]);
+    if ('ok' in r) return r;
+    if (def.name === 'explain' && r.value === '1') options.explain = true;
   }
   return { ok: true, request: request as unknown as RequestByOp[O], options };
 }

@@ -3,13 +3,14 @@
  * contract) and the operation's engine, nothing else. Every entrance calls this through the pool.
  */
 import type { ErrorBody } from '../contract/errors.ts';
+import { EXPLAIN_KEY } from '../contract/explain.ts';
 import type { Op } from '../contract/params.ts';
 import type { LinesRecord, SearchRecord } from '../contract/records.ts';
 import { isChargeableLinesStatus } from '../contract/records.ts';
 import type { ElementOptions, LinesRequest, SearchRequest } from '../contract/requests.ts';
 import { validateElement, type ValidElement } from '../contract/validate.ts';
 import { formatRecipientBlock } from './lines/index.ts';
-import { lookup } from './lookup/index.ts';
+import { lookup, lookupExplained } from './lookup/index.ts';
 import type { AddressIndex } from './index/index.ts';
 
 export interface EngineContext {
@@ -34,10 +35,21 @@ export interface Rejected {
 
 export type Outcome<O extends Op = Op> = Processed<O> | Rejected;
 
-export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineContext): Outcome<O> {
+/**
+ * `explain` (file jobs: the job's `--explain`) decides the explanation for every element,
+ * whatever an element's own `explain` key says; without it, the element's option decides.
+ */
+export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineContext, explain?: boolean): Outcome<O> {
   const v = validateElement(op, raw);
   if (!v.ok) return v;
+  if (explain !== undefined) setExplain(v.options, explain);
   return processValidated(op, v, ctx);
+}
+
+/** Sets or clears an element's `explain` option (the option is absent unless asked for). */
+export function setExplain(options: ElementOptions, explain: boolean): void {
+  if (explain) options.explain = true;
+  else delete options.explain;
 }
 
 /** An element the entrance has already validated (HTTP, Kafka: validated once, before credits are held). */
@@ -52,6 +64,12 @@ export function processValidated<O extends Op>(op: O, v: ValidElement<O>, ctx: E
     };
   }
   if (!ctx.index) throw new Error('search needs an address index in the engine context');
+  if (v.options.explain) {
+    // the explanation rides on the record under its own key (contract/explain.ts), after the spec's keys
+    const r = lookupExplained(ctx.index, v.request as SearchRequest);
+    const record = Object.assign(r.record, { [EXPLAIN_KEY]: r.explain });
+    return { ok: true, record: record as unknown as RecordByOp[O], chargeable: true, options: v.options };
+  }
   const record = lookup(ctx.index, v.request as SearchRequest);
   return { ok: true, record: record as RecordByOp[O], chargeable: true, options: v.options };
 }

@@ -50,6 +50,8 @@ export interface JobOptions {
   format?: FormatChoice;
   /** CSV input and output options (CSV input always gives CSV output). */
   csv?: CsvJobOptions;
+  /** --explain (search): every record carries its explanation (a JSON key, or two CSV columns). */
+  explain?: boolean;
   /** Output / errors written gzip-compressed, one member per batch, so they stay resumable. */
   gzip?: { output: boolean; errors: boolean };
   output: Sink;
@@ -142,7 +144,7 @@ async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Pro
     totals.elapsedMs = priorElapsed + Math.round(performance.now() - started);
     return { ...structuredClone(totals), format: format ?? 'ndjson', end, recordsDone, ...(stoppedBefore ? { stoppedBefore } : {}) };
   };
-  const source = await openRecordSource(opts.input, { op: opts.op, format: opts.format ?? 'auto', batchSize, ...(opts.csv ? { csv: opts.csv } : {}) });
+  const source = await openRecordSource(opts.input, { op: opts.op, format: opts.format ?? 'auto', batchSize, ...(opts.csv ? { csv: opts.csv } : {}), ...(opts.explain ? { explain: true } : {}) });
   const { unit, batches } = source;
   format = source.format;
   const errorShape = { separateErrors: opts.errors !== undefined, ...(source.csv ? { csv: source.csv.out } : {}) };
@@ -252,6 +254,7 @@ async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Pro
         ...(source.csv ? { csv: source.csv } : {}),
         ...(gzip ? { gzip: { output: gzip.output, errors: gzip.errors && opts.errors !== undefined } } : {}),
         ...(opts.report ? { report: opts.report.request } : {}), // [report] facts for the report
+        ...(opts.explain ? { explain: true } : {}),
       });
       result.catch(() => {}); // awaited in order by drainOne; no unhandled rejection meanwhile
       inFlight.push({ batch, result });

@@ -5,6 +5,7 @@
  */
 import type { Op } from '../../contract/params.ts';
 import { RECORD_KEYS } from '../../contract/records.ts';
+import { EXPLAIN_CSV_KEYS } from '../../contract/explain.ts';
 import { byteEncoding, type CsvEncoding } from '../../csv/decode.ts';
 import { utf16ToUtf8 } from '../../csv/utf16.ts';
 import { gunzipIfGzip } from '../../csv/gzip.ts';
@@ -51,7 +52,7 @@ export interface RecordSource {
 
 export async function openRecordSource(
   input: AsyncIterable<Uint8Array>,
-  o: { op: Op; format: FormatChoice; batchSize: number; csv?: CsvJobOptions },
+  o: { op: Op; format: FormatChoice; batchSize: number; csv?: CsvJobOptions; explain?: boolean },
 ): Promise<RecordSource> {
   const given = o.csv?.encoding;
   // UTF-16 (given, or by its byte-order mark) becomes UTF-8 here, before anything scans bytes.
@@ -85,7 +86,8 @@ export async function openRecordSource(
   const out: CsvWriteOptions = c.excel
     ? { delimiter: ';', newline: '\r\n', excel: true }
     : { delimiter: c.out?.delimiter ?? delimiter, newline: c.out?.newline ?? '\n', excel: false };
-  const resultKeys = RECORD_KEYS[o.op];
+  // --explain (search): the explanation's two compact columns after the record's (contract/explain.ts)
+  const resultKeys = o.explain && o.op === 'search' ? [...RECORD_KEYS[o.op], ...EXPLAIN_CSV_KEYS] : RECORD_KEYS[o.op];
   const csv: CsvTaskSpec = { delimiter, encoding, columns: header.length, bindings: header.length ? c.bind(header) : [], resultKeys, out };
   const bom = c.excel ? UTF8_BOM : '';
   const p = c.prefix;

@@ -67,7 +67,7 @@ export class EngineFailure extends Error {
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 const CREDENTIAL_KEYS = new Set(['license', 'guid']);
-const OPTION_KEYS = ['requestproof', 'returnavailablecredits', 'responseformat'] as const;
+const OPTION_KEYS = ['requestproof', 'returnavailablecredits', 'responseformat', 'explain'] as const;
 
 function fail(format: Format, error: ErrorBody): Answer {
   return { status: error.errorcode, ...renderErrorBody(format, error), records: 0, charged: 0 };
@@ -237,6 +237,10 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: s
   }
 
   const validated: Validated[] = elements.map((e) => validateElement(op, e));
+  // a top-level explain=1 is the default of the elements that do not say
+  if (topV.options.explain && op === 'search') {
+    validated.forEach((v, i) => { if (v.ok && elements[i]!.explain === undefined) v.options.explain = true; });
+  }
   const runIdx: number[] = [];
   for (let i = 0; i < validated.length; i++) if (validated[i]!.ok) runIdx.push(i);
 

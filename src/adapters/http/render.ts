@@ -1,8 +1,10 @@
 /**
  * Response bodies of the HTTP adapter: records in the spec's key order, the optional `requestid`
- * and `availablecredits` keys (spec README item 1), JSON or XML (item 2).
+ * and `availablecredits` keys (spec README item 1), JSON or XML (item 2); with `explain=1`, the
+ * answer's explanation last (`explain`, an `<explain>` element in XML).
  */
 import type { ErrorBody } from '../../contract/errors.ts';
+import { EXPLAIN_KEY } from '../../contract/explain.ts';
 import type { Op } from '../../contract/params.ts';
 import { AVAILABLE_CREDITS_KEY, RECORD_KEYS, REQUEST_ID_KEY } from '../../contract/records.ts';
 import { renderXmlBatch, renderXmlError, renderXmlRecord, XML_CONTENT_TYPE } from '../../contract/render-xml.ts';
@@ -22,6 +24,8 @@ export function orderedRecord(op: Op, record: object, extras: Extras): Record<st
   for (const k of RECORD_KEYS[op]) out[k] = src[k] ?? '';
   if (extras.requestid !== undefined) out[REQUEST_ID_KEY] = extras.requestid;
   if (extras.availablecredits !== undefined) out[AVAILABLE_CREDITS_KEY] = extras.availablecredits;
+  // explain=1 (an extension): the explanation last, after the spec's keys and extras
+  if (src[EXPLAIN_KEY] !== undefined) out[EXPLAIN_KEY] = src[EXPLAIN_KEY];
   return out;
 }
 

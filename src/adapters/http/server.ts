@@ -167,7 +167,7 @@ export class HttpServer {
 
     for (const op of OPS) {
       app.post(OP_PATHS[op], async (req, reply) => {
-        const fields = this.readForm(req);
+        const fields = withQueryExplain(this.readForm(req), req.url);
         const key = req.headers['idempotency-key'];
         if (Array.isArray(key)) throw new ServiceError('INVALID_PARAMETER', 'The Idempotency-Key header is given more than once.');
         const ans = await handleApi(deps, op, fields, { idempotencyKey: key });
@@ -252,4 +252,19 @@ export class HttpServer {
       clearTimeout(force);
     }
   }
+}
+
+/**
+ * `explain` may also be given in the query string (`POST /address/search?explain=1`): an
+ * extension, not a spec parameter, so a client can ask for it without changing its form body.
+ * The body's value, when given, wins.
+ */
+function withQueryExplain(fields: FormFields, url: string): FormFields {
+  const q = url.indexOf('?');
+  if (q < 0) return fields;
+  const value = new URLSearchParams(url.slice(q + 1)).getAll('explain');
+  if (value.length === 0 || fields.explain !== undefined) return fields;
+  const out: FormFields = Object.assign(Object.create(null) as FormFields, fields);
+  out.explain = value.length === 1 ? value[0]! : value;
+  return out;
 }

@@ -10,7 +10,7 @@
 import type { Op } from '../../contract/params.ts';
 import type { LedgerEntry } from '../../billing/store.ts';
 import type { ValueCodec } from './avro/codec.ts';
-import { RESULT_SUBJECT, resultToAvro } from './avro/records.ts';
+import { RESULT_SUBJECT, resultToAvro, resultVersion } from './avro/records.ts';
 import { SUBJECTS } from './avro/schemas.ts';
 import { HEADERS, type Headers } from './headers.ts';
 import type { InputMessage } from './stream-record.ts';
@@ -29,7 +29,7 @@ export function resultMessage(
 ): OutMessage {
   const headers: Headers = { [HEADERS.op]: op };
   if (correlationId !== undefined) headers[HEADERS.correlationId] = correlationId;
-  const value = format === 'json' ? codec.encodeJson(result) : codec.encode(RESULT_SUBJECT[op], resultToAvro(op, result));
+  const value = format === 'json' ? codec.encodeJson(result) : codec.encode(RESULT_SUBJECT[op], resultToAvro(op, result), resultVersion(op, result));
   return { key: input.key, value, headers };
 }
 

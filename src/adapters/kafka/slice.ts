@@ -13,7 +13,8 @@ import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contra
 import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import { validateElement, type ValidElement } from '../../contract/validate.ts';
-import type { Outcome } from '../../engine/process.ts';
+import { setExplain, type Outcome } from '../../engine/process.ts';
+import { EXPLAIN_KEY } from '../../contract/explain.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
@@ -30,6 +31,8 @@ export interface SliceOptions {
   dlqTopic: string;
   op?: Op;
   valueFormat: OutputFormat;
+  /** consume --explain: every search result carries its explanation (search-result v2); else none does. */
+  explain?: boolean;
   pool: EnginePool;
   meter: StreamMeter;
   codec: ValueCodec;
@@ -81,6 +84,7 @@ function resultObject(op: Op, o: Outcome, requestid: string, balance: number | u
   for (const k of RECORD_KEYS[op]) out[k] = src[k] ?? '';
   if (o.options.requestproof) out[REQUEST_ID_KEY] = requestid;
   if (o.options.returnavailablecredits && balance !== undefined) out[AVAILABLE_CREDITS_KEY] = String(balance);
+  if (src[EXPLAIN_KEY] !== undefined) out[EXPLAIN_KEY] = src[EXPLAIN_KEY];
   return out;
 }
 
@@ -112,6 +116,8 @@ onPlan: (p: BatchPlan) => void,
       continue;
     }
     const v = validateElement(r.op, r.element);
+    // the worker's --explain decides for every record (an element's own `explain` key does not)
+    if (v.ok && r.op === 'search') setExplain(v.options, o.explain === true);
     if (v.ok) valid[i] = v;
     else rejected[i] = v.error;
   }

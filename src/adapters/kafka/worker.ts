@@ -61,6 +61,8 @@ export interface StreamWorkerOptions {
   /** Fixes the op of every record; otherwise the value names it. */
   op?: Op;
   valueFormat: OutputFormat;
+  /** --explain: search results carry their explanation, written as search-result v2 (default: none, v1). */
+  explain?: boolean;
   transactionalIdPrefix: string;
   pool: EnginePool;
   meter: StreamMeter;

@@ -32,7 +32,7 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
                         [--index DIR] [--op search|lines] [--value-format avro|json] [--workers N]
                         [--metrics-port P] [--metrics-host H] [--transactional-id-prefix X]
                         [--registry-ids subject.vN=id,…] [--session-timeout MS]
-                        [--credit-check-interval MS] [--concurrency N] [--create-topics]
+                        [--credit-check-interval MS] [--concurrency N] [--create-topics] [--explain]
                         ${CONNECTION_USAGE_LINES}
 
   Reads request records (one element each; Avro or JSON values) from the input topic and writes,
@@ -58,6 +58,11 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
   --op             every record is this op (otherwise Avro: the schema; JSON: its "op" field)
   --value-format   result and ledger values: avro (single-object encoding; Confluent framing with
                    --registry-ids) or json (default avro); input accepts both
+  --explain        every search result explains its answer (input parts matched, corrected,
+                   inferred or ignored; each relevance deduction with its points): Avro values are
+                   written as search-result v2 (its \`explain\` field), JSON values get an \`explain\`
+                   key. Without it results are v1 and an element's own \`explain\` key is not obeyed
+                   (docs/kafka-values.md). Explanations are never logged
   --workers        engine worker threads (default: number of cores)
   --metrics-port   GET /metrics and /healthz on this port (default 9464; 0 = any free port);
                    /healthz answers 503 while a batch has failed 3 times in a row (it is retried
@@ -108,6 +113,7 @@ const command: Command = {
         index: { type: 'string' },
         op: { type: 'string' },
         'value-format': { type: 'string', default: 'avro' },
+        explain: { type: 'boolean', default: false },
         workers: { type: 'string' },
         'metrics-port': { type: 'string' },
         'metrics-host': { type: 'string', default: '0.0.0.0' },
@@ -180,6 +186,7 @@ const command: Command = {
     const metrics = createWorkerMetrics();
     const worker = createStreamWorker(kafkaClient, {
       brokers, connection, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, valueFormat,
+      ...(values.explain ? { explain: true } : {}),
       ...(op ? { op } : {}),
       transactionalIdPrefix: values['transactional-id-prefix'] ?? `addrflow-${group}`,
       pool, meter, codec: createValueCodec(registryIds ? { registryIds } : {}), log, metrics,

@@ -43,6 +43,7 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
                     [--index DIR] [--workers N] [--batch-size N] [--resume] [--checkpoint FILE]
                     [--progress auto|bar|log|off] [--license L --guid G [--db URL]]
                     [--report FILE.html [--report-rows N]] [--max-rejected N] [--summary-json FILE]
+                    [--explain]
 
   --op          lines (recipient block) or search (address lookup)
   --input       NDJSON, a JSON array of request elements, or CSV/TSV with a header row;
@@ -91,6 +92,11 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
                 with a higher N continues. Without it the job finishes every readable row and
                 exits 9 when any row was unreadable. Rows the parameter table refuses (412/428)
                 are not counted: they never change the exit code
+  --explain     --op search: every record explains its answer (the input parts matched,
+                corrected, inferred or ignored; each relevance deduction with its points): an
+                \`explain\` key last in NDJSON, two CSV columns explain_parts and explain_deductions
+                (with --prefix) after the result columns (docs/accuracy.md). Without it the output
+                is the spec's keys only, and an element's own \`explain\` key is not obeyed
   --summary-json
                 writes the job's summary as JSON (counts, unreadable rows, credits, exit code and
                 its meaning, paths) to FILE, atomically, on every stop (docs/job-summary.md)
@@ -165,6 +171,7 @@ const command: Command = {
         'report-rows': { type: 'string' },
         'max-rejected': { type: 'string' },
         'summary-json': { type: 'string' },
+        explain: { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -187,7 +194,8 @@ const command: Command = {
     }
     const files = fileFormats(op, inputPath, outputPath, values);
     // A .gz output's members end at batch ends: resuming it needs the same batch size.
-    const formatKey = files.key + (outputPath.endsWith('.gz') ? ` batch=${batchSize}` : '');
+    if (values.explain && op !== 'search') throw new UsageError('--explain: only --op search explains its answers');
+    const formatKey = files.key + (outputPath.endsWith('.gz') ? ` batch=${batchSize}` : '') + (values.explain ? ' explain' : '');
     const log = createLogger();
 
     // [summary-json] what every stop writes to --summary-json; `summary` is what was done
@@ -247,7 +255,7 @@ const command: Command = {
         throw new UsageError(`--resume refused: ${inputPath} is not the input of the job in ${checkpointPath} (${differs}); run without --resume to start a new job (charged again)`);
       }
       if (resumeFrom?.formatKey !== undefined && resumeFrom.formatKey !== formatKey) {
-        throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel, output name and, for a .gz output, --batch-size`);
+        throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel, --explain, output name and, for a .gz output, --batch-size`);
       }
       // The outputs the checkpoint counted must still hold what it counted (deleted or cut by hand).
       const gone = resumeFrom && [resumeProblem(outputPath, resumeFrom.outputBytes), values.errors ? resumeProblem(values.errors, resumeFrom.errorsBytes) : undefined].find(Boolean);
@@ -329,7 +337,7 @@ const command: Command = {
     try {
       const summary = await runFileJob({
         op, input: digest.wrap(input), output, pool, batchSize, signal: abort.signal,
-        format: files.format, csv: files.csv,
+        format: files.format, csv: files.csv, ...(values.explain ? { explain: true } : {}),
         gzip: { output: outputPath.endsWith('.gz'), errors: values.errors?.endsWith('.gz') ?? false },
         onEngineFailures: (positions) => log.error({ jobId, positions }, 'engine failure: error records (500) written in these slots, not charged'),
         ...(meter ? { meter } : {}),

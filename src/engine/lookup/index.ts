@@ -21,15 +21,20 @@
  *  9. named-place/  the fallback: a street answer that agrees with the place the query names,
  *                   else the named place itself (postcode area, then city)
  * 10. record/       the spec's record and its relevance
+ * 11. explain/      on request only (lookupExplained): what became of each part of the input,
+ *                   and the relevance deductions (score/deductions.ts) that applied
  */
 import type { SearchRequest } from '../../contract/requests.ts';
+import type { Explanation } from '../../contract/explain.ts';
 import type { SearchRecord } from '../../contract/records.ts';
 import type { AddressIndex } from '../index/index.ts';
 import { exactChoice } from './exact-path/exact-path.ts';
+import { Explainer } from './explain/explain.ts';
 import { exactMatches } from './match/matches.ts';
+import type { TokenMatch } from './match/token-match.ts';
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
-import { buildRecord } from './record/record.ts';
+import { buildRecord, type Choice } from './record/record.ts';
 import { searchWithTypoRetry } from './search/typo-retry.ts';
 
 export type { AddressIndex };
@@ -37,9 +42,20 @@ export type { AddressIndex };
 export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
   const q = parseRequest(req);
   if (q.tokens.length === 0) return buildRecord(index, q, { best: undefined, ambiguous: false });
-  const matches = exactMatches(index, q);
-  const exact = exactChoice(index, q, matches);
-  if (exact) return buildRecord(index, q, exact);
-  const choice = searchWithTypoRetry(index, q, matches);
-  return buildRecord(index, q, fallback(index, q, matches, choice));
+  return buildRecord(index, q, answer(index, q, exactMatches(index, q)));
+}
+
+/** The chosen answer of a query with tokens (stages 3–9). */
+function answer(index: AddressIndex, q: ReturnType<typeof parseRequest>, matches: TokenMatch[][]): Choice {
+  return exactChoice(index, q, matches) ?? fallback(index, q, matches, searchWithTypoRetry(index, q, matches));
+}
+
+/** The same answer as lookup(), with its explanation (stage 11): asked for only, never on the default path. */
+export function lookupExplained(index: AddressIndex, req: SearchRequest): { record: SearchRecord; explain: Explanation } {
+  const q = parseRequest(req);
+  const matches = q.tokens.length === 0 ? [] : exactMatches(index, q);
+  const choice = q.tokens.length === 0 ? { best: undefined, ambiguous: false } : answer(index, q, matches);
+  const explainer = new Explainer(index, req, q, matches, choice);
+  const record = buildRecord(index, q, choice, explainer);
+  return { record, explain: explainer.explain(req, q, choice, record) };
 }

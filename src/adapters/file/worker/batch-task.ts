@@ -42,6 +42,8 @@ export interface RawTask {
    * rejected records, with their input.
    */
   report?: { rows: number; rankAtMost: number; rejected: number };
+  /** --explain: each search record carries its explanation; without it no record does (whatever its own `explain` key says). */
+  explain?: boolean;
 }
 
 /**

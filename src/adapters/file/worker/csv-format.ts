@@ -6,6 +6,7 @@
  * gets its error in the two error columns.
  */
 import { errorBody, type ErrorBody } from '../../../contract/errors.ts';
+import { EXPLAIN_CSV_KEYS, EXPLAIN_KEY, explainCsvCells, isExplanation } from '../../../contract/explain.ts';
 import { decodeBytes } from '../../../csv/decode.ts';
 import { parseFields } from '../../../csv/fields.ts';
 import { csvCell, type CsvWriteOptions } from '../../../csv/writer.ts';
@@ -86,8 +87,11 @@ export class CsvFormat implements RecordFormat {
   outputRow(record: Record<string, unknown>): string {
     const o = this.o;
     let row = this.input;
+    // --explain: the explanation's two cells (the result keys then end with EXPLAIN_CSV_KEYS)
+    const explain = record[EXPLAIN_KEY];
+    const cells = explain !== undefined && isExplanation(explain) ? explainCsvCells(explain) : undefined;
     for (const k of this.spec.resultKeys) {
-      const v = record[k];
+      const v = cells && k === EXPLAIN_CSV_KEYS[0] ? cells[0] : cells && k === EXPLAIN_CSV_KEYS[1] ? cells[1] : record[k];
       row += o.delimiter + (v === undefined || v === null ? '' : csvCell(String(v), o));
     }
     row += o.delimiter + o.delimiter + o.newline;

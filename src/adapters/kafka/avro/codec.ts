@@ -11,8 +11,9 @@
  * v2 reader reads v1 records, new fields taking their defaults. Failures are ValueDecodeError
  * with a code (errors.ts): never a crash, never a silent drop.
  *
- * Encode (`encode(subject, value)`): with the newest version of the subject; Confluent framing
- * when a registry id is configured for that version, else single-object encoding.
+ * Encode (`encode(subject, value, version?)`): with the given version of the subject, else its
+ * newest; Confluent framing when a registry id is configured for that version, else single-object
+ * encoding. (The worker writes search results as v1 unless --explain asks for v2: records.ts.)
  */
 import type { Resolver } from 'avsc';
 import { DECODE_ERRORS, ENCODE_ERRORS, ValueDecodeError, ValueEncodeError } from './errors.ts';
@@ -59,7 +60,8 @@ export interface DecodeOptions {
 export interface ValueCodec {
   readonly schemas: SchemaSet;
   decode(value: Buffer | null | undefined, options?: DecodeOptions): DecodedValue;
-  encode(subject: string, value: unknown): Buffer;
+  /** `version`: the writer version (default: the subject's newest). */
+  encode(subject: string, value: unknown, version?: number): Buffer;
   /** JSON framing of an output value (the worker's `json` value format). */
   encodeJson(value: unknown): Buffer;
 }
@@ -183,9 +185,12 @@ export function createValueCodec(options: ValueCodecOptions = {}): ValueCodec {
     }
   }
 
-  function encode(subject: string, value: unknown): Buffer {
-    const writer = schemas.latest(subject);
+  function encode(subject: string, value: unknown, version?: number): Buffer {
+    const writer = version === undefined ? schemas.latest(subject) : schemas.version(subject, version);
     if (!writer) {
+      if (version !== undefined && schemas.latest(subject)) {
+        throw new ValueEncodeError(ENCODE_ERRORS.UNKNOWN_SUBJECT, `no version ${version} of subject '${subject}' in ${schemas.dir}`);
+      }
       throw new ValueEncodeError(ENCODE_ERRORS.UNKNOWN_SUBJECT,
         `no schema for subject '${subject}' in ${schemas.dir} (known: ${[...schemas.subjects.keys()].join(', ')})`);
     }

@@ -8,6 +8,7 @@
  * `{ record, error, requestid, availablecredits }` with exactly one of record/error set.
  */
 import { isErrorBody } from '../../../contract/errors.ts';
+import { EXPLAIN_KEY, isExplanation, type Explanation } from '../../../contract/explain.ts';
 import type { Op } from '../../../contract/params.ts';
 import { AVAILABLE_CREDITS_KEY, RECORD_KEYS, REQUEST_ID_KEY } from '../../../contract/records.ts';
 import { SUBJECTS, type KnownSubject } from './schemas.ts';
@@ -27,6 +28,16 @@ export interface AvroResult {
   error: { errorcode: number; errormessage: string } | null;
   requestid: string | null;
   availablecredits: string | null;
+  /** search-result v2 only (consume --explain); a v1 record read as v2 has null. */
+  explain?: Explanation | null;
+}
+
+/**
+ * The writer version of a result: search-result v2 when the result carries an explanation
+ * (consume --explain), else v1, the default every v1 reader reads, whatever newer versions exist.
+ */
+export function resultVersion(op: Op, result: Record<string, unknown>): number {
+  return op === 'search' && result[EXPLAIN_KEY] !== undefined ? 2 : 1;
 }
 
 function optionalString(v: unknown): string | null {
@@ -40,11 +51,14 @@ export function resultToAvro(op: Op, result: Record<string, unknown>): AvroResul
   }
   const record: Record<string, unknown> = {};
   for (const k of RECORD_KEYS[op]) record[k] = result[k];
-  return {
+  const out: AvroResult = {
     record, error: null,
     requestid: optionalString(result[REQUEST_ID_KEY]),
     availablecredits: optionalString(result[AVAILABLE_CREDITS_KEY]),
   };
+  const explain = result[EXPLAIN_KEY];
+  if (op === 'search' && isExplanation(explain)) out.explain = explain;
+  return out;
 }
 
 /** The Avro result record → the spec's object (keys in spec order; optional keys only when set). */
@@ -54,5 +68,6 @@ export function resultFromAvro(op: Op, avro: AvroResult): Record<string, unknown
   for (const k of RECORD_KEYS[op]) out[k] = avro.record?.[k];
   if (avro.requestid !== null) out[REQUEST_ID_KEY] = avro.requestid;
   if (avro.availablecredits !== null) out[AVAILABLE_CREDITS_KEY] = avro.availablecredits;
+  if (avro.explain) out[EXPLAIN_KEY] = avro.explain;
   return out;
 }

@@ -10,6 +10,11 @@ import type { NamedPlace } from '../named-place/named-place.ts';
 import { foldText } from '../normalize/normalize.ts';
 import { countryName, iso3Of } from '../parse/countries.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
+import {
+  AMBIGUOUS, COUNTRY_NOT_MATCHED, COUNTRY_ONLY, COUNTY_NOT_MATCHED, HOUSENUMBER_APPROXIMATE, HOUSENUMBER_NOT_FOUND,
+  NOTHING_FOUND, POSTCODE_CITY_DISAGREE, STATE_NOT_MATCHED, STREET_NAME_PARTLY_NAMED, STREET_NOT_FOUND, applied,
+  type Deduction, type DeductionSink,
+} from '../score/deductions.ts';
 import type { Scored } from '../score/score.ts';
 import { subdivisionName } from './subdivisions.ts';
 
@@ -53,30 +58,64 @@ function localName(index: AddressIndex, namesId: number, locale: string, fallbac
   return fallback;
 }
 
-export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | undefined, rec: SearchRecord, ambiguous: boolean): number {
+export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | undefined, rec: SearchRecord, ambiguous: boolean, sink?: DeductionSink): number {
   if (q.totalWeight <= 0) return 0;
   let e = 0;
   if (s) {
     for (let i = 0; i < s.explained.length; i++) e += s.explained[i]! * q.tokens[i]!.weight;
     if (s.addr >= 0 && s.hnToken < 0) e += s.hnQuality;
   }
-  if (q.countryWeight > 0 && !q.countryUnknown && rec.country_iso_2 === q.country) e += q.countryWeight;
+  const countryMatched = q.countryWeight > 0 && !q.countryUnknown && rec.country_iso_2 === q.country;
+  if (countryMatched) e += q.countryWeight;
   const same = (a: string, b: string) => {
     if (a === '') return false;
     const f = foldText(a);
     return f === b || b.includes(f) || f.includes(b);
   };
-  for (const st of q.state) if (same(rec.state_name, st) || same(rec.state, st) || same(rec.state_code, st)) e += 0.5;
-  for (const co of q.county) if (same(rec.county, co)) e += 0.5;
+  let statesMatched = 0, countiesMatched = 0;
+  for (const st of q.state) if (same(rec.state_name, st) || same(rec.state, st) || same(rec.state_code, st)) { e += 0.5; statesMatched++; }
+  for (const co of q.county) if (same(rec.county, co)) { e += 0.5; countiesMatched++; }
   let rel = (100 * e) / q.totalWeight;
-  if (s && s.kind === DOC_STREET) rel -= (1 - s.nameCoverage) * 25;
-  if (ambiguous) rel -= 15;
+  if (sink) shareDeductions(q, s, sink, countryMatched, statesMatched, countiesMatched);
+  const was = rel;
+  if (s && s.kind === DOC_STREET) rel -= (1 - s.nameCoverage) * STREET_NAME_PARTLY_NAMED.points;
+  if (sink && rel < was) sink.list.push(applied(STREET_NAME_PARTLY_NAMED, was - rel));
+  if (ambiguous) rel -= AMBIGUOUS.points;
+  if (sink && ambiguous) sink.list.push(applied(AMBIGUOUS, AMBIGUOUS.points));
   if (s && 'penalty' in s) rel -= (s as NamedPlace).penalty;
-  if (!s) rel = Math.min(rel, 20); // a country alone is not an address
-  if (!s && !q.country) rel = 0; // nothing found and no country: nothing to be confident about
+  if (sink && s && 'penalty' in s && (s as NamedPlace).penalty > 0) sink.list.push(applied(POSTCODE_CITY_DISAGREE, (s as NamedPlace).penalty));
+  if (!s) rel = capped(rel, COUNTRY_ONLY, sink); // a country alone is not an address
+  if (!s && !q.country) rel = capped(rel, NOTHING_FOUND, sink); // nothing found and no country: nothing to be confident about
   // a general answer to a query that named a street (or a house number) never reaches 90
-  if (s && s.kind !== DOC_STREET && namesStreet(q, s)) rel = Math.min(rel, 85);
+  if (s && s.kind !== DOC_STREET && namesStreet(q, s)) rel = capped(rel, STREET_NOT_FOUND, sink);
   return Math.max(0, Math.min(100, Math.round(rel)));
+}
+
+/** `rel` capped at the cap's points; the cap, when it lowered it, goes to the sink. */
+function capped(rel: number, cap: Deduction, sink: DeductionSink | undefined): number {
+  if (rel <= cap.points) return rel;
+  if (sink) sink.list.push(applied(cap, Math.max(0, rel) - cap.points));
+  return cap.points;
+}
+
+/** The share deductions (explain only): per word what its match lacked, then the fields given that the answer does not hold. */
+function shareDeductions(q: ParsedQuery, s: Scored | undefined, sink: DeductionSink, countryMatched: boolean, states: number, counties: number): void {
+  const share = (weight: number) => (100 * weight) / q.totalWeight;
+  for (let i = 0; i < q.tokens.length; i++) {
+    const lost = 1 - (s ? s.explained[i]! : 0);
+    if (lost > 1e-9) {
+      const d = applied(sink.wordReason(i), share(q.tokens[i]!.weight) * lost);
+      d.why += ` ("${q.tokens[i]!.text}")`;
+      sink.list.push(d);
+    }
+  }
+  if (q.hnKeys.length > 0) {
+    const found = s && s.addr >= 0 && s.hnToken < 0 ? s.hnQuality : 0;
+    if (found < 1) sink.list.push(applied(found > 0 ? HOUSENUMBER_APPROXIMATE : HOUSENUMBER_NOT_FOUND, share(1) * (1 - found)));
+  }
+  if (q.countryWeight > 0 && !countryMatched) sink.list.push(applied(COUNTRY_NOT_MATCHED, share(q.countryWeight)));
+  if (states < q.state.length) sink.list.push(applied(STATE_NOT_MATCHED, share(0.5 * (q.state.length - states))));
+  if (counties < q.county.length) sink.list.push(applied(COUNTY_NOT_MATCHED, share(0.5 * (q.county.length - counties))));
 }
 
 function namesStreet(q: ParsedQuery, s: Scored): boolean {
@@ -84,7 +123,8 @@ function namesStreet(q: ParsedQuery, s: Scored): boolean {
   return q.tokens.some((t, i) => t.field === 'street' || (t.field === 'free' && s.explained[i] === 0));
 }
 
-export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice): SearchRecord {
+/** The spec's record of `choice`; with a `sink` (explain only), the relevance deductions that applied go to it. */
+export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice, sink?: DeductionSink): SearchRecord {
   const rec = emptySearchRecord();
   const s = choice.best;
   const c = index.c;
@@ -97,7 +137,7 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice)
       rec.matchlevel = 'general';
     }
     rec.additional_data = q.additional;
-    rec.relevance = String(relevanceOf(index, q, undefined, rec, false));
+    rec.relevance = String(relevanceOf(index, q, undefined, rec, false, sink));
     return rec;
   }
   const d = s.doc;
@@ -147,7 +187,7 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice)
     rec.matchlevel = 'general';
   }
   rec.additional_data = q.additional;
-  rec.relevance = String(relevanceOf(index, q, s, rec, choice.ambiguous));
+  rec.relevance = String(relevanceOf(index, q, s, rec, choice.ambiguous, sink));
   for (const k of SEARCH_RECORD_KEYS) if (typeof rec[k] !== 'string') rec[k] = '';
   return rec;
 }
