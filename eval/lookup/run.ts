@@ -20,6 +20,7 @@ import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type Trut
 import { runUnknownStreets } from './unknown-streets.ts';
 import { peopleMain } from './people/main.ts';
 import { baselineLines, runPeopleSection } from './people/section.ts';
+import { peopleTargetLines } from './people/report.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -244,5 +245,6 @@ for (const p of parser.filter((x) => x.half === 'measured')) {
   say(`| parser ${p.suite} (measured half): postcode | ≥ 90 % | ${ok(p.postcode[0] / p.postcode[1], 0.9)} |`);
 }
 say();
+for (const l of peopleTargetLines(people.reports)) say(l);
 say(`Total eval time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 if (!values['no-write'] && !Number.isFinite(limit)) writeFileSync(resolve(PROJECT_ROOT, 'docs', 'accuracy.md'), out.join('\n') + '\n');
