@@ -22,6 +22,8 @@ import { peopleMain } from './people/main.ts';
 import { baselineLines, runPeopleSection } from './people/section.ts';
 import { deductionsSection } from './deductions-doc.ts';
 
+import { peopleTargetLines } from './people/report.ts';
+
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' }, set: { type: 'string' }, failures: { type: 'string' }, json: { type: 'string' }, 'write-baseline': { type: 'string' } },
@@ -246,5 +248,6 @@ for (const p of parser.filter((x) => x.half === 'measured')) {
   say(`| parser ${p.suite} (measured half): postcode | ≥ 90 % | ${ok(p.postcode[0] / p.postcode[1], 0.9)} |`);
 }
 say();
+for (const l of peopleTargetLines(people.reports)) say(l);
 say(`Total eval time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 if (!values['no-write'] && !Number.isFinite(limit)) writeFileSync(resolve(PROJECT_ROOT, 'docs', 'accuracy.md'), out.join('\n') + '\n');

@@ -6,7 +6,7 @@ import { lookup } from '../../../src/engine/lookup/index.ts';
 import { cachedIndex } from '../suites.ts';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { baselineTable } from './report.ts';
+import { baselineTable, peopleTargetLines } from './report.ts';
 import { runPeopleSection } from './section.ts';
 
 /**
@@ -18,6 +18,7 @@ export async function peopleMain(args: { set?: string; failures?: string; json?:
   const sets = args.set ? [args.set.replace(/-/g, ' ')] : undefined;
   const run = runPeopleSection(index, lookup, { sets, failures: Number(args.failures ?? 0) });
   console.log(run.lines.join('\n'));
+  if (!sets) console.log(peopleTargetLines(run.reports).join('\n'));
   if (args.json) {
     // the counts of every set, half, pattern and country, to diff two runs (e.g. before and after tuning)
     const json = Object.fromEntries(run.reports.map((r) => [r.set, {

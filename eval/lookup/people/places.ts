@@ -73,7 +73,8 @@ function postalPlaces(cc: string): Map<string, PostalPlace[]> {
     const k = `${f[2]}|${f[9]}|${f[10]}`;
     if (!f[2] || seen.has(k)) continue;
     seen.add(k);
-    a.push({ parts: f[2].split(' / ').map((s) => s.trim()).filter(Boolean), lat: Number(f[9]), lon: Number(f[10]) });
+    // `Calgary (Bridgeland / Riverside)`: the parenthesised part is a district, not another name
+    a.push({ parts: f[2].replace(/\s*\([^)]*\)/g, '').split(' / ').map((s) => s.trim()).filter(Boolean), lat: Number(f[9]), lon: Number(f[10]) });
   }
   const m = new Map<string, PostalPlace[]>();
   for (const pp of a) for (const part of new Set(pp.parts.map(foldText))) (m.get(part) ?? m.set(part, []).get(part)!).push(pp);

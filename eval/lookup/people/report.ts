@@ -73,3 +73,23 @@ export function baselineTable(reports: SetReport[]): string[] {
   L.push('');
   return L;
 }
+
+/** The issue 18 rows of the Targets section (measured halves). */
+export function peopleTargetLines(reports: SetReport[]): string[] {
+  const ok = (v: number, goal: number) => `${pct(v, 1)} ${v >= goal ? '✓' : '✗'}`;
+  const L = ['| issue 18 target (measured halves) | goal | measured |', '|---|---|---|'];
+  const get = (set: string) => reports.find((r) => r.set === set)?.byHalf.measured;
+  const pl = get('places'), ad = get('addresses');
+  if (pl) L.push(`| places by name: right | ≥ 99.5 % | ${ok(pl.right / pl.n, 0.995)} |`);
+  if (ad) {
+    L.push(`| addresses with omission patterns: city or postcode right | ≥ 95 % | ${ok(ad.right / ad.n, 0.95)} |`);
+    L.push(`| addresses: answers in a country the postcode shape and street word rule out | 0 | ${ad.ruledOut} ${ad.ruledOut === 0 ? '✓' : '✗'} |`);
+  }
+  for (const r of reports) {
+    const m = r.byHalf.measured!;
+    L.push(`| ${r.set}: relevance ≥ 90 ⇒ right | ≥ 99 % | ${m.rel90 ? ok(m.rel90Right / m.rel90, 0.99) : '–'} (${m.rel90} answers) |`);
+    L.push(`| ${r.set}: right with relevance ≥ 90, share of all queries | not below the baseline | ${pct(m.rel90Right, m.n)} |`);
+  }
+  L.push('');
+  return L;
+}
