@@ -1,7 +1,6 @@
 /**
  * One slice of one input partition, processed and committed in one Kafka transaction — the
- * client-independent part of the stream worker (worker.ts runs it on kafkajs,
- * worker-platformatic.ts on @platformatic/kafka):
+ * client-independent part of the stream worker (worker.ts runs it on either client port):
  *  decode each message (stream-record.ts; undecodable → DLQ record with the reason); validate each
  *  element once (412/428 error results, free); hold credits through the one metering path
  *  (stream-meter.ts → src/billing/meter.ts) for the prefix the balance covers; run it through the
