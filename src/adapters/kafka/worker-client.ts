@@ -4,7 +4,7 @@
  * kafkajs (port-kafkajs.ts). Either is a port (client-port.ts) of the one worker (worker.ts).
  * Chosen by `addrflow consume --kafka-client` or ADDRFLOW_KAFKA_CLIENT.
  */
-import type { KafkaClientPort } from './client-port.ts';
+import type { KafkaClientPort, PortOptions } from './client-port.ts';
 import { KafkajsPort } from './port-kafkajs.ts';
 import { PlatformaticPort } from './port-platformatic.ts';
 import { portOptions, StreamWorker, type StreamWorkerOptions } from './worker.ts';
@@ -21,12 +21,11 @@ export function kafkaClientFrom(flag: string | undefined, env: NodeJS.ProcessEnv
   return v as KafkaClientName;
 }
 
-/** The port of the named client, made from the worker's options. */
-export function createClientPort(client: KafkaClientName, opts: StreamWorkerOptions): KafkaClientPort {
-  const o = portOptions(opts);
+/** The port of the named client (the worker's, and the benchmark's same-client baseline). */
+export function createClientPort(client: KafkaClientName, o: PortOptions): KafkaClientPort {
   return client === 'platformatic' ? new PlatformaticPort(o) : new KafkajsPort(o);
 }
 
 export function createStreamWorker(client: KafkaClientName, opts: StreamWorkerOptions): StreamWorker {
-  return new StreamWorker(opts, createClientPort(client, opts));
+  return new StreamWorker(opts, createClientPort(client, portOptions(opts)));
 }

@@ -30,7 +30,7 @@ import type { KafkaConnection } from './client/connection.ts';
 import { fetchTopicIds } from './client/topic-ids.ts';
 import type { KafkaClientPort, PortMessage, PortOptions, PortTransaction } from './client-port.ts';
 import type { OutputFormat } from './output-messages.ts';
-import { DEFAULT_MAX_BATCH_RECORDS, NoCredits, runSlice } from './slice.ts';
+import { DEFAULT_MAX_BATCH_RECORDS, NoCredits, runSlice, type SlicePhases } from './slice.ts';
 import type { BatchPlan, StreamMeter } from './stream-meter.ts';
 import { requireTopics } from './topics/ensure.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
@@ -69,6 +69,8 @@ export interface StreamWorkerOptions {
   topicId?: (topic: string) => Promise<string>;
   /** How long start() waits for unreachable brokers before ADDR_ERR_KAFKA_UNREACHABLE (default START_WAIT_MS, 30 s). */
   startWaitMs?: number;
+  /** Time per phase of each slice (the benchmark's profile); off when absent. */
+  phases?: SlicePhases;
 }
 
 /** How long `stop()` waits for the batch in flight and the disconnects before it gives up (the CLI's bound is 30 s in all). */
