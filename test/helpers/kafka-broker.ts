@@ -263,11 +263,32 @@ export interface ServiceAnswer {
   error?: string;
 }
 
+/** One broker service per run, shared by the projects of vitest.config.ts (each runs the global setup). */
+interface SharedService {
+  url: string;
+  users: number;
+  close(): Promise<void>;
+}
+const SHARED = Symbol.for('addrflow.kafkaBrokerService');
+
 /**
  * For test/helpers/global-setup.ts: serves `GET /` on 127.0.0.1 (random port), acquiring the
- * broker on the first request (once per run); the returned teardown releases it.
+ * broker on the first request (once per run, whichever project asks first); the last project's
+ * teardown releases it.
  */
 export async function kafkaGlobalSetup(project: TestProject): Promise<() => Promise<void>> {
+  const g = globalThis as { [SHARED]?: Promise<SharedService> };
+  const service = await (g[SHARED] ??= startService());
+  service.users++;
+  project.provide('kafkaBrokerService', service.url);
+  return async () => {
+    if (--service.users > 0) return;
+    delete g[SHARED];
+    await service.close();
+  };
+}
+
+async function startService(): Promise<SharedService> {
   let acquired: Promise<BrokerHandle> | undefined;
   const server = createServer((_req, res) => {
     if (!acquired) {
@@ -288,12 +309,15 @@ export async function kafkaGlobalSetup(project: TestProject): Promise<() => Prom
   server.requestTimeout = 0; // a container start may take minutes
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  project.provide('kafkaBrokerService', `http://127.0.0.1:${port}/`);
-  return async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (acquired) {
-      const handle = await acquired.catch(() => undefined);
-      await handle?.release();
-    }
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    users: 0,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (acquired) {
+        const handle = await acquired.catch(() => undefined);
+        await handle?.release();
+      }
+    },
   };
 }

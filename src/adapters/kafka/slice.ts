@@ -1,7 +1,6 @@
 /**
  * One slice of one input partition, processed and committed in one Kafka transaction — the
- * client-independent part of the stream worker (worker.ts runs it on kafkajs,
- * worker-platformatic.ts on @platformatic/kafka):
+ * client-independent part of the stream worker (worker.ts runs it on either client port):
  *  decode each message (stream-record.ts; undecodable → DLQ record with the reason); validate each
  *  element once (412/428 error results, free); hold credits through the one metering path
  *  (stream-meter.ts → src/billing/meter.ts) for the prefix the balance covers; run it through the
@@ -37,6 +36,15 @@ export interface SliceOptions {
   meter: StreamMeter;
   codec: ValueCodec;
   metrics: WorkerMetrics;
+  /** Where a slice's time goes, phase by phase (the benchmark's profile, bench/kafka.bench.ts); off when absent. */
+  phases?: SlicePhases;
+}
+
+/** Adds up wall-clock milliseconds per phase of runSlice (phases of slices in flight overlap). */
+export interface SlicePhases {
+  add(phase: string, ms: number): void;
+  /** A slice of `n` records committed. */
+  committed(n: number): void;
 }
 
 /** One open Kafka transaction of the partition's producer, whatever the client. */
@@ -54,9 +62,10 @@ export class NoCredits extends Error {}
 
 /** Records per transaction (a fetch can hold thousands). */
 export const DEFAULT_MAX_BATCH_RECORDS = 2000;
-const MAX_SEND_BYTES = 512 * 1024;
+/** One produce request's bytes at most: a partition's record batch must stay under the broker's message.max.bytes. */
+export const MAX_SEND_BYTES = 512 * 1024;
 
-function* chunksBySize(list: readonly OutMessage[], maxBytes: number): Generator<OutMessage[]> {
+export function* chunksBySize(list: readonly OutMessage[], maxBytes: number): Generator<OutMessage[]> {
   let chunk: OutMessage[] = [];
   let bytes = 0;
   for (const m of list) {
@@ -99,6 +108,13 @@ o: SliceOptions, log: Logger, tx: SliceTransaction, partition: number, messages:
 onPlan: (p: BatchPlan) => void,
 ): Promise<number> {
   const topic = o.inputTopic;
+  let since = performance.now();
+  const phase = (name: string): void => {
+    if (!o.phases) return;
+    const now = performance.now();
+    o.phases.add(name, now - since);
+    since = now;
+  };
   const records: StreamRecord[] = messages.map((m) => decodeStreamRecord(o.codec, m, o.op));
   // each element validated once, here: a rejected one gets its error result and holds no credits
   const valid = new Array<ValidElement | undefined>(records.length);
@@ -121,10 +137,12 @@ onPlan: (p: BatchPlan) => void,
     if (v.ok) valid[i] = v;
     else rejected[i] = v.error;
   }
+  phase('decode + validate');
   const plan = await o.meter.plan(records.map((r, i) => ({
     op: valid[i] && r.kind === 'element' ? r.op : undefined, partition, offset: messages[i]!.offset,
   })));
   onPlan(plan);
+  phase('billing: hold');
   const n = plan.covered;
   if (n === 0) {
     await o.meter.release(plan);
@@ -149,6 +167,7 @@ onPlan: (p: BatchPlan) => void,
     idx.forEach((i, j) => (outcomes[i] = outs[j]));
   }));
 
+  phase('pool: hop + engine');
   // billing first: a crash after this point replays the batch without charging twice
   let wantsBalance = false;
   const chargeable = new Array<boolean>(n).fill(false);
@@ -160,6 +179,7 @@ onPlan: (p: BatchPlan) => void,
   }
   const settled = await o.meter.settle(plan, chargeable);
   await o.meter.release(plan);
+  phase('billing: settle + release');
   const balance = wantsBalance ? settled.balance ?? await o.meter.balance() : undefined;
 
   const results: OutMessage[] = [];
@@ -188,18 +208,24 @@ onPlan: (p: BatchPlan) => void,
   // these records whose transaction never committed (a crash between settle and commit)
   const mirrored = [...settled.entries, ...settled.unexported];
   const ledger: OutMessage[] = mirrored.map((e) => ledgerMessage(o.codec, o.valueFormat, e));
+  phase('encode results + ledger entries');
   // one produce request per chunk: a partition's record batch must stay under the broker's
   // message.max.bytes (1 MiB by default)
   for (const [t, list] of [[o.resultsTopic, results], [o.ledgerTopic, ledger], [o.dlqTopic, dlq]] as const) {
     for (const chunk of chunksBySize(list, MAX_SEND_BYTES)) await tx.send(t, chunk);
   }
+  phase('produce (send)');
   const next = (BigInt(messages[n - 1]!.offset) + 1n).toString();
   await tx.commitOffset(partition, next);
+  phase('offsets into the transaction');
   await tx.commit();
+  phase('commit');
   // best effort: a row left "not exported" is mirrored again only if its record is read again
   // by this group, which after this commit takes an offset reset
   if (mirrored.length) await o.meter.markExported(mirrored).catch((err) => log.warn({ err }, 'could not mark ledger rows exported'));
 
+  phase('billing: mark exported');
+  o.phases?.committed(n);
   const m = o.metrics;
   for (const [op, c] of processed) m.records.inc({ op }, c);
   for (const [op, c] of charged) m.charged.inc({ op }, c);

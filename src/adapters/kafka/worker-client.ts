@@ -1,18 +1,18 @@
 /**
- * Which Kafka client runs the stream worker: @platformatic/kafka (worker-platformatic.ts, the
+ * Which Kafka client runs the stream worker: @platformatic/kafka (port-platformatic.ts, the
  * default since the issue-12 evaluation: every guarantee kept, faster — docs/kafka-values.md) or
- * kafkajs (worker.ts, the fallback). Both run the same slices (slice.ts) and metering. Chosen by
- * `addrflow consume --kafka-client` or ADDRFLOW_KAFKA_CLIENT.
+ * kafkajs (port-kafkajs.ts). Either is a port (client-port.ts) of the one worker (worker.ts).
+ * Chosen by `addrflow consume --kafka-client` or ADDRFLOW_KAFKA_CLIENT.
  */
-import { StreamWorker, type StreamWorkerOptions } from './worker.ts';
-import { PlatformaticStreamWorker } from './worker-platformatic.ts';
+import type { KafkaClientPort, PortOptions } from './client-port.ts';
+import { KafkajsPort } from './port-kafkajs.ts';
+import { PlatformaticPort } from './port-platformatic.ts';
+import { portOptions, StreamWorker, type StreamWorkerOptions } from './worker.ts';
 
 export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
 export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
 export const DEFAULT_KAFKA_CLIENT: KafkaClientName = 'platformatic';
 export const KAFKA_CLIENT_ENV = 'ADDRFLOW_KAFKA_CLIENT';
-
-export type AnyStreamWorker = StreamWorker | PlatformaticStreamWorker;
 
 /** The client named by a flag or the environment; throws on an unknown name. */
 export function kafkaClientFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): KafkaClientName {
@@ -21,6 +21,11 @@ export function kafkaClientFrom(flag: string | undefined, env: NodeJS.ProcessEnv
   return v as KafkaClientName;
 }
 
-export function createStreamWorker(client: KafkaClientName, opts: StreamWorkerOptions): AnyStreamWorker {
-  return client === 'platformatic' ? new PlatformaticStreamWorker(opts) : new StreamWorker(opts);
+/** The port of the named client (the worker's, and the benchmark's same-client baseline). */
+export function createClientPort(client: KafkaClientName, o: PortOptions): KafkaClientPort {
+  return client === 'platformatic' ? new PlatformaticPort(o) : new KafkajsPort(o);
+}
+
+export function createStreamWorker(client: KafkaClientName, opts: StreamWorkerOptions): StreamWorker {
+  return new StreamWorker(opts, createClientPort(client, portOptions(opts)));
 }

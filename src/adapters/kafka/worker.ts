@@ -1,50 +1,38 @@
 /**
- * The Kafka stream worker (`addrflow consume`) on kafkajs: consumer group → engine pool → results,
- * ledger and DLQ topics, exactly once. Since issue 12 the default transport is
- * @platformatic/kafka (worker-platformatic.ts); this one stays selectable (`--kafka-client
- * kafkajs`). Steps 2–6 below are the shared slice (slice.ts); this file is the kafkajs transport:
- * eachBatch, pause/seek per partition, the per-partition producers, recovery.
+ * The Kafka stream worker (`addrflow consume`): consumer group → engine pool → results, ledger and
+ * DLQ topics, exactly once. ONE worker over a small client port (client-port.ts) with two
+ * implementations: @platformatic/kafka (port-platformatic.ts, the default since the issue-12
+ * evaluation, docs/kafka-values.md) and kafkajs (port-kafkajs.ts, `--kafka-client kafkajs`).
+ * The queues, flow control, fencing order, retries, credit pauses and stopping are here, once; the
+ * adapters hold only protocol calls.
  *
- * Per batch of one input partition (kafkajs `eachBatch`, offsets resolved by hand):
- *  1. open a transaction on the partition's own transactional producer (partition-producers.ts);
- *     on the first batch after a (re)assignment its InitProducerId fences the previous owner and
- *     finishes its pending transaction, and only THEN the group's committed offset is read: records
- *     below it were committed by the previous owner and are dropped from the batch;
- *  2. decode each message (stream-record.ts); undecodable → DLQ record with the reason; then
- *     validate each element once (412/428 error results, free, like HTTP and file jobs);
- *  3. hold credits through the one metering path (stream-meter.ts → src/billing/meter.ts) for the
- *     records that would be charged; only the prefix the balance covers runs; the partition is
- *     paused at the first record it cannot pay for (never for a free one) and resumes by itself
- *     after a top-up;
- *  4. run the validated elements through the pool, one task per op (split across the threads);
- *     an engine failure is a DLQ record (ADDR_ERR_INTERNAL), logged, never charged;
- *  5. settle: ledger rows + debit in the billing store, idempotent on the ledger id
- *     `<account>/<op>/kafka:<topic id>:<group>/<partition>/<offset>` — BEFORE the Kafka commit,
- *     so a crash in between replays without charging twice;
- *  6. one transaction: results (key, correlation id), a ledger-topic entry for each ledger row
- *     settle wrote, DLQ records, then sendOffsets (retried, send-offsets.ts), commit. Any error
- *     aborts it; the batch is redelivered.
- * While the billing store is unreachable (StoreUnavailableError, within its 5 s timeout) the
- * hold or the settle fails: the batch is aborted and tried again every second, so nothing runs
- * unpaid and nothing is lost, and the worker carries on by itself once the store is back (logged
- * once each way).
+ * The consumer feeds per-partition in-memory queues, and:
+ *  - a slice (slice.ts: decode → validate → hold → pool → settle → one transaction with results,
+ *    ledger, DLQ and the group's offset) is taken from the head of its partition's queue and
+ *    removed only after its transaction committed: an aborted slice is re-run from memory (no seek);
+ *  - a partition paused for credits or held back after a failure is simply not drained; fetching
+ *    pauses while the queues hold more than maxQueued records, so memory stays bounded;
+ *  - after a rebalance the consumer starts again from the committed offsets: records already
+ *    queued are not queued twice (each queue remembers the next offset it expects).
+ * Fencing: one transactional producer per input partition (`${prefix}-${topic}-${partition}`);
+ * its first transaction after an assignment fences the previous owner and completes its pending
+ * transaction, and only THEN is the group's committed offset read and the records below it
+ * dropped. Settle (ledger rows + debit, idempotent on the ledger id) happens BEFORE the Kafka
+ * commit, so a crash in between replays without charging twice.
  */
-import type { Admin, Consumer, EachBatchPayload, Kafka, Transaction } from './client/kafkajs.ts';
-import { createKafka } from './client/kafkajs.ts';
-import type { KafkaConnection } from './client/connection.ts';
-import { fetchTopicIds } from './client/topic-ids.ts';
-import { requireTopics } from './topics/ensure.ts';
-import { BatchFailures } from './batch-failures.ts';
+import { StoreUnavailableError } from '../../billing/store.ts';
 import type { Op } from '../../contract/params.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
+import { BatchFailures } from './batch-failures.ts';
+import type { KafkaConnection } from './client/connection.ts';
+import { fetchTopicIds } from './client/topic-ids.ts';
+import type { KafkaClientPort, PortMessage, PortOptions, PortTransaction } from './client-port.ts';
 import type { OutputFormat } from './output-messages.ts';
-import { PartitionProducers } from './partition-producers.ts';
-import { sendOffsetsRetrying } from './send-offsets.ts';
-import { DEFAULT_MAX_BATCH_RECORDS, FENCED, NoCredits, runSlice, type SliceTransaction } from './slice.ts';
-import type { InputMessage } from './stream-record.ts';
+import { DEFAULT_MAX_BATCH_RECORDS, NoCredits, runSlice, type SlicePhases } from './slice.ts';
 import type { BatchPlan, StreamMeter } from './stream-meter.ts';
+import { requireTopics } from './topics/ensure.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
 export { DEFAULT_MAX_BATCH_RECORDS } from './slice.ts';
@@ -83,57 +71,66 @@ export interface StreamWorkerOptions {
   topicId?: (topic: string) => Promise<string>;
   /** How long start() waits for unreachable brokers before ADDR_ERR_KAFKA_UNREACHABLE (default START_WAIT_MS, 30 s). */
   startWaitMs?: number;
+  /** Time per phase of each slice (the benchmark's profile); off when absent. */
+  phases?: SlicePhases;
 }
 
 /** How long `stop()` waits for the batch in flight and the disconnects before it gives up (the CLI's bound is 30 s in all). */
 export const DEFAULT_STOP_TIMEOUT_MS = 20_000;
+/** Delay before a slice aborted by fencing or a rebalance is tried again. */
+const TRANSIENT_RETRY_MS = 200;
 
+/** What a port is made from: the worker's options, resolved. */
+export function portOptions(o: StreamWorkerOptions): PortOptions {
+  return {
+    connection: o.connection ?? { brokers: o.brokers }, group: o.group, inputTopic: o.inputTopic,
+    transactionalIdPrefix: o.transactionalIdPrefix, clientId: o.clientId ?? 'addrflow-worker',
+    sessionTimeoutMs: o.sessionTimeoutMs ?? 30_000, transactionTimeoutMs: o.transactionTimeoutMs ?? 60_000, log: o.log,
+  };
+}
 
-function kafkaErrorType(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null ? (e as { type?: string }).type : undefined;
+interface PartitionQueue {
+  messages: PortMessage[];
+  /** The offset after the last queued message: a message below it is already queued or done. */
+  next: bigint | undefined;
+  /** The partition's high watermark when the client reports one (for the lag gauge). */
+  high: bigint | undefined;
 }
 
 export class StreamWorker {
   private readonly o: StreamWorkerOptions;
-  private readonly connection: KafkaConnection;
-  private readonly kafka: Kafka;
-  private inputTopicIdValue: string | undefined;
-  private readonly consumer: Consumer;
-  private readonly admin: Admin;
-  private readonly producers: PartitionProducers;
+  private readonly port: KafkaClientPort;
   private readonly log: Logger;
+  private readonly queues = new Map<number, PartitionQueue>();
+  private assigned = new Set<number>();
   /** Partitions whose committed offset was checked after the producer fenced the previous owner. */
   private readonly verified = new Set<number>();
+  private readonly busy = new Map<number, Promise<void>>();
   private readonly pausedPartitions = new Set<number>();
-  private creditTimer: NodeJS.Timeout | undefined;
+  /** Partitions held back after a failure, with the timer that releases them. */
+  private readonly heldUntil = new Map<number, NodeJS.Timeout>();
   /** Failed attempts per input partition, their back-off and reporting (batch-failures.ts). */
   private readonly failures: BatchFailures;
-  /** Partitions held back after a failure, with the timer that resumes them. */
-  private readonly retryTimers = new Map<number, NodeJS.Timeout>();
+  private creditTimer: NodeJS.Timeout | undefined;
+  private checking = false;
+  private queued = 0;
+  private fetchPaused = false;
   private running = false;
   private stopping = false;
+  private inputTopicIdValue: string | undefined;
   private crashed: ((e: Error) => void) | undefined;
-  /** Resolves (with the error) if the consumer crashes beyond kafkajs's own restarts. */
+  /** Resolves (with the error) if the consumer fails beyond the client's own restarts. */
   readonly failed: Promise<Error>;
+  private readonly maxQueued: number;
+  private readonly sliceSize: number;
 
-  constructor(opts: StreamWorkerOptions) {
+  constructor(opts: StreamWorkerOptions, port: KafkaClientPort) {
     this.o = opts;
+    this.port = port;
     this.log = opts.log;
     this.failures = new BatchFailures(opts.log, opts.metrics, opts.inputTopic);
-    this.connection = opts.connection ?? { brokers: opts.brokers };
-    this.kafka = createKafka(this.connection, { clientId: opts.clientId ?? 'addrflow-worker', log: opts.log });
-    const sessionTimeout = opts.sessionTimeoutMs ?? 30_000;
-    this.consumer = this.kafka.consumer({
-      groupId: opts.group,
-      sessionTimeout,
-      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
-      readUncommitted: false,
-      maxWaitTimeInMs: 1000,
-    });
-    this.admin = this.kafka.admin();
-    this.producers = new PartitionProducers(this.kafka, {
-      prefix: opts.transactionalIdPrefix, topic: opts.inputTopic, transactionTimeoutMs: opts.transactionTimeoutMs ?? 60_000,
-    });
+    this.sliceSize = opts.maxBatchRecords ?? DEFAULT_MAX_BATCH_RECORDS;
+    this.maxQueued = Math.max(4 * this.sliceSize, this.sliceSize * (opts.partitionsConcurrently ?? 4) * 2);
     this.failed = new Promise((resolve) => (this.crashed = resolve));
   }
 
@@ -159,53 +156,213 @@ export class StreamWorker {
 
   async start(): Promise<void> {
     const o = this.o;
-    // brokers reachable (bounded wait), credentials accepted, the four topics there: else one coded
-    // StartError, the same as the platformatic worker's (topics/ensure.ts)
-    await requireTopics(this.connection, { input: o.inputTopic, results: o.resultsTopic, ledger: o.ledgerTopic, dlq: o.dlqTopic }, {
-      clientId: `${o.clientId ?? 'addrflow-worker'}-start`, ...(o.startWaitMs !== undefined ? { waitMs: o.startWaitMs } : {}),
-    });
-    await this.admin.connect();
+    const connection = o.connection ?? { brokers: o.brokers };
+    // brokers reachable (bounded wait), credentials accepted, the four topics there: else one coded StartError (topics/ensure.ts)
+    try {
+      await requireTopics(connection, { input: o.inputTopic, results: o.resultsTopic, ledger: o.ledgerTopic, dlq: o.dlqTopic }, {
+        clientId: `${o.clientId ?? 'addrflow-worker'}-start`, ...(o.startWaitMs !== undefined ? { waitMs: o.startWaitMs } : {}),
+      });
+      await this.port.connect();
+    } catch (err) {
+      await this.port.closeAdmin().catch(() => {});
+      await this.port.closeConsumer().catch(() => {});
+      throw err;
+    }
     // the metering job: this consumer group on this topic, by the topic's id (a recreated topic is new)
-    const topicId = o.topicId
-      ? await o.topicId(o.inputTopic)
-      : (await fetchTopicIds(this.connection, [o.inputTopic])).get(o.inputTopic)!;
+    const topicId = o.topicId ? await o.topicId(o.inputTopic) : (await fetchTopicIds(connection, [o.inputTopic])).get(o.inputTopic)!;
     this.inputTopicIdValue = topicId;
     o.meter.bindJob(topicId, o.group);
-    this.log.info({ topic: o.inputTopic, topicId, group: o.group }, 'metering job: consumer group on topic id');
-    const { GROUP_JOIN, CRASH } = this.consumer.events;
-    this.consumer.on(GROUP_JOIN, (e) => {
-      const assigned = new Set<number>(e.payload.memberAssignment[o.inputTopic] ?? []);
-      this.verified.clear(); // another member may have owned any of them since
-      for (const p of this.pausedPartitions) if (!assigned.has(p)) this.setPaused(p, false);
-      this.log.info({ group: o.group, partitions: [...assigned] }, 'partitions assigned');
-      void this.producers.retain(assigned);
-    });
-    this.consumer.on(CRASH, (e) => {
-      if (this.stopping) return;
-      if (e.payload.restart) {
-        this.log.warn({ err: e.payload.error }, 'consumer crashed; kafkajs restarts it');
-        return;
-      }
-      this.running = false;
-      this.log.error({ err: e.payload.error }, 'consumer crashed');
-      this.crashed?.(e.payload.error);
-    });
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topic: o.inputTopic, fromBeginning: true });
-    await this.consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: o.partitionsConcurrently ?? 4,
-      eachBatch: (payload) => this.onBatch(payload),
+    this.log.info({ topic: o.inputTopic, topicId, group: o.group, client: this.port.name }, 'metering job: consumer group on topic id');
+    await this.port.consume({
+      message: (p, m, high) => this.enqueue(p, m, high),
+      assigned: (partitions) => this.onAssignment(partitions),
+      failed: (err) => {
+        if (this.stopping) return;
+        this.running = false;
+        this.log.error({ err }, 'consumer failed');
+        this.crashed?.(err);
+      },
+      warn: (err, what) => {
+        if (!this.stopping) this.log.warn({ err }, what);
+      },
     });
     this.running = true;
   }
 
+  private onAssignment(now: ReadonlySet<number>): void {
+    this.verified.clear(); // another member may have owned any of them since
+    for (const p of [...this.queues.keys()]) {
+      if (now.has(p)) continue;
+      this.queued -= this.queues.get(p)!.messages.length;
+      this.queues.delete(p);
+      void this.port.dropProducer(p);
+    }
+    for (const p of this.pausedPartitions) if (!now.has(p)) this.setPaused(p, false);
+    this.assigned = new Set(now);
+    this.log.info({ group: this.o.group, partitions: [...now] }, 'partitions assigned');
+    this.flowControl();
+    this.schedule();
+  }
+
+  private enqueue(partition: number, m: PortMessage, high: bigint | undefined): void {
+    if (!this.assigned.has(partition)) return;
+    let q = this.queues.get(partition);
+    if (!q) this.queues.set(partition, (q = { messages: [], next: undefined, high: undefined }));
+    if (high !== undefined && (q.high === undefined || high > q.high)) q.high = high;
+    if (q.next !== undefined && m.offsetValue < q.next) return; // queued already (the consumer restarted from the committed offset)
+    q.messages.push(m);
+    q.next = m.offsetValue + 1n;
+    this.queued++;
+    this.flowControl();
+    this.schedule();
+  }
+
+  /** Bounded memory: fetching pauses while the queues are full and resumes at half. */
+  private flowControl(): void {
+    if (this.stopping) return;
+    if (!this.fetchPaused && this.queued >= this.maxQueued) {
+      this.fetchPaused = true;
+      this.port.pauseFetching();
+    } else if (this.fetchPaused && this.queued <= this.maxQueued / 2) {
+      this.fetchPaused = false;
+      this.port.resumeFetching();
+    }
+  }
+
+  /** Starts draining every partition that has records and may run (not paused, held or busy). */
+  private schedule(): void {
+    if (this.stopping) return;
+    const limit = this.o.partitionsConcurrently ?? 4;
+    for (const [p, q] of this.queues) {
+      if (this.busy.size >= limit) return;
+      if (q.messages.length === 0 || this.busy.has(p) || this.pausedPartitions.has(p) || this.heldUntil.has(p)) continue;
+      const run = this.drain(p).finally(() => {
+        this.busy.delete(p);
+        this.flowControl();
+        this.schedule();
+      });
+      this.busy.set(p, run);
+    }
+  }
+
+  /** After the fence: drops what the previous owner committed (and what the consumer delivers below it later). */
+  private async verify(partition: number, q: PartitionQueue): Promise<void> {
+    // the first transaction of this producer (InitProducerId) fences the previous owner and
+    // completes its pending transaction; only then is the committed offset final
+    await this.port.fence(partition);
+    const committed = await this.port.committedOffset(partition);
+    if (committed !== undefined) {
+      const before = q.messages.length;
+      q.messages = q.messages.filter((m) => m.offsetValue >= committed);
+      this.queued -= before - q.messages.length;
+      if (q.next === undefined || q.next < committed) q.next = committed;
+    }
+    this.verified.add(partition);
+  }
+
+  /** Processes a partition's queue slice by slice until it is empty, paused, held or stopping. */
+  private async drain(partition: number): Promise<void> {
+    while (!this.stopping && this.assigned.has(partition) && !this.pausedPartitions.has(partition) && !this.heldUntil.has(partition)) {
+      const q = this.queues.get(partition);
+      if (!q || q.messages.length === 0) return;
+      let tx: PortTransaction | undefined;
+      let plan: BatchPlan | undefined;
+      try {
+        if (!this.verified.has(partition)) {
+          await this.verify(partition, q);
+          if (q.messages.length === 0) return;
+        }
+        const started = performance.now();
+        const part = q.messages.slice(0, this.sliceSize);
+        tx = await this.port.begin(partition);
+        // the lag gauge: the client's high watermark, else what is fetched and queued but not yet committed (a lower bound)
+        const highWatermark = (q.high ?? q.next ?? part[part.length - 1]!.offsetValue + 1n).toString();
+        const n = await runSlice(this.o, this.log, tx, partition, part, highWatermark, (p) => (plan = p));
+        tx = undefined;
+        q.messages.splice(0, n);
+        this.queued -= n;
+        this.failures.succeeded(partition);
+        this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
+        if (n < part.length) {
+          this.pauseForCredits(partition, q.messages[0]!.offset);
+          return;
+        }
+      } catch (err) {
+        if (err instanceof NoCredits) {
+          this.pauseForCredits(partition, q.messages[0]!.offset);
+          return;
+        }
+        await this.recover(err, partition, q.messages[0]?.offset ?? '0', tx, plan);
+        return;
+      }
+    }
+  }
+
+  private setPaused(partition: number, paused: boolean): void {
+    if (paused) this.pausedPartitions.add(partition);
+    else this.pausedPartitions.delete(partition);
+    this.o.metrics.paused.set({ topic: this.o.inputTopic, partition: String(partition) }, paused ? 1 : 0);
+  }
+
+  /** The balance ran out at `offset`: the partition waits; a timer resumes it after a top-up. */
+  private pauseForCredits(partition: number, offset: string): void {
+    if (!this.pausedPartitions.has(partition)) {
+      this.log.warn({ partition, offset }, 'balance ran out: partition paused until the account is topped up');
+    }
+    this.setPaused(partition, true);
+    if (this.creditTimer || this.stopping) return;
+    this.creditTimer = setInterval(() => void this.checkCredits(), this.o.creditCheckIntervalMs ?? 5000);
+  }
+
+  private async checkCredits(): Promise<void> {
+    if (this.checking || this.stopping) return;
+    this.checking = true;
+    try {
+      if (!(await this.o.meter.canAffordOne())) return;
+      this.log.info({ partitions: this.paused }, 'credits available again: resuming');
+      for (const p of [...this.pausedPartitions]) this.setPaused(p, false);
+      clearInterval(this.creditTimer);
+      this.creditTimer = undefined;
+      this.schedule();
+    } catch (err) {
+      this.log.warn({ err }, 'balance check failed; trying again');
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private async recover(err: unknown, partition: number, firstOffset: string, tx: PortTransaction | undefined, plan: BatchPlan | undefined): Promise<void> {
+    this.o.metrics.aborts.inc();
+    const failure = this.port.classify(err);
+    const abortFailed = tx ? !(await tx.abandon()) : false;
+    if (plan) await this.o.meter.release(plan).catch(() => {});
+    // a failed produce leaves an idempotent producer's sequence numbers behind the broker's (the
+    // retry would answer OUT_OF_ORDER_SEQUENCE_NUMBER forever): a Kafka error means a new producer
+    // (InitProducerId again, which also completes the aborted transaction) and a new fence
+    if (!(err instanceof StoreUnavailableError) || failure !== undefined || abortFailed || tx === undefined) {
+      await this.port.dropProducer(partition);
+      this.verified.delete(partition);
+    }
+    // nothing is skipped: the slice stays queued and is re-run after the delay (batch-failures.ts)
+    const delay = this.failures.failed(err, partition, firstOffset, { is: failure !== undefined, delayMs: TRANSIENT_RETRY_MS });
+    this.hold(partition, delay);
+  }
+
+  /** Keeps a partition's queue from being drained for `ms`; the slice stays queued and is re-run. */
+  private hold(partition: number, ms: number): void {
+    if (this.stopping) return;
+    clearTimeout(this.heldUntil.get(partition));
+    this.heldUntil.set(partition, setTimeout(() => {
+      this.heldUntil.delete(partition);
+      this.schedule();
+    }, ms));
+  }
+
   /**
-   * Graceful stop: no new fetches, the batch in flight finishes its transaction, then everything
+   * Graceful stop: no new slices, the slices in flight finish their transactions, then everything
    * disconnects — within `timeoutMs`, broker reachable or not. Answers whether it finished cleanly;
-   * when it did not (broker unreachable), the batch in flight is not committed: its transaction is
-   * aborted by the next owner of the partition (it fences this producer) and the batch processed
+   * when it did not (broker unreachable), the slice in flight is not committed: its transaction is
+   * aborted by the next owner of the partition (it fences this producer) and the slice processed
    * again there, charged at most once (settle is idempotent on the ledger id).
    */
   async stop(timeoutMs = DEFAULT_STOP_TIMEOUT_MS): Promise<boolean> {
@@ -213,8 +370,8 @@ export class StreamWorker {
     this.stopping = true;
     if (this.creditTimer) clearInterval(this.creditTimer);
     this.creditTimer = undefined;
-    for (const t of this.retryTimers.values()) clearTimeout(t);
-    this.retryTimers.clear();
+    for (const t of this.heldUntil.values()) clearTimeout(t);
+    this.heldUntil.clear();
     const deadline = Date.now() + timeoutMs;
     const within = async (p: Promise<unknown>, reserveMs: number): Promise<boolean> => {
       let timer: NodeJS.Timeout | undefined;
@@ -225,156 +382,11 @@ export class StreamWorker {
         clearTimeout(timer);
       }
     };
-    let clean = await within(this.consumer.disconnect(), 4000);
-    clean = (await within(this.producers.closeAll(), 1000)) && clean;
-    clean = (await within(this.admin.disconnect(), 0)) && clean;
+    let clean = await within(Promise.all(this.busy.values()), 6000);
+    clean = (await within(this.port.closeConsumer(), 3000)) && clean;
+    clean = (await within(this.port.closeProducers(), 1000)) && clean;
+    clean = (await within(this.port.closeAdmin(), 0)) && clean;
     this.running = false;
     return clean;
   }
-
-  private async committedOffset(partition: number): Promise<bigint | undefined> {
-    const res = await this.admin.fetchOffsets({ groupId: this.o.group, topics: [this.o.inputTopic] });
-    const off = res[0]?.partitions.find((p) => p.partition === partition)?.offset;
-    return off === undefined || BigInt(off) < 0n ? undefined : BigInt(off);
-  }
-
-  private setPaused(partition: number, paused: boolean): void {
-    const labels = { topic: this.o.inputTopic, partition: String(partition) };
-    if (paused) {
-      this.pausedPartitions.add(partition);
-      this.consumer.pause([{ topic: this.o.inputTopic, partitions: [partition] }]);
-    } else {
-      this.pausedPartitions.delete(partition);
-      this.consumer.resume([{ topic: this.o.inputTopic, partitions: [partition] }]);
-    }
-    this.o.metrics.paused.set(labels, paused ? 1 : 0);
-  }
-
-  /** The balance ran out at `offset`: pause there; a timer resumes after a top-up. */
-  private pauseForCredits(partition: number, offset: string): void {
-    this.consumer.seek({ topic: this.o.inputTopic, partition, offset });
-    if (!this.pausedPartitions.has(partition)) {
-      this.log.warn({ partition, offset }, 'balance ran out: partition paused until the account is topped up');
-    }
-    this.setPaused(partition, true);
-    if (this.creditTimer || this.stopping) return;
-    this.creditTimer = setInterval(() => void this.checkCredits(), this.o.creditCheckIntervalMs ?? 5000);
-  }
-
-  private checking = false;
-  private async checkCredits(): Promise<void> {
-    if (this.checking || this.stopping) return;
-    this.checking = true;
-    try {
-      if (!(await this.o.meter.canAffordOne())) return;
-      this.log.info({ partitions: this.paused }, 'credits available again: resuming');
-      for (const p of [...this.pausedPartitions]) this.setPaused(p, false);
-      clearInterval(this.creditTimer);
-      this.creditTimer = undefined;
-    } catch (err) {
-      this.log.warn({ err }, 'balance check failed; trying again');
-    } finally {
-      this.checking = false;
-    }
-  }
-
-  private async onBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, isRunning, isStale } = payload;
-    if (!isRunning() || isStale() || batch.messages.length === 0) return; // unresolved: fetched again
-    const { partition } = batch;
-    const sliceSize = this.o.maxBatchRecords ?? DEFAULT_MAX_BATCH_RECORDS;
-    let tx: Transaction | undefined;
-    let plan: BatchPlan | undefined;
-    let messages = batch.messages as unknown as InputMessage[];
-    let start = 0;
-    try {
-      const producer = await this.producers.get(partition);
-      if (!this.verified.has(partition)) {
-        // the first transaction of this producer (InitProducerId) fences the previous owner of the
-        // partition and completes its pending transaction; only then is the committed offset final
-        tx = await producer.transaction();
-        const committed = await this.committedOffset(partition);
-        await tx.abort(); // nothing was sent: ends locally
-        tx = undefined;
-        if (committed !== undefined) messages = messages.filter((m) => BigInt(m.offset) >= committed);
-        this.verified.add(partition);
-        if (messages.length === 0) {
-          resolveOffset(batch.lastOffset());
-          return;
-        }
-      }
-      // slices of at most `sliceSize` records, one transaction each: bounded produce requests,
-      // reservations and redelivery, and a prompt stop on SIGTERM
-      while (start < messages.length) {
-        if (start > 0 && (!isRunning() || isStale())) return;
-        const started = performance.now();
-        const part = messages.slice(start, start + sliceSize);
-        plan = undefined;
-        tx = await producer.transaction();
-        const n = await runSlice(this.o, this.log, kafkajsSlice(tx, this.o), partition, part, batch.highWatermark, (p) => (plan = p));
-        tx = undefined;
-        resolveOffset(part[n - 1]!.offset);
-        this.failures.succeeded(partition);
-        this.o.metrics.batchSeconds.observe((performance.now() - started) / 1000);
-        start += n;
-        if (n < part.length) {
-          this.pauseForCredits(partition, messages[start]!.offset);
-          return;
-        }
-      }
-    } catch (err) {
-      if (err instanceof NoCredits) {
-        this.pauseForCredits(partition, messages[start]!.offset);
-        return;
-      }
-      await this.recover(err, partition, messages[start]?.offset ?? batch.firstOffset() ?? '0', tx, plan);
-    }
-  }
-
-  private async recover(err: unknown, partition: number, firstOffset: string, tx: Transaction | undefined, plan: BatchPlan | undefined): Promise<void> {
-    this.o.metrics.aborts.inc();
-    const fenced = FENCED.has(kafkaErrorType(err) ?? '');
-    let abortFailed = false;
-    if (tx) await tx.abort().catch(() => (abortFailed = true));
-    if (plan) await this.o.meter.release(plan).catch(() => {});
-    if (fenced || abortFailed || tx === undefined) {
-      // another owner took the partition (or the producer never came up): start afresh next time
-      await this.producers.drop(partition);
-      this.verified.delete(partition);
-    }
-    // nothing is skipped: the batch is tried again after the delay (batch-failures.ts)
-    const delay = this.failures.failed(err, partition, firstOffset, { is: fenced, delayMs: 0 });
-    try {
-      this.consumer.seek({ topic: this.o.inputTopic, partition, offset: firstOffset });
-    } catch {
-      // not assigned any more: the next owner starts from the committed offset
-    }
-    this.holdPartition(partition, delay);
-  }
-
-  /**
-   * Keeps a partition from being fetched for `ms` (the back-off of a failing batch). Paused, not
-   * slept on: the consumer keeps heartbeating and the other partitions keep flowing.
-   */
-  private holdPartition(partition: number, ms: number): void {
-    if (ms <= 0 || this.stopping) return;
-    const tp = [{ topic: this.o.inputTopic, partitions: [partition] }];
-    this.consumer.pause(tp);
-    clearTimeout(this.retryTimers.get(partition));
-    this.retryTimers.set(partition, setTimeout(() => {
-      this.retryTimers.delete(partition);
-      if (!this.stopping && !this.pausedPartitions.has(partition)) this.consumer.resume(tp);
-    }, ms));
-  }
-
-}
-
-/** A kafkajs transaction as the slice sees it. */
-function kafkajsSlice(tx: Transaction, o: StreamWorkerOptions): SliceTransaction {
-  return {
-    send: async (topic, messages) => void (await tx.send({ topic, messages, acks: -1 })),
-    commitOffset: (partition, next) => sendOffsetsRetrying(tx, { consumerGroupId: o.group, topics: [{ topic: o.inputTopic, partitions: [{ partition, offset: next }] }] }),
-    commit: () => tx.commit(),
-    abort: () => tx.abort(),
-  };
 }

@@ -14,7 +14,8 @@ import { createValueCodec, resultFromAvro, type AvroResult, type ValueCodec } fr
 import { singleObjectHeader } from '../../../src/adapters/kafka/avro/framing.ts';
 import { HEADERS, headerString } from '../../../src/adapters/kafka/headers.ts';
 import { StreamMeter } from '../../../src/adapters/kafka/stream-meter.ts';
-import { createStreamWorker, kafkaClientFrom, type AnyStreamWorker, type KafkaClientName } from '../../../src/adapters/kafka/worker-client.ts';
+import { createStreamWorker, kafkaClientFrom, type KafkaClientName } from '../../../src/adapters/kafka/worker-client.ts';
+import type { StreamWorker } from '../../../src/adapters/kafka/worker.ts';
 import { fetchTopicIds } from '../../../src/adapters/kafka/client/topic-ids.ts';
 import { CommittedLogReader } from './committed-log.ts';
 import { createWorkerMetrics, type WorkerMetrics } from '../../../src/adapters/kafka/worker-metrics.ts';
@@ -215,7 +216,7 @@ export async function createAccount(db: string, credits: number, agreements: Op[
 export const testClient: KafkaClientName = kafkaClientFrom(undefined);
 
 export interface RunningWorker {
-  worker: AnyStreamWorker;
+  worker: StreamWorker;
   metrics: WorkerMetrics;
   stop(): Promise<void>;
 }
