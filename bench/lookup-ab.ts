@@ -3,7 +3,7 @@
  * e.g. `git worktree add ../base <commit>`): both engines answer the same query mix
  * (bench/support/lookup-queries.ts) on the same embedded default index buffer, in one process,
  * in interleaved rounds (A B, B A, …). First checks that every answer is identical; then prints
- * the median time of each and the median of the per-round ratios this/base (within 5 % is "no
+ * the median CPU time of each and the median of the per-round ratios this/base (within 5 % is "no
  * slowdown"; the per-round ratio cancels the load that drifts between rounds on a shared machine).
  *
  *   node bench/lookup-ab.ts --base ../base [--rounds 21] [--queries 1500]
@@ -33,12 +33,19 @@ const qs = banoQueryMix(Number(values.queries));
 for (const q of qs) {
   if (JSON.stringify(a.lookup(a.index, q)) !== JSON.stringify(b.lookup(b.index, q))) throw new Error(`answers differ for ${JSON.stringify(q)}`);
 }
-const time = (e: typeof a) => { const t = performance.now(); for (const q of qs) e.lookup(e.index, q); return performance.now() - t; };
+// CPU time of the thread (user + system), not wall time: on a shared, oversubscribed machine the
+// time a round spends descheduled would otherwise dominate
+const time = (e: typeof a) => {
+  const t = process.cpuUsage();
+  for (const q of qs) e.lookup(e.index, q);
+  const d = process.cpuUsage(t);
+  return (d.user + d.system) / 1000;
+};
 const ta: number[] = [], tb: number[] = [];
 for (let r = 0; r < Number(values.rounds); r++) {
   if (r % 2 === 0) { ta.push(time(a)); tb.push(time(b)); } else { tb.push(time(b)); ta.push(time(a)); }
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
 console.log(`lookup A/B: ${qs.length} queries, answers identical; ${ta.length} interleaved rounds`);
-console.log(`  base ${median(ta).toFixed(0)} ms (${Math.round(qs.length / median(ta) * 1000)}/s), this ${median(tb).toFixed(0)} ms (${Math.round(qs.length / median(tb) * 1000)}/s)`);
+console.log(`  CPU time: base ${median(ta).toFixed(0)} ms (${Math.round(qs.length / median(ta) * 1000)}/s), this ${median(tb).toFixed(0)} ms (${Math.round(qs.length / median(tb) * 1000)}/s)`);
 console.log(`  this/base: median of per-round ratios ${median(tb.map((t, i) => t / ta[i]!)).toFixed(3)}, ratio of medians ${(median(tb) / median(ta)).toFixed(3)}`);
