@@ -13,6 +13,7 @@ const UNIT_LABEL = { line: 'Line', element: 'Element', record: 'Record' } as con
 
 export class JsonFormat implements RecordFormat {
   readonly label: string;
+  readonly lineEnd = '\n';
   error: ErrorBody | undefined;
   shown = '';
   private readonly task: RawTask;
@@ -63,13 +64,13 @@ export class JsonFormat implements RecordFormat {
   outputRow(record: Record<string, unknown>): string {
     const line = renderWithId(this.id, record);
     this.shown = line;
-    return line + '\n';
+    return line;
   }
 
   errorRow(i: number, e: ErrorBody, separate: boolean): string {
     const line = renderError(this.id, e);
     this.shown = line;
-    return separate ? `{"${this.task.unit}":${this.task.positions[i]},${line.slice(1)}\n` : line + '\n';
+    return separate ? `{"${this.task.unit}":${this.task.positions[i]},${line.slice(1)}` : line;
   }
 
   inputText(i: number): string {

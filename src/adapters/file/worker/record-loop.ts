@@ -24,6 +24,7 @@ export function runRecords(state: WorkerState, task: RawTask, format: RecordForm
   const matchlevels = new Uint8Array(n);
   const readerErrors = task.readerErrors ? new Map(task.readerErrors) : undefined;
   const separate = task.separateErrors === true;
+  const lineEnd = format.lineEnd;
   const out = new Utf8Out(lastOutputBytes + (lastOutputBytes >> 3));
   let err: Utf8Out | undefined;
   // --report: per-record facts and the rows to show, with the record as read as their input
@@ -32,8 +33,8 @@ export function runRecords(state: WorkerState, task: RawTask, format: RecordForm
   const reject = (i: number, e: ErrorBody, request?: unknown): void => {
     codes[i] = e.errorcode;
     const row = format.errorRow(i, e, separate);
-    if (separate) (err ??= new Utf8Out(1024)).add(row);
-    else out.add(row);
+    if (separate) (err ??= new Utf8Out(1024)).addLine(row, lineEnd);
+    else out.addLine(row, lineEnd);
     if (facts) {
       facts.rejected(i, request);
       facts.keepOutput(i, format.shown);
@@ -67,7 +68,7 @@ export function runRecords(state: WorkerState, task: RawTask, format: RecordForm
       continue;
     }
     const rec = r.record as Record<string, unknown>;
-    out.add(format.outputRow(rec));
+    out.addLine(format.outputRow(rec), lineEnd);
     if (facts) {
       facts.processed(i, element, rec);
       facts.keepOutput(i, format.shown);

@@ -21,10 +21,16 @@ export class Utf8Out {
     this.buf = ownedBuffer(Math.max(capacity, 1024));
   }
 
-  /** Appends `text` encoded as UTF-8. */
-  add(text: string): void {
-    if (this.buf.length - this.used < text.length * MAX_BYTES_PER_UNIT) this.grow(text.length * MAX_BYTES_PER_UNIT);
-    this.used += this.buf.write(text, this.used);
+  /**
+   * Appends `text` encoded as UTF-8, then `lineEnd` (ASCII: '\n' or '\r\n'), stored byte by byte
+   * rather than concatenated to the text (which would make the text a rope to flatten first).
+   */
+  addLine(text: string, lineEnd: string): void {
+    const needed = text.length * MAX_BYTES_PER_UNIT + lineEnd.length;
+    if (this.buf.length - this.used < needed) this.grow(needed);
+    let at = this.used + this.buf.write(text, this.used);
+    for (let k = 0; k < lineEnd.length; k++) this.buf[at++] = lineEnd.charCodeAt(k);
+    this.used = at;
   }
 
   get length(): number {
