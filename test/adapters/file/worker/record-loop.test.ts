@@ -54,6 +54,28 @@ describe('the record loop, NDJSON lines', () => {
   });
 });
 
+describe('the record loop, UTF-8 checked once per batch', () => {
+  it('finds a record that is not UTF-8 although the batch\'s bytes, back to back, are (a character cut at a record edge)', () => {
+    // 'é' is C3 A9: the first record ends with C3, the second starts with A9; together they are valid UTF-8
+    const first = Buffer.concat([Buffer.from('{"id":1,"city":"'), Buffer.from([0xc3])]);
+    const second = Buffer.concat([Buffer.from([0xa9]), Buffer.from('"}')]);
+    expect(Buffer.concat([first, second]).toString('utf8')).toBe('{"id":1,"city":"é"}');
+    const r = runFileBatch({ ctx: {} }, task({ op: 'lines', unit: 'line', ...raw([JSON.stringify({ id: 0, ...lines }), first, second, JSON.stringify({ id: 3, ...lines, city: 'Köln' })]) }));
+    const out = text(r.output).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(out[1]).toEqual({ errorcode: 412, errormessage: 'Line 2: not valid UTF-8.' });
+    expect(out[2]).toEqual({ errorcode: 412, errormessage: 'Line 3: not valid UTF-8.' });
+    expect(out[3]).toMatchObject({ id: 3, addresslinestatuscode: 0 });
+    expect(Object.values(out[3]!)).toContain('10115 Köln');
+    expect([...r.flags]).toEqual([OK | CHARGEABLE, UNREADABLE, UNREADABLE, OK | CHARGEABLE]);
+  });
+
+  it('reads every valid record of a batch that holds one invalid byte sequence', () => {
+    const r = runFileBatch({ ctx: {} }, task({ op: 'lines', unit: 'line', ...raw([JSON.stringify({ id: 'ß', ...lines }), BAD_UTF8, JSON.stringify({ id: 'ø', ...lines })]) }));
+    const out = text(r.output).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(out.map((o) => o.id ?? o.errormessage)).toEqual(['ß', 'Line 2: not valid UTF-8.', 'ø']);
+  });
+});
+
 describe('the record loop, JSON-array elements', () => {
   it('sends rejected records to the errors text with their position when asked', () => {
     const r = runFileBatch({ ctx: {} }, task({ op: 'lines', unit: 'element', separateErrors: true, ...raw([JSON.stringify(lines), '{"countrycode":"DE"}', 'nope', '42']) }));
