@@ -14,7 +14,10 @@
  * files (the gzip floor).
  *
  *   npm run bench -- file-job                 (ADDRFLOW_BENCH_QUICK=1 for 200k / 1M records;
- *                                              ADDRFLOW_BENCH_PART=csv for the CSV part only)
+ *                                              ADDRFLOW_BENCH_PART=csv for the CSV part only;
+ *                                              ADDRFLOW_BENCH_PART=ndjson for the NDJSON 2-worker
+ *                                              job against its floor in interleaved rounds,
+ *                                              ADDRFLOW_BENCH_ROUNDS of them, default 5)
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
@@ -87,6 +90,10 @@ if (process.env.ADDRFLOW_BENCH_PART === 'csv') {
   await csvJobs();
   process.exit(0);
 }
+if (process.env.ADDRFLOW_BENCH_PART === 'ndjson') {
+  await ndjsonRounds(Number(process.env.ADDRFLOW_BENCH_ROUNDS ?? 5));
+  process.exit(0);
+}
 const nd = await ensureFile(`lines-${N}.ndjson`, N, 'ndjson');
 const arr = await ensureFile(`lines-${N}.json`, N, 'array');
 console.log(`input: ${fmt(N)} records, NDJSON ${(statSync(nd).size / 1e6).toFixed(0)} MB, JSON array ${(statSync(arr).size / 1e6).toFixed(0)} MB`);
@@ -104,6 +111,34 @@ await csvJobs();
 const big = await ensureFile(`lines-${BIG}.ndjson`, BIG, 'ndjson');
 const rBig = job(big, 2);
 console.log(`addrflow run --op lines, NDJSON, ${fmt(BIG)} records, 2 workers: ${fmt((BIG * 1000) / rBig.ms)} records/s, peak RSS ${rBig.rssMB} MB (flat-memory check: compare with the ${fmt(N)}-record run above)`);
+
+/**
+ * The target of issue 20: the NDJSON lines job with 2 workers against the floor, in interleaved
+ * rounds (floor and job alternately first), so that a shared machine's load falls on both alike;
+ * the ratio of the medians, and the job's CPU time (all threads) beside it.
+ */
+async function ndjsonRounds(rounds: number): Promise<void> {
+  const path = await ensureFile(`lines-${N}.ndjson`, N, 'ndjson');
+  const floors: number[] = [];
+  const jobs: Array<{ ms: number; cpuMs: number; rssMB: number }> = [];
+  for (let r = 0; r < rounds; r++) {
+    const runJob = () => jobs.push(timedJobIn(root, path, []));
+    const runFloor = async () => floors.push(await baseline(path));
+    if (r % 2 === 0) {
+      await runFloor();
+      runJob();
+    } else {
+      runJob();
+      await runFloor();
+    }
+    const j = jobs.at(-1)!;
+    console.log(`round ${r + 1}: floor ${fmt((N * 1000) / floors.at(-1)!)} records/s; job ${fmt((N * 1000) / j.ms)} records/s (CPU ${(j.cpuMs / 1000).toFixed(1)} s, peak RSS ${j.rssMB} MB); ratio ${(floors.at(-1)! / j.ms).toFixed(2)}`);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const f = median(floors);
+  const j = median(jobs.map((x) => x.ms));
+  console.log(`addrflow run --op lines, NDJSON, ${fmt(N)} records, 2 workers: ${fmt((N * 1000) / j)} records/s (median of ${rounds}), CPU ${(median(jobs.map((x) => x.cpuMs)) / 1000).toFixed(1)} s; floor read→parse→stringify→write ${fmt((N * 1000) / f)} records/s; ratio **${(f / j).toFixed(2)}** (target ≥ 0.8)`);
+}
 
 async function searchJobs(): Promise<void> {
   if (!hasSharedData('osm-liechtenstein-2024')) {

@@ -5,8 +5,8 @@
  * adapter; it names this file by URL (src/pool/engine-pool.ts).
  *
  * A worker opens the shared address index once (a view over the SharedArrayBuffer the main
- * thread passed in workerData, never a copy). The per-record summary arrays of file-batch results
- * travel back transferred, not copied.
+ * thread passed in workerData, never a copy). A file-batch result's output bytes and per-record
+ * summary arrays travel back transferred, not copied.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';

@@ -190,10 +190,8 @@ async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Pro
       totals.credits += await opts.meter.settle(batch.positions, chargeable);
     }
     // Written before it is counted: a job that fails to write says what it had written.
-    if (result.outputGz) await opts.output.writeBytes(result.outputGz);
-    else await opts.output.write(result.output);
-    if (result.errorsGz) await opts.errors!.writeBytes(result.errorsGz);
-    else if (result.errors.length) await opts.errors!.write(result.errors);
+    await opts.output.writeBytes(result.output);
+    if (result.errors.byteLength) await opts.errors!.writeBytes(result.errors);
     if (unreadable > 0) {
       totals.unreadable += unreadable;
       const room = FIRST_UNREADABLE_ROWS - totals.unreadableRows.length;

@@ -93,10 +93,20 @@ export class Sink {
     return Sink.open(path, 'a', resumeAt);
   }
 
+  /** Text written as UTF-8. */
   async write(text: string): Promise<void> {
     this.check();
     if (text.length === 0) return;
-    const bytes = Buffer.from(text, 'utf8');
+    await this.writeBytes(Buffer.from(text, 'utf8'));
+  }
+
+  /**
+   * Bytes written as they are (a batch's UTF-8 text, or a gzip member). The stream keeps the view
+   * until it is written: the caller must not change its bytes after.
+   */
+  async writeBytes(bytes: Uint8Array): Promise<void> {
+    this.check();
+    if (bytes.length === 0) return;
     this.bytes += bytes.length;
     if (!this.stream.write(bytes)) {
       try {
@@ -106,13 +116,6 @@ export class Sink {
       }
     }
     this.check();
-  }
-
-  /** Bytes written as they are (a gzip member). */
-  async writeBytes(bytes: Uint8Array): Promise<void> {
-    if (bytes.length === 0) return;
-    this.bytes += bytes.length;
-    if (!this.stream.write(bytes)) await once(this.stream, 'drain');
   }
 
   /** Waits until everything written so far reached the OS, then fsyncs the file. */

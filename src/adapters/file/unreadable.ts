@@ -78,8 +78,9 @@ export function unreadableRows(
 
 /** The batch's error-bearing text (output, or errors with --errors), one entry per record there. */
 function errorTexts(result: RawResult, shape: ErrorTextShape): string[] {
-  const gz = shape.separateErrors ? result.errorsGz : result.outputGz;
-  const text = gz ? gunzipSync(gz).toString('utf8') : shape.separateErrors ? result.errors : result.output;
+  const bytes = shape.separateErrors ? result.errors : result.output;
+  const gz = shape.separateErrors ? result.gzipped?.errors : result.gzipped?.output;
+  const text = gz ? gunzipSync(bytes).toString('utf8') : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   if (!shape.csv) return text.split('\n');
   // CSV rows may hold quoted line breaks: split them as the reader would.
   const rows: string[] = [];

@@ -81,17 +81,15 @@ export const MATCHLEVELS = ['', 'housenumber', 'street', 'general'] as const;
 
 export interface RawResult {
   /**
-   * Output lines or rows, in input order (each ends with its line end). A string: one flat
-   * string crosses the thread boundary as a memory copy, and the main thread (otherwise idle)
-   * encodes it while writing, which keeps that work off the busy workers.
+   * Output lines or rows, in input order (each ends with its line end), as UTF-8 bytes written
+   * in the worker (./utf8-out.ts) over a buffer of their own: moved back to the main thread, not
+   * copied, and written there as they are. With `gzip.output`, one gzip member of that text.
    */
-  output: string;
-  /** Lines or rows for the errors file (with `separateErrors`), else ''. */
-  errors: string;
-  /** With `gzip.output`: `output` as one gzip member ('' left in `output`). */
-  outputGz?: Uint8Array;
-  /** With `gzip.errors`: `errors` as one gzip member (absent when there are no errors). */
-  errorsGz?: Uint8Array;
+  output: Uint8Array;
+  /** Lines or rows for the errors file (with `separateErrors`), the same way; else empty. */
+  errors: Uint8Array;
+  /** Which of `output` / `errors` hold a gzip member (task.gzip, and the text was not empty). */
+  gzipped?: { output: boolean; errors: boolean };
   /** Per record: OK | CHARGEABLE | UNREADABLE bits. */
   flags: Uint8Array;
   /** Per record: HTTP-style error code when rejected, lines status code (or 0) when processed. */

@@ -15,8 +15,10 @@ import { NOT_A_RECORD, type RecordFormat } from './record-format.ts';
 
 export class CsvFormat implements RecordFormat {
   readonly label = 'Record';
+  readonly lineEnd: string;
   error: ErrorBody | undefined;
-  shown = '';
+  /** The row last rendered (without its line end). */
+  private lastRow = '';
   private readonly task: RawTask;
   private readonly spec: CsvTaskSpec;
   private readonly o: CsvWriteOptions;
@@ -32,6 +34,7 @@ export class CsvFormat implements RecordFormat {
     this.task = task;
     this.spec = spec;
     this.o = spec.out;
+    this.lineEnd = spec.out.newline;
     this.buf = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
     this.emptyResult = this.o.delimiter.repeat(spec.resultKeys.length);
     this.blankInput = this.o.delimiter.repeat(Math.max(0, spec.columns - 1));
@@ -94,18 +97,23 @@ export class CsvFormat implements RecordFormat {
       const v = cells && k === EXPLAIN_CSV_KEYS[0] ? cells[0] : cells && k === EXPLAIN_CSV_KEYS[1] ? cells[1] : record[k];
       row += o.delimiter + (v === undefined || v === null ? '' : csvCell(String(v), o));
     }
-    row += o.delimiter + o.delimiter + o.newline;
-    this.shown = row;
+    row += o.delimiter + o.delimiter;
+    this.lastRow = row;
     return row;
+  }
+
+  /** What a job report shows: the row with its line end, as written. */
+  get shown(): string {
+    return this.lastRow + this.o.newline;
   }
 
   errorRow(i: number, e: ErrorBody, separate: boolean): string {
     const o = this.o;
-    const tail = `${csvCell(String(e.errorcode), o)}${o.delimiter}${csvCell(e.errormessage, o)}${o.newline}`;
+    const tail = `${csvCell(String(e.errorcode), o)}${o.delimiter}${csvCell(e.errormessage, o)}`;
     const row = separate
       ? `${this.task.positions[i]}${o.delimiter}${this.input}${o.delimiter}${tail}`
       : `${this.input}${this.emptyResult}${o.delimiter}${tail}`;
-    this.shown = row;
+    this.lastRow = row;
     return row;
   }
 

@@ -13,10 +13,13 @@ const UNIT_LABEL = { line: 'Line', element: 'Element', record: 'Record' } as con
 
 export class JsonFormat implements RecordFormat {
   readonly label: string;
+  readonly lineEnd = '\n';
   error: ErrorBody | undefined;
   shown = '';
   private readonly task: RawTask;
   private readonly buf: Buffer;
+  /** The whole batch is valid UTF-8 (one check): then a record is, unless a character straddles its edge. */
+  private readonly allUtf8: boolean;
   /** The current record's `id`, repeated in its output line. */
   private id: unknown;
 
@@ -24,6 +27,18 @@ export class JsonFormat implements RecordFormat {
     this.task = task;
     this.label = UNIT_LABEL[task.unit];
     this.buf = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+    this.allUtf8 = isUtf8(this.buf);
+  }
+
+  /**
+   * Whether bytes [s, e) of the batch are valid UTF-8. In a batch that is valid UTF-8 as a whole,
+   * a byte that is not a continuation byte (10xxxxxx) starts a character, so a record whose first
+   * byte and whose following byte both are not continuation bytes holds whole characters only.
+   */
+  private isUtf8At(s: number, e: number): boolean {
+    const b = this.buf;
+    if (this.allUtf8 && (s >= b.length || (b[s]! & 0xc0) !== 0x80) && (e >= b.length || (b[e]! & 0xc0) !== 0x80)) return true;
+    return isUtf8(b.subarray(s, e));
   }
 
   read(i: number): unknown {
@@ -31,7 +46,7 @@ export class JsonFormat implements RecordFormat {
     const s = t.bounds[2 * i]!;
     const e = t.bounds[2 * i + 1]!;
     this.id = undefined;
-    if (!isUtf8(this.buf.subarray(s, e))) {
+    if (!this.isUtf8At(s, e)) {
       return this.notARecord(errorBody('INVALID_PARAMETER', `${this.label} ${t.positions[i]}: not valid UTF-8.`));
     }
     let parsed: unknown;
@@ -63,13 +78,13 @@ export class JsonFormat implements RecordFormat {
   outputRow(record: Record<string, unknown>): string {
     const line = renderWithId(this.id, record);
     this.shown = line;
-    return line + '\n';
+    return line;
   }
 
   errorRow(i: number, e: ErrorBody, separate: boolean): string {
     const line = renderError(this.id, e);
     this.shown = line;
-    return separate ? `{"${this.task.unit}":${this.task.positions[i]},${line.slice(1)}\n` : line + '\n';
+    return separate ? `{"${this.task.unit}":${this.task.positions[i]},${line.slice(1)}` : line;
   }
 
   inputText(i: number): string {

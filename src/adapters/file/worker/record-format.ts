@@ -20,9 +20,14 @@ export interface RecordFormat {
   readonly error: ErrorBody | undefined;
   /** Record i is a slot the reader could not make a record of: it becomes the current record, with no input. */
   readerError(i: number): void;
-  /** The current record's output row for the engine's answer (with its line end). */
+  /**
+   * What ends every row ('\n', or a CSV output's line end): written by the loop after each row as
+   * bytes, so that a row is encoded as it was rendered, never concatenated once more.
+   */
+  readonly lineEnd: string;
+  /** The current record's output row for the engine's answer (without its line end). */
   outputRow(record: Record<string, unknown>): string;
-  /** The current record's error row: in its output slot, or (`separate`) for the errors file, position first. */
+  /** The current record's error row (without its line end): in its output slot, or (`separate`) for the errors file, position first. */
   errorRow(i: number, e: ErrorBody, separate: boolean): string;
   /** What a job report shows as the output of the row last rendered. */
   readonly shown: string;

@@ -10,8 +10,12 @@ import type { WorkerState } from '../../../pool/tasks.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, UNREADABLE, type RawResult, type RawTask } from './batch-task.ts';
 import { NOT_A_RECORD, type RecordFormat } from './record-format.ts';
 import { ReportFactsBuilder } from './report-facts.ts';
+import { Utf8Out } from './utf8-out.ts';
 
 const MATCHLEVEL_CODE = new Map<string, number>(MATCHLEVELS.map((m, i) => [m, i]));
+
+/** The size of this thread's last batch output: the next one's buffer starts there. */
+let lastOutputBytes = 1 << 16;
 
 export function runRecords(state: WorkerState, task: RawTask, format: RecordFormat): RawResult {
   const n = task.positions.length;
@@ -20,16 +24,17 @@ export function runRecords(state: WorkerState, task: RawTask, format: RecordForm
   const matchlevels = new Uint8Array(n);
   const readerErrors = task.readerErrors ? new Map(task.readerErrors) : undefined;
   const separate = task.separateErrors === true;
-  let out = '';
-  let err = '';
+  const lineEnd = format.lineEnd;
+  const out = new Utf8Out(lastOutputBytes + (lastOutputBytes >> 3));
+  let err: Utf8Out | undefined;
   // --report: per-record facts and the rows to show, with the record as read as their input
   const facts = task.report ? new ReportFactsBuilder(n, task.report, (i) => format.inputText(i)) : undefined;
 
   const reject = (i: number, e: ErrorBody, request?: unknown): void => {
     codes[i] = e.errorcode;
     const row = format.errorRow(i, e, separate);
-    if (separate) err += row;
-    else out += row;
+    if (separate) (err ??= new Utf8Out(1024)).addLine(row, lineEnd);
+    else out.addLine(row, lineEnd);
     if (facts) {
       facts.rejected(i, request);
       facts.keepOutput(i, format.shown);
@@ -63,7 +68,7 @@ export function runRecords(state: WorkerState, task: RawTask, format: RecordForm
       continue;
     }
     const rec = r.record as Record<string, unknown>;
-    out += format.outputRow(rec);
+    out.addLine(format.outputRow(rec), lineEnd);
     if (facts) {
       facts.processed(i, element, rec);
       facts.keepOutput(i, format.shown);
@@ -72,7 +77,8 @@ export function runRecords(state: WorkerState, task: RawTask, format: RecordForm
     codes[i] = (rec.addresslinestatuscode as number | undefined) ?? 0;
     matchlevels[i] = MATCHLEVEL_CODE.get((rec.matchlevel as string | undefined) ?? '') ?? 0;
   }
-  const result: RawResult = { output: out, errors: err, flags, codes, matchlevels };
+  lastOutputBytes = out.length;
+  const result: RawResult = { output: out.take(), errors: err ? err.take() : new Uint8Array(0), flags, codes, matchlevels };
   if (facts) result.report = facts.take();
   return result;
 }

@@ -64,7 +64,7 @@ describe('the report aggregator', () => {
     const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
     for (let round = 0; round < 20; round++) {
       const result: RawResult = {
-        output: '', errors: '', flags: new Uint8Array(n).fill(1), codes: new Uint16Array(n), matchlevels: new Uint8Array(n).fill(3),
+        output: new Uint8Array(0), errors: new Uint8Array(0), flags: new Uint8Array(n).fill(1), codes: new Uint16Array(n), matchlevels: new Uint8Array(n).fill(3),
         report: {
           relevance: Uint8Array.from({ length: n }, () => Math.floor(rand() * 101)),
           country: Uint16Array.from({ length: n }, () => packCountry(String.fromCharCode(65 + Math.floor(rand() * 26), 65 + Math.floor(rand() * 26)))),
