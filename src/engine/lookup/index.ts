@@ -30,16 +30,28 @@ import { exactMatches } from './match/matches.ts';
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
 import { buildRecord } from './record/record.ts';
+import type { Deduction } from './score/deductions.ts';
 import { searchWithTypoRetry } from './search/typo-retry.ts';
 
 export type { AddressIndex };
+export type { Deduction };
 
 export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
+  return lookupInto(index, req, undefined);
+}
+
+/** The record and the relevance deductions it earned (score/deductions.ts), for an explain opt-in. */
+export function lookupExplained(index: AddressIndex, req: SearchRequest): { record: SearchRecord; deductions: Deduction[] } {
+  const deductions: Deduction[] = [];
+  return { record: lookupInto(index, req, deductions), deductions };
+}
+
+function lookupInto(index: AddressIndex, req: SearchRequest, applied: Deduction[] | undefined): SearchRecord {
   const q = parseRequest(req);
-  if (q.tokens.length === 0) return buildRecord(index, q, { best: undefined, ambiguous: false });
+  if (q.tokens.length === 0) return buildRecord(index, q, { best: undefined, ambiguous: false }, applied);
   const matches = exactMatches(index, q);
   const exact = exactChoice(index, q, matches);
-  if (exact) return buildRecord(index, q, exact);
+  if (exact) return buildRecord(index, q, exact, applied);
   const choice = searchWithTypoRetry(index, q, matches);
-  return buildRecord(index, q, fallback(index, q, matches, choice));
+  return buildRecord(index, q, fallback(index, q, matches, choice), applied);
 }

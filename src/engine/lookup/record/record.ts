@@ -10,7 +10,10 @@ import type { NamedPlace } from '../named-place/named-place.ts';
 import { foldText } from '../normalize/normalize.ts';
 import { countryName, iso3Of } from '../parse/countries.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
+import { AMBIGUOUS_STREET, STREET_NOT_HELD_CAP, type Deduction } from '../score/deductions.ts';
 import type { Scored } from '../score/score.ts';
+
+const NONE: readonly Deduction[] = [];
 import { subdivisionName } from './subdivisions.ts';
 
 export interface Choice {
@@ -53,7 +56,11 @@ function localName(index: AddressIndex, namesId: number, locale: string, fallbac
   return fallback;
 }
 
-export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | undefined, rec: SearchRecord, ambiguous: boolean): number {
+/**
+ * The relevance of a record: the share of the query the answer explains, less the deductions
+ * it earned (../score/deductions.ts; pushed to `applied` when given).
+ */
+export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | undefined, rec: SearchRecord, ambiguous: boolean, applied?: Deduction[]): number {
   if (q.totalWeight <= 0) return 0;
   let e = 0;
   if (s) {
@@ -70,12 +77,14 @@ export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | und
   for (const co of q.county) if (same(rec.county, co)) e += 0.5;
   let rel = (100 * e) / q.totalWeight;
   if (s && s.kind === DOC_STREET) rel -= (1 - s.nameCoverage) * 25;
-  if (ambiguous) rel -= 15;
-  if (s && 'penalty' in s) rel -= (s as NamedPlace).penalty;
+  const deductions: readonly Deduction[] = s && 'deductions' in s ? (s as NamedPlace).deductions : NONE;
+  if (ambiguous) { rel -= AMBIGUOUS_STREET.points; applied?.push(AMBIGUOUS_STREET); }
+  for (const d of deductions) rel -= d.points;
+  if (applied) for (const d of deductions) applied.push(d);
   if (!s) rel = Math.min(rel, 20); // a country alone is not an address
   if (!s && !q.country) rel = 0; // nothing found and no country: nothing to be confident about
   // a general answer to a query that named a street (or a house number) never reaches 90
-  if (s && s.kind !== DOC_STREET && namesStreet(q, s)) rel = Math.min(rel, 85);
+  if (s && s.kind !== DOC_STREET && namesStreet(q, s)) rel = Math.min(rel, STREET_NOT_HELD_CAP);
   return Math.max(0, Math.min(100, Math.round(rel)));
 }
 
@@ -84,7 +93,8 @@ function namesStreet(q: ParsedQuery, s: Scored): boolean {
   return q.tokens.some((t, i) => t.field === 'street' || (t.field === 'free' && s.explained[i] === 0));
 }
 
-export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice): SearchRecord {
+/** The spec's record of a choice; the relevance deductions applied are pushed to `applied` when given. */
+export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice, applied?: Deduction[]): SearchRecord {
   const rec = emptySearchRecord();
   const s = choice.best;
   const c = index.c;
@@ -97,7 +107,7 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice)
       rec.matchlevel = 'general';
     }
     rec.additional_data = q.additional;
-    rec.relevance = String(relevanceOf(index, q, undefined, rec, false));
+    rec.relevance = String(relevanceOf(index, q, undefined, rec, false, applied));
     return rec;
   }
   const d = s.doc;
@@ -147,7 +157,7 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice)
     rec.matchlevel = 'general';
   }
   rec.additional_data = q.additional;
-  rec.relevance = String(relevanceOf(index, q, s, rec, choice.ambiguous));
+  rec.relevance = String(relevanceOf(index, q, s, rec, choice.ambiguous, applied));
   for (const k of SEARCH_RECORD_KEYS) if (typeof rec[k] !== 'string') rec[k] = '';
   return rec;
 }

@@ -1,0 +1,50 @@
+/**
+ * Stage 9 (named place, see ../index.ts): the country from the query's own evidence when it names
+ * none. Weak evidence (street-type words, letters: street-countries.ts) chooses among countries;
+ * strong evidence rules countries out and is never contradicted: a postcode written in a shape
+ * only some countries use (`75116`, `00-640`, `1017 GB`, `NW1 6XE`) keeps the answer in those
+ * countries, narrowed by the street words where they agree (`Rue …, 75116` is French-speaking and
+ * five-digit: never Australia, whose codes have four).
+ */
+import type { ParsedQuery } from '../parse/parse.ts';
+import { countryHint } from './street-countries.ts';
+
+/** The query's street and free-text words and, per word, whether it starts its part or field. */
+export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolean[] } {
+  const ws = q.tokens.filter((t) => t.field === 'street' || t.field === 'free');
+  return {
+    texts: ws.map((t) => t.text),
+    firsts: ws.map((t, i) => i === 0 || ws[i - 1]!.field !== t.field || ws[i - 1]!.seg !== t.seg),
+  };
+}
+
+/** The countries the street words and letters point to (weak evidence; empty: none). */
+export function queryCountryHint(q: ParsedQuery): Set<string> {
+  const { texts, firsts } = streetWordsOf(q);
+  return countryHint(texts, q.rawText, firsts);
+}
+
+/**
+ * A postcode candidate is strong evidence when it was given as the zip, or its shape could not
+ * be a house number: five characters or more, or letters, or written in parts (`00-640`).
+ */
+function strongPostcode(raw: string, key: string, zipField: boolean): boolean {
+  return zipField || key.length >= 5 || /[a-z]/i.test(key) || /[\s-]/.test(raw.trim());
+}
+
+/**
+ * The countries the query's strong evidence allows (empty: no constraint): a given country
+ * constrains elsewhere; here, the shapes of its strong postcodes, narrowed to the countries the
+ * street words and letters (`hint`) point to when some of them agree.
+ */
+export function allowedCountries(q: ParsedQuery, hint: ReadonlySet<string>): ReadonlySet<string> {
+  if (q.country) return new Set();
+  const shape = new Set<string>();
+  for (const z of q.zipCands) {
+    const zipField = z.start === 0 && z.end === 0;
+    if (z.countries.length > 0 && strongPostcode(z.raw, z.key, zipField)) for (const c of z.countries) shape.add(c);
+  }
+  if (shape.size === 0) return shape;
+  const both = new Set([...shape].filter((c) => hint.has(c)));
+  return both.size > 0 ? both : shape;
+}
