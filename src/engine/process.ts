@@ -7,7 +7,7 @@ import type { Op } from '../contract/params.ts';
 import type { LinesRecord, SearchRecord } from '../contract/records.ts';
 import { isChargeableLinesStatus } from '../contract/records.ts';
 import type { ElementOptions, LinesRequest, SearchRequest } from '../contract/requests.ts';
-import { validateElement, type ValidElement } from '../contract/validate.ts';
+import { validateElement, type ElementDefaults, type ValidElement } from '../contract/validate.ts';
 import { formatRecipientBlock } from './lines/index.ts';
 import { lookup } from './lookup/index.ts';
 import type { AddressIndex } from './index/index.ts';
@@ -34,8 +34,8 @@ export interface Rejected {
 
 export type Outcome<O extends Op = Op> = Processed<O> | Rejected;
 
-export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineContext): Outcome<O> {
-  const v = validateElement(op, raw);
+export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineContext, defaults?: ElementDefaults): Outcome<O> {
+  const v = validateElement(op, raw, defaults);
   if (!v.ok) return v;
   return processValidated(op, v, ctx);
 }

@@ -12,7 +12,7 @@
 import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contract/records.ts';
 import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
-import { validateElement, type ValidElement } from '../../contract/validate.ts';
+import { validateElement, type ElementDefaults, type ValidElement } from '../../contract/validate.ts';
 import type { Outcome } from '../../engine/process.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
@@ -34,6 +34,8 @@ export interface SliceOptions {
   meter: StreamMeter;
   codec: ValueCodec;
   metrics: WorkerMetrics;
+  /** Values for records that do not give their own (`consume --prefer-country`). */
+  defaults?: ElementDefaults;
 }
 
 /** One open Kafka transaction of the partition's producer, whatever the client. */
@@ -111,7 +113,7 @@ onPlan: (p: BatchPlan) => void,
       rejected[i] = r.rejected;
       continue;
     }
-    const v = validateElement(r.op, r.element);
+    const v = validateElement(r.op, r.element, o.defaults);
     if (v.ok) valid[i] = v;
     else rejected[i] = v.error;
   }

@@ -36,6 +36,7 @@ import { fetchTopicIds } from './client/topic-ids.ts';
 import { requireTopics } from './topics/ensure.ts';
 import { BatchFailures } from './batch-failures.ts';
 import type { Op } from '../../contract/params.ts';
+import type { ElementDefaults } from '../../contract/validate.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
@@ -60,6 +61,8 @@ export interface StreamWorkerOptions {
   dlqTopic: string;
   /** Fixes the op of every record; otherwise the value names it. */
   op?: Op;
+  /** Values for records that do not give their own (`--prefer-country`), checked by the caller. */
+  defaults?: ElementDefaults;
   valueFormat: OutputFormat;
   transactionalIdPrefix: string;
   pool: EnginePool;

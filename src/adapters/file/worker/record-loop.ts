@@ -52,7 +52,7 @@ export function runRecords(state: WorkerState, task: RawTask, format: RecordForm
     }
     let r;
     try {
-      r = processElement(task.op, element, state.ctx);
+      r = processElement(task.op, element, state.ctx, task.defaults);
     } catch (x) {
       // An engine defect must cost one record, not the job: the record gets a 500 in its slot.
       reject(i, errorBody('INTERNAL', `${format.label} ${task.positions[i]}: ${ERRORS.INTERNAL.message} (${(x as Error).message})`), element);
