@@ -103,7 +103,9 @@ for (const f of readdirSync(banoDir).filter((x) => x.endsWith('.csv.gz')).sort()
 // every language of the country glues the type word on, the endings of its streets' last words
 // (3–7 letters) that follow varied letters (a morpheme, `gasse`, not the tail `asse` of `strasse`).
 // These belong to no language: only the counted countries' own streets weigh them.
-const FROM_DATA = 0.02;
+const FROM_DATA = 0.015;
+/** …and at least this many streets. */
+const FROM_DATA_MIN = 3;
 const dataWords = new Set<string>();
 const dataSuffixes = new Map<string, number>();
 /** A data ending counts from this many streets on. */
@@ -118,7 +120,7 @@ for (const [cc, names] of streets) {
     const last = toks[toks.length - 1]!;
     for (let k = 3; k <= 8 && k + SUFFIX_STEM <= last.length; k++) bump(endings, last.slice(-k));
   }
-  for (const [t, n] of edge) if (n >= FROM_DATA * names.size && !wordLangs.has(t)) { wordLangs.set(t, new Set()); dataWords.add(t); }
+  for (const [t, n] of edge) if (n >= Math.max(FROM_DATA_MIN, FROM_DATA * names.size) && !wordLangs.has(t)) { wordLangs.set(t, new Set()); dataWords.add(t); }
   if (!countryLanguages(cc).every((l) => COMPOUNDING.has(l))) continue;
   for (const [e, n] of endings) {
     if (e.length > 7 || n < FROM_DATA * names.size || suffixLangs.has(e)) continue;
@@ -137,9 +139,11 @@ const suffixCounts = new Map<string, Map<string, number>>();
 for (const [cc, names] of streets) {
   const wc = new Map<string, number>(), sc = new Map<string, number>();
   for (const name of names) {
-    const toks = new Set(foldTokens(name));
+    const all = foldTokens(name);
+    const toks = new Set(all);
+    // a type word stands first or last (`Rue …`, `… Boulevard`); `la` of `Rue de la Paix` is none
     const words = new Set<string>();
-    for (const t of toks) if (wordLangs.has(t)) for (const w of [t, ...(abbrevsOf.get(t) ?? [])]) words.add(w);
+    for (const t of new Set([all[0], all[all.length - 1]])) if (t && wordLangs.has(t)) for (const w of [t, ...(abbrevsOf.get(t) ?? [])]) words.add(w);
     for (const w of words) wc.set(w, (wc.get(w) ?? 0) + 1);
     const seen = new Set<string>();
     for (const t of toks) {
@@ -180,9 +184,8 @@ function table(langsOf: Map<string, Set<string>>, counted: Map<string, Map<strin
       const langs = countryLanguages(cc);
       const prior = langs.length === 0 ? P_BORROW : langs.reduce((a, l) => a + pLang.get(l)! / langs.length, 0);
       const n = streets.get(cc)?.size;
-      // a country's own streets refine a word of its languages, or one read from the data
-      const own = langs.some((l) => wl.has(l)) || dataWords.has(w) ? (counted.get(cc)?.get(w) ?? 0) : 0;
-      pw.set(cc, n === undefined ? prior : (own + BETA * prior) / (n + BETA));
+      // a country's own streets refine it (`Boulevard` is Danish too: H.C. Andersens Boulevard)
+      pw.set(cc, n === undefined ? prior : ((counted.get(cc)?.get(w) ?? 0) + BETA * prior) / (n + BETA));
     }
     const sum = [...pw.values()].reduce((a, b) => a + b, 0);
     const row: Record<string, number> = {};

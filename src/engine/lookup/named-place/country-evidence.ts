@@ -20,16 +20,16 @@ export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolea
 
 /** The countries the street words and letters point to (weak evidence; empty: none). */
 export function queryCountryHint(q: ParsedQuery): Set<string> {
-  const { texts, firsts } = streetWordsOf(q);
-  return countryHint(texts, q.rawText, firsts);
+  return countryHint(streetWordsOf(q).texts, q.rawText);
 }
 
 /**
- * A postcode candidate is strong evidence when it was given as the zip, or its shape could not
- * be a house number: five characters or more, or letters, or written in parts (`00-640`).
+ * A postcode candidate is strong evidence when its shape could be neither a house number nor
+ * part of another country's code: five characters or more, or letters, or written in parts
+ * (`00-640`). Four digits are not (`1010` is also how people write Malta's `VLT 1010`).
  */
-function strongPostcode(raw: string, key: string, zipField: boolean): boolean {
-  return zipField || key.length >= 5 || /[a-z]/i.test(key) || /[\s-]/.test(raw.trim());
+function strongPostcode(raw: string, key: string): boolean {
+  return key.length >= 5 || /[a-z]/i.test(key) || /[\s-]/.test(raw.trim());
 }
 
 /**
@@ -40,10 +40,7 @@ function strongPostcode(raw: string, key: string, zipField: boolean): boolean {
 export function allowedCountries(q: ParsedQuery, hint: ReadonlySet<string>): ReadonlySet<string> {
   if (q.country) return new Set();
   const shape = new Set<string>();
-  for (const z of q.zipCands) {
-    const zipField = z.start === 0 && z.end === 0;
-    if (z.countries.length > 0 && strongPostcode(z.raw, z.key, zipField)) for (const c of z.countries) shape.add(c);
-  }
+  for (const z of q.zipCands) if (z.countries.length > 0 && strongPostcode(z.raw, z.key)) for (const c of z.countries) shape.add(c);
   if (shape.size === 0) return shape;
   const both = new Set([...shape].filter((c) => hint.has(c)));
   return both.size > 0 ? both : shape;

@@ -16,28 +16,29 @@ const SUFFIX_STEM = 2;
 /** A country whose share of the evidence is under this is not hinted at. */
 export const HINT_MIN = 0.02;
 
-/** P(country | word) of a folded token: the word itself, else its longest known suffix. */
+/** P(country | word) of a folded token: the word itself, else its longest known suffix (or the suffix alone). */
 export function wordWeights(t: string): Weights | undefined {
   const w = STREET_WORD_COUNTRIES[t];
   if (w) return w;
   let best: string | undefined;
   for (const suf in STREET_SUFFIX_COUNTRIES) {
-    if (t.length >= suf.length + SUFFIX_STEM && t.endsWith(suf) && (!best || suf.length > best.length)) best = suf;
+    // the suffix itself as a word counts too (`Dr. Priemes Vej`)
+    if ((t === suf || (t.length >= suf.length + SUFFIX_STEM && t.endsWith(suf))) && (!best || suf.length > best.length)) best = suf;
   }
   return best === undefined ? undefined : STREET_SUFFIX_COUNTRIES[best];
 }
 
 /**
- * The street-type evidence of folded tokens as P(country), normalised (empty: none). A two-letter
- * abbreviation counts only as the first word (`ul. Mokotowska`), not inside a name (`Rue de la
- * Paix`: `la` is also English for Lane). Several words are a mixture, not independent evidence:
- * one of them may belong to the name (`St. Martins-Ring`: `St.` is Sankt, not Street), so each
- * keeps the countries it points to.
+ * The street-type evidence of folded tokens as P(country), normalised (empty: none). Words of
+ * fewer than three letters say nothing: `Dr.`, `St.`, `la`, `ul.` are titles, articles or
+ * abbreviations of many languages. Several words are a mixture, not independent evidence: one of
+ * them may belong to the name (`St. Martins-Ring`: Sankt, not Street), so each keeps the countries
+ * it points to.
  */
-export function streetWordEvidence(tokens: readonly string[], firsts?: readonly boolean[]): Map<string, number> {
+export function streetWordEvidence(tokens: readonly string[]): Map<string, number> {
   let acc: Map<string, number> | undefined;
-  tokens.forEach((t, i) => {
-    if (t.length < 2 || (t.length < 3 && !(firsts ? firsts[i] : i === 0))) return;
+  tokens.forEach((t) => {
+    if (t.length < 3) return;
     const w = wordWeights(t);
     if (!w) return;
     acc ??= new Map();
@@ -51,9 +52,9 @@ export function streetWordEvidence(tokens: readonly string[], firsts?: readonly 
 }
 
 /** Countries the street type words of these folded tokens point to (empty: no hint). */
-export function streetCountries(tokens: readonly string[], firsts?: readonly boolean[]): Set<string> {
+export function streetCountries(tokens: readonly string[]): Set<string> {
   const out = new Set<string>();
-  for (const [cc, p] of streetWordEvidence(tokens, firsts)) if (p >= HINT_MIN) out.add(cc);
+  for (const [cc, p] of streetWordEvidence(tokens)) if (p >= HINT_MIN) out.add(cc);
   return out;
 }
 
@@ -91,8 +92,8 @@ export function letterCountries(raw: string): Set<string> {
  * they disagree, the letters (a name's own spelling outweighs a type word borrowed across
  * languages, like "Boulevard").
  */
-export function countryHint(tokens: readonly string[], raw: string, firsts?: readonly boolean[]): Set<string> {
-  const words = streetCountries(tokens, firsts);
+export function countryHint(tokens: readonly string[], raw: string): Set<string> {
+  const words = streetCountries(tokens);
   const letters = letterCountries(raw);
   if (letters.size === 0) return words;
   if (words.size === 0) return letters;
