@@ -7,7 +7,7 @@
  * five-digit: never Australia, whose codes have four).
  */
 import type { ParsedQuery } from '../parse/parse.ts';
-import { countryHint } from './street-countries.ts';
+import { countryHint, streetWordEvidence } from './street-countries.ts';
 
 /** The query's street and free-text words and, per word, whether it starts its part or field. */
 export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolean[] } {
@@ -21,6 +21,25 @@ export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolea
 /** The countries the street words and letters point to (weak evidence; empty: none). */
 export function queryCountryHint(q: ParsedQuery): Set<string> {
   return countryHint(streetWordsOf(q).texts, q.rawText);
+}
+
+/** P(country) from the query's street-type words (street-countries.ts; empty: none). */
+export function streetWordWeights(q: ParsedQuery): Map<string, number> {
+  return streetWordEvidence(streetWordsOf(q).texts);
+}
+
+/** How much more likely the first country must be than the second for the words to choose it. */
+const DOMINANT_RATIO = 2;
+
+/**
+ * The one country of `countries` the evidence chooses: the only one, or the one whose word
+ * weight is DOMINANT_RATIO times the next (`…platz` with `3500`: Austria over Belgium); none
+ * when they are alike (`Calle` is Spanish and Italian to the sources).
+ */
+export function dominantCountry(countries: ReadonlySet<string>, weights: ReadonlyMap<string, number>): string | undefined {
+  if (countries.size <= 1) return countries.values().next().value;
+  const ranked = [...countries].map((c) => [c, weights.get(c) ?? 0] as const).sort((a, b) => b[1] - a[1]);
+  return ranked[0]![1] >= DOMINANT_RATIO * ranked[1]![1] && ranked[0]![1] > 0 ? ranked[0]![0] : undefined;
 }
 
 /**

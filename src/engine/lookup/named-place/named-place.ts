@@ -36,7 +36,7 @@ import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
   COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, NAME_ALTERNATE, NAME_FUZZY, POSTCODE_CITY_DISAGREE, type Deduction,
 } from '../score/deductions.ts';
-import { allowedCountries, queryCountryHint, streetWordsOf } from './country-evidence.ts';
+import { allowedCountries, dominantCountry, queryCountryHint, streetWordsOf, streetWordWeights } from './country-evidence.ts';
 import { isStreetWord } from './street-countries.ts';
 import { placeToken, streetPartTokens } from './street-part.ts';
 
@@ -127,8 +127,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     // a code in several countries and nothing named: the street's type word may point to one
     if (!q.country && b.score < 10 && countries.size > 1) {
       const hinted = pcs.filter((p) => hint0.has(p.country));
-      if (hinted.length > 0 && new Set(hinted.map((p) => p.country)).size === 1) {
-        b = { pc: hinted[0]!, place: undefined, pcTokens: [], score: 1 };
+      const chosen = dominantCountry(new Set(hinted.map((p) => p.country)), streetWordWeights(q));
+      if (chosen) {
+        b = { pc: hinted.find((p) => p.country === chosen)!, place: undefined, pcTokens: [], score: 1 };
         hintDecided = true;
       } else if (q.prefer) {
         // nothing in the query decides: the preferred country, when the code is one of its own
