@@ -18,15 +18,21 @@ export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolea
   };
 }
 
-/** The countries the street words and letters point to (weak evidence; empty: none). */
+/** The countries the street words and letters point to (weak evidence; empty: none; computed once per query). */
 export function queryCountryHint(q: ParsedQuery): Set<string> {
-  return countryHint(streetWordsOf(q).texts, q.rawText);
+  let h = hints.get(q);
+  if (!h) hints.set(q, (h = countryHint(streetWordsOf(q).texts, q.rawText)));
+  return h;
 }
+
+const hints = new WeakMap<ParsedQuery, Set<string>>();
 
 /** P(country) from the query's street-type words (street-countries.ts; empty: none). */
 export function streetWordWeights(q: ParsedQuery): Map<string, number> {
   return streetWordEvidence(streetWordsOf(q).texts);
 }
+
+const NO_CONSTRAINT: ReadonlySet<string> = new Set();
 
 /** How much more likely the first country must be than the second for the words to choose it. */
 const DOMINANT_RATIO = 2;
@@ -57,7 +63,7 @@ function strongPostcode(raw: string, key: string): boolean {
  * street words and letters (`hint`) point to when some of them agree.
  */
 export function allowedCountries(q: ParsedQuery, hint: ReadonlySet<string>): ReadonlySet<string> {
-  if (q.country) return new Set();
+  if (q.country || q.zipCands.length === 0) return NO_CONSTRAINT;
   const shape = new Set<string>();
   for (const z of q.zipCands) if (z.countries.length > 0 && strongPostcode(z.raw, z.key)) for (const c of z.countries) shape.add(c);
   if (shape.size === 0) return shape;

@@ -23,7 +23,7 @@ import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
  */
 export function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice0: Choice): Choice {
   // strong evidence (a postcode's shape, with the street words) is never contradicted
-  const allowed = q.country ? undefined : allowedCountries(q, queryCountryHint(q));
+  const allowed = q.country || q.zipCands.length === 0 ? undefined : allowedCountries(q, queryCountryHint(q));
   // against an answer the query does not otherwise name: a street holding the query's postcode
   // (the data puts the code there) or its city (the postcode is the wrong one) stays
   const outside = (c: Choice) => !!c.best && !c.best.zipMatched && !placeMatched(c.best) && !cityFieldNamesStreetCity(index, q, c.best)
