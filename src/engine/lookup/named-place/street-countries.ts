@@ -14,7 +14,7 @@ type Weights = Readonly<Record<string, number>>;
 /** A suffix counts from this many letters before it (`Vesterbrogade`, not `gade` alone). */
 const SUFFIX_STEM = 2;
 /** A country whose share of the evidence is under this is not hinted at. */
-export const HINT_MIN = 0.02;
+export const HINT_MIN = 0.04;
 
 /** P(country | word) of a folded token: the word itself, else its longest known suffix (or the suffix alone). */
 export function wordWeights(t: string): Weights | undefined {
