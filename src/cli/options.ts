@@ -1,4 +1,5 @@
 /** Option parsing shared by the subcommands: a wrong value names the flag and what it got. */
+import { checkPreferCountry } from '../contract/validate.ts';
 import { UsageError } from './command.ts';
 
 /** `got 'x'`, or `got nothing` for an empty value. */
@@ -26,6 +27,17 @@ export function oneOf<T extends string>(name: string, v: string | undefined, all
     throw new UsageError(`--${name} must be ${alternatives(allowed)}, ${v === undefined ? 'got nothing' : got(v)}`);
   }
   return v as T;
+}
+
+/**
+ * `--prefer-country CC`: the soft default country of `search` records that give none, checked
+ * like the request parameter `prefer_country` (the one validation path); upper case.
+ */
+export function preferCountryOption(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const r = checkPreferCountry(v);
+  if ('ok' in r || !r.value) throw new UsageError(`--prefer-country must be the ISO 3166-1 alpha-2 code of a destination (DE, FR, PL, …), ${got(v)}`);
+  return r.value;
 }
 
 /** A string option that must be given and not be empty: the value, or a usage error naming it. */

@@ -46,7 +46,7 @@ export const EXPLAIN_CSV_KEYS = ['explain_parts', 'explain_deductions'] as const
 /**
  * The two CSV cells. Parts: `status:field:input=became` joined by `; `, with `(why)` after a
  * corrected or inferred part (`corrected:city:pariss=paris(typo)`, `inferred:country_iso_2:=FR(…)`,
- * `ignored::xyz=`). Deductions: `CODE:-points` joined by `; ` (`AMBIGUOUS:-15`).
+ * `ignored::xyz=`). Deductions: `CODE:-points` joined by `; ` (`AMBIGUOUS_STREET:-15`).
  */
 export function explainCsvCells(e: Explanation): [string, string] {
   const parts = e.parts.map((p) => `${p.status}:${p.field}:${p.input}=${p.became}${p.why && p.status !== 'matched' && p.status !== 'ignored' ? `(${p.why})` : ''}`);

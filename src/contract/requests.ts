@@ -12,6 +12,12 @@ export interface SearchRequest {
   street?: string;
   housenumber?: string;
   locale?: string;
+  /**
+   * Extension (not a spec key): a soft default country, ISO 3166-1 alpha-2 of a destination,
+   * that favours one country among those a query without a country leaves open; unlike
+   * `country` it excludes none. Set per job (`--prefer-country`), per consumer, or per request.
+   */
+  prefer_country?: string;
 }
 
 export interface LinesRequest {

@@ -5,6 +5,8 @@
  */
 import { errorBody, type ErrorBody } from './errors.ts';
 import { CREDENTIAL_PARAMS, EXTENSION_PARAMS, OP_PARAMS, OPTION_PARAMS, type Op, type ParamDef } from './params.ts';
+
+import { isSupportedDestination } from '../engine/lines/iso3166.ts';
 import type { ElementOptions, RequestByOp } from './requests.ts';
 
 export interface ValidElement<O extends Op = Op> {
@@ -78,12 +80,36 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Values a job, consumer or batch gives every element that does not give its own. */
+export interface ElementDefaults {
+  /** `search`: the soft default country (`--prefer-country`, a batch's top-level `prefer_country`). */
+  prefer_country?: string;
+}
+
+/** The extension parameter `prefer_country` (not in the spec's tables). */
+export const PREFER_COUNTRY = 'prefer_country';
+
+/**
+ * Checks a soft default country: the ISO 3166-1 alpha-2 code of a destination, any case.
+ * Answers the code in upper case, nothing when absent or empty, or the 412 error.
+ */
+export function checkPreferCountry(value: unknown): { value?: string } | InvalidElement {
+  if (value === undefined || value === null || value === '') return {};
+  if (typeof value !== 'string') return invalid(`Parameter '${PREFER_COUNTRY}' must be a string; got ${Array.isArray(value) ? 'array' : typeof value}.`);
+  const cc = value.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(cc) || !isSupportedDestination(cc)) {
+    return invalid(`Parameter '${PREFER_COUNTRY}' must be the ISO 3166-1 alpha-2 code of a destination (DE, FR, PL, …); got '${value.slice(0, 20)}'.`);
+  }
+  return { value: cc };
+}
+
 /**
  * Validates one request element of `op` (a single-mode form body, a batch element, a file
  * record or a Kafka message). Unknown keys are ignored; credentials inside an element are ignored.
- * Mandatory parameters are checked first, so a record missing one always answers 428.
+ * Mandatory parameters are checked first, so a record missing one always answers 428. `defaults`
+ * (already checked by the caller with the same functions) fill what the element does not give.
  */
-export function validateElement<O extends Op>(op: O, raw: unknown): Validated<O> {
+export function validateElement<O extends Op>(op: O, raw: unknown, defaults?: ElementDefaults): Validated<O> {
   if (!isPlainObject(raw)) {
     return invalid(`A request element must be a JSON object; got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}.`);
   }
@@ -98,6 +124,12 @@ export function validateElement<O extends Op>(op: O, raw: unknown): Validated<O>
     const r = checkParam(def, raw[def.name]);
     if ('ok' in r) return r;
     if (r.value !== undefined) request[def.name] = r.value;
+  }
+  if (op === 'search') {
+    const r = checkPreferCountry(raw[PREFER_COUNTRY]);
+    if ('ok' in r) return r;
+    const cc = r.value ?? defaults?.prefer_country;
+    if (cc) request[PREFER_COUNTRY] = cc;
   }
   const options: ElementOptions = { requestproof: false, returnavailablecredits: false };
   for (const def of OPTION_PARAMS) {

@@ -8,7 +8,7 @@ import type { Op } from '../contract/params.ts';
 import type { LinesRecord, SearchRecord } from '../contract/records.ts';
 import { isChargeableLinesStatus } from '../contract/records.ts';
 import type { ElementOptions, LinesRequest, SearchRequest } from '../contract/requests.ts';
-import { validateElement, type ValidElement } from '../contract/validate.ts';
+import { validateElement, type ElementDefaults, type ValidElement } from '../contract/validate.ts';
 import { formatRecipientBlock } from './lines/index.ts';
 import { lookup, lookupExplained } from './lookup/index.ts';
 import type { AddressIndex } from './index/index.ts';
@@ -36,11 +36,12 @@ export interface Rejected {
 export type Outcome<O extends Op = Op> = Processed<O> | Rejected;
 
 /**
+ * `defaults` fill what an element leaves out (`prefer_country`: the job's `--prefer-country`);
  * `explain` (file jobs: the job's `--explain`) decides the explanation for every element,
  * whatever an element's own `explain` key says; without it, the element's option decides.
  */
-export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineContext, explain?: boolean): Outcome<O> {
-  const v = validateElement(op, raw);
+export function processElement<O extends Op>(op: O, raw: unknown, ctx: EngineContext, defaults?: ElementDefaults, explain?: boolean): Outcome<O> {
+  const v = validateElement(op, raw, defaults);
   if (!v.ok) return v;
   if (explain !== undefined) setExplain(v.options, explain);
   return processValidated(op, v, ctx);

@@ -17,7 +17,7 @@ const EXPLAIN: Explanation = {
   ],
   deductions: [
     { code: 'TYPO', points: 23.3, why: 'a word matched only as a misspelling (one edit away) ("pariss")' },
-    { code: 'AMBIGUOUS', points: 15, why: 'an equally good street in another town' },
+    { code: 'AMBIGUOUS_STREET', points: 15, why: 'an equally good street in another town' },
   ],
 };
 
@@ -37,7 +37,7 @@ describe('explanation forms', () => {
   it('CSV: parts and deductions as compact strings', () => {
     expect(explainCsvCells(EXPLAIN)).toEqual([
       'corrected:city:Pariss=paris(typo); ignored::a<b & "c"=; inferred:country_iso_2:=FR(the country of the place found); matched:zip:75008=75008',
-      'TYPO:-23.3; AMBIGUOUS:-15',
+      'TYPO:-23.3; AMBIGUOUS_STREET:-15',
     ]);
     expect(explainCsvCells({ parts: [], deductions: [] })).toEqual(['', '']);
   });

@@ -106,3 +106,20 @@ describe('validateCredentials', () => {
     expect(validateCredentials({ license, guid: 'x'.repeat(30) }).ok).toBe(true);
   });
 });
+
+describe('validateElement: prefer_country (extension, issue 18)', () => {
+  it('accepts a destination code in any case, upper-cases it, and lets the element win over the defaults', () => {
+    expect(validateElement('search', { address: 'x', prefer_country: 'de' })).toMatchObject({ ok: true, request: { prefer_country: 'DE' } });
+    expect(validateElement('search', { address: 'x' }, { prefer_country: 'AT' })).toMatchObject({ ok: true, request: { prefer_country: 'AT' } });
+    expect(validateElement('search', { address: 'x', prefer_country: 'FR' }, { prefer_country: 'AT' })).toMatchObject({ ok: true, request: { prefer_country: 'FR' } });
+    const none = validateElement('search', { address: 'x', prefer_country: '' });
+    expect(none.ok && 'prefer_country' in none.request).toBe(false);
+  });
+  it('answers 412 (ADDR_ERR_INVALID_PARAMETER) for a code that is no destination, or not a string', () => {
+    for (const v of ['XX', 'US', 'DEU', 'Germany', 7]) {
+      const r = validateElement('search', { address: 'x', prefer_country: v });
+      expect(r).toMatchObject({ ok: false, error: { errorcode: 412 } });
+      expect(!r.ok && r.error.errormessage).toContain('prefer_country');
+    }
+  });
+});

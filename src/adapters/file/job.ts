@@ -18,6 +18,7 @@
  */
 import { ERRORS } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
+import type { ElementDefaults } from '../../contract/validate.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import { CHARGEABLE, MATCHLEVELS, OK, type RawResult } from './worker/batch-task.ts';
 import { runFileBatchOnPool } from './pool-batch.ts';
@@ -94,6 +95,8 @@ export interface JobOptions {
   maxRejected?: number;
   /** Called with what was done when the job ends by an exception (output or input failure). */
   onFailed?: (soFar: JobSummary) => void;
+  /** Values for records that do not give their own (`--prefer-country`), checked by the caller. */
+  defaults?: ElementDefaults;
 }
 
 /** 'rejected': stopped, more unreadable records than `maxRejected`. */
@@ -253,6 +256,7 @@ async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Pro
         ...(gzip ? { gzip: { output: gzip.output, errors: gzip.errors && opts.errors !== undefined } } : {}),
         ...(opts.report ? { report: opts.report.request } : {}), // [report] facts for the report
         ...(opts.explain ? { explain: true } : {}),
+        ...(opts.defaults ? { defaults: opts.defaults } : {}),
       });
       result.catch(() => {}); // awaited in order by drainOne; no unhandled rejection meanwhile
       inFlight.push({ batch, result });

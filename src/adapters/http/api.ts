@@ -12,7 +12,9 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS, errorBody, ServiceError, type ErrorBody } from '../../contract/errors.ts';
 import { MAX_BATCH_ELEMENTS, type Op } from '../../contract/params.ts';
-import { isPlainObject, validateCredentials, validateElement, type Validated, type ValidElement } from '../../contract/validate.ts';
+import {
+  PREFER_COUNTRY, checkPreferCountry, isPlainObject, validateCredentials, validateElement, type Validated, type ValidElement,
+} from '../../contract/validate.ts';
 import type { Billing } from '../../billing/billing.ts';
 import { Meter, type Hold } from '../../billing/meter.ts';
 import { newRequestId } from '../../billing/request-id.ts';
@@ -203,6 +205,10 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: s
   for (const k of OPTION_KEYS) if (body[k] !== undefined) top[k] = body[k];
   const topV = validateElement('search', top);
   if (!topV.ok) return fail(topFormat, topV.error);
+  // extension: a top-level prefer_country is every search element's default (checked the same way)
+  const topPrefer = op === 'search' ? checkPreferCountry(body[PREFER_COUNTRY]) : {};
+  if ('ok' in topPrefer) return fail(topFormat, topPrefer.error);
+  const defaults = topPrefer.value ? { prefer_country: topPrefer.value } : undefined;
 
   const raw = body.batch;
   if (Array.isArray(raw)) return fail(topFormat, errorBody('INVALID_PARAMETER', "Parameter 'batch' is given more than once."));
@@ -236,7 +242,7 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: s
     format = named.values().next().value ?? 'json';
   }
 
-  const validated: Validated[] = elements.map((e) => validateElement(op, e));
+  const validated: Validated[] = elements.map((e) => validateElement(op, e, defaults));
   // a top-level explain=1 is the default of the elements that do not say
   if (topV.options.explain && op === 'search') {
     validated.forEach((v, i) => { if (v.ok && elements[i]!.explain === undefined) v.options.explain = true; });

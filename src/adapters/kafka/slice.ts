@@ -11,7 +11,7 @@
 import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contract/records.ts';
 import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
-import { validateElement, type ValidElement } from '../../contract/validate.ts';
+import { validateElement, type ElementDefaults, type ValidElement } from '../../contract/validate.ts';
 import { setExplain, type Outcome } from '../../engine/process.ts';
 import { EXPLAIN_KEY } from '../../contract/explain.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
@@ -36,6 +36,8 @@ export interface SliceOptions {
   meter: StreamMeter;
   codec: ValueCodec;
   metrics: WorkerMetrics;
+  /** Values for records that do not give their own (`consume --prefer-country`). */
+  defaults?: ElementDefaults;
   /** Where a slice's time goes, phase by phase (the benchmark's profile, bench/kafka.bench.ts); off when absent. */
   phases?: SlicePhases;
 }
@@ -131,7 +133,7 @@ onPlan: (p: BatchPlan) => void,
       rejected[i] = r.rejected;
       continue;
     }
-    const v = validateElement(r.op, r.element);
+    const v = validateElement(r.op, r.element, o.defaults);
     // the worker's --explain decides for every record (an element's own `explain` key does not)
     if (v.ok && r.op === 'search') setExplain(v.options, o.explain === true);
     if (v.ok) valid[i] = v;

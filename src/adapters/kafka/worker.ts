@@ -22,6 +22,7 @@
  */
 import { StoreUnavailableError } from '../../billing/store.ts';
 import type { Op } from '../../contract/params.ts';
+import type { ElementDefaults } from '../../contract/validate.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
@@ -48,6 +49,8 @@ export interface StreamWorkerOptions {
   dlqTopic: string;
   /** Fixes the op of every record; otherwise the value names it. */
   op?: Op;
+  /** Values for records that do not give their own (`--prefer-country`), checked by the caller. */
+  defaults?: ElementDefaults;
   valueFormat: OutputFormat;
   /** --explain: search results carry their explanation, written as search-result v2 (default: none, v1). */
   explain?: boolean;

@@ -23,7 +23,7 @@ import { CONNECTION_OPTIONS, CONNECTION_USAGE, CONNECTION_USAGE_LINES, connectio
 import { loadIndexForOp } from '../load-index.ts';
 import { UsageError, type Command } from '../command.ts';
 import { credentialsFrom } from '../credentials.ts';
-import { intOption, oneOf, requiredOption as required } from '../options.ts';
+import { intOption, oneOf, preferCountryOption, requiredOption as required } from '../options.ts';
 import { checkCanListen, listenError } from '../fault.ts';
 import { EXIT_REFUSED } from '../../contract/exit-codes.ts';
 
@@ -33,6 +33,7 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
                         [--metrics-port P] [--metrics-host H] [--transactional-id-prefix X]
                         [--registry-ids subject.vN=id,…] [--session-timeout MS]
                         [--credit-check-interval MS] [--concurrency N] [--create-topics] [--explain]
+                        [--prefer-country CC]
                         ${CONNECTION_USAGE_LINES}
 
   Reads request records (one element each; Avro or JSON values) from the input topic and writes,
@@ -56,6 +57,9 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
                    (env ADDRFLOW_DB); several workers share the balance through it
   --index          address index directory for search (default: the embedded index)
   --op             every record is this op (otherwise Avro: the schema; JSON: its "op" field)
+  --prefer-country search: a soft default country (ISO code of a destination) for records that
+                   give no country: it decides among the countries a record leaves open and
+                   excludes none, unlike 'country'; a record's own 'prefer_country' wins
   --value-format   result and ledger values: avro (single-object encoding; Confluent framing with
                    --registry-ids) or json (default avro); input accepts both
   --explain        every search result explains its answer (input parts matched, corrected,
@@ -124,6 +128,7 @@ const command: Command = {
         concurrency: { type: 'string' },
         'kafka-client': { type: 'string' },
         'create-topics': { type: 'boolean' },
+        'prefer-country': { type: 'string' },
       },
       strict: true,
     });
@@ -134,6 +139,7 @@ const command: Command = {
     const ledgerTopic = required(values, 'ledger-topic');
     const dlqTopic = values['dlq-topic'] ?? `${inputTopic}.dlq`;
     const op: Op | undefined = values.op === undefined ? undefined : oneOf('op', values.op, OPS);
+    const preferCountry = preferCountryOption(values['prefer-country']);
     const valueFormat = oneOf('value-format', values['value-format'], ['avro', 'json']);
     const workers = values.workers === undefined ? undefined : intOption('workers', values.workers, 1, 0, 256);
     const metricsPort = intOption('metrics-port', values['metrics-port'], 9464, 0, 65535);
@@ -188,6 +194,7 @@ const command: Command = {
       brokers, connection, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, valueFormat,
       ...(values.explain ? { explain: true } : {}),
       ...(op ? { op } : {}),
+      ...(preferCountry ? { defaults: { prefer_country: preferCountry } } : {}),
       transactionalIdPrefix: values['transactional-id-prefix'] ?? `addrflow-${group}`,
       pool, meter, codec: createValueCodec(registryIds ? { registryIds } : {}), log, metrics,
       sessionTimeoutMs, creditCheckIntervalMs, partitionsConcurrently,

@@ -27,7 +27,7 @@ import { createLogger, type Logger } from '../../log.ts';
 import { UsageError, type Command } from '../command.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import { credentialsFrom } from '../credentials.ts';
-import { got, intOption, oneOf } from '../options.ts';
+import { got, intOption, oneOf, preferCountryOption } from '../options.ts';
 import { checkWritableFile } from '../../adapters/file/output-check.ts';
 import { bindColumns, parseColumnMap } from '../../adapters/file/column-map.ts';
 import type { CsvJobOptions, FormatChoice } from '../../adapters/file/record-source.ts';
@@ -44,6 +44,7 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
                     [--progress auto|bar|log|off] [--license L --guid G [--db URL]]
                     [--report FILE.html [--report-rows N]] [--max-rejected N] [--summary-json FILE]
                     [--explain]
+                    [--prefer-country CC]
 
   --op          lines (recipient block) or search (address lookup)
   --input       NDJSON, a JSON array of request elements, or CSV/TSV with a header row;
@@ -97,6 +98,12 @@ const usage = `usage: addrflow run --op search|lines [--input FILE|-] [--output 
                 \`explain\` key last in NDJSON, two CSV columns explain_parts and explain_deductions
                 (with --prefix) after the result columns (docs/accuracy.md). Without it the output
                 is the spec's keys only, and an element's own \`explain\` key is not obeyed
+  --prefer-country
+                search: a soft default country (ISO code of a destination, e.g. DE for a CRM
+                export that is mostly German) for records that give no country: it decides
+                among the countries a record leaves open (a postcode or a place name several
+                countries have) and excludes none, unlike the record's own 'country'. A record's
+                own 'prefer_country' wins. Answers it decided lose 5 relevance points
   --summary-json
                 writes the job's summary as JSON (counts, unreadable rows, credits, exit code and
                 its meaning, paths) to FILE, atomically, on every stop (docs/job-summary.md)
@@ -172,6 +179,7 @@ const command: Command = {
         'max-rejected': { type: 'string' },
         'summary-json': { type: 'string' },
         explain: { type: 'boolean', default: false },
+        'prefer-country': { type: 'string' },
       },
       strict: true,
     });
@@ -182,6 +190,8 @@ const command: Command = {
     const reportRows = intOption('report-rows', values['report-rows'], 50, 0, MAX_REPORT_ROWS);
     const maxRejected = values['max-rejected'] === undefined ? undefined : intOption('max-rejected', values['max-rejected'], 0, 0);
     const summaryPath = values['summary-json'];
+    const preferCountry = preferCountryOption(values['prefer-country']);
+    if (preferCountry && op !== 'search') throw new UsageError('--prefer-country applies to --op search only');
     oneOf('progress', values.progress, ['auto', 'bar', 'log', 'off']);
     const inputPath = values.input!;
     const outputPath = values.output!;
@@ -195,7 +205,7 @@ const command: Command = {
     const files = fileFormats(op, inputPath, outputPath, values);
     // A .gz output's members end at batch ends: resuming it needs the same batch size.
     if (values.explain && op !== 'search') throw new UsageError('--explain: only --op search explains its answers');
-    const formatKey = files.key + (outputPath.endsWith('.gz') ? ` batch=${batchSize}` : '') + (values.explain ? ' explain' : '');
+    const formatKey = files.key + (outputPath.endsWith('.gz') ? ` batch=${batchSize}` : '') + (values.explain ? ' explain' : '') + (preferCountry ? ` prefer-country=${preferCountry}` : '');
     const log = createLogger();
 
     // [summary-json] what every stop writes to --summary-json; `summary` is what was done
@@ -255,7 +265,7 @@ const command: Command = {
         throw new UsageError(`--resume refused: ${inputPath} is not the input of the job in ${checkpointPath} (${differs}); run without --resume to start a new job (charged again)`);
       }
       if (resumeFrom?.formatKey !== undefined && resumeFrom.formatKey !== formatKey) {
-        throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel, --explain, output name and, for a .gz output, --batch-size`);
+        throw new UsageError(`--resume: the job was started with other format options (${resumeFrom.formatKey}); resume with the same --format, --encoding, --delimiter, --map, --prefix, --excel, --explain, --prefer-country, output name and, for a .gz output, --batch-size`);
       }
       // The outputs the checkpoint counted must still hold what it counted (deleted or cut by hand).
       const gone = resumeFrom && [resumeProblem(outputPath, resumeFrom.outputBytes), values.errors ? resumeProblem(values.errors, resumeFrom.errorsBytes) : undefined].find(Boolean);
@@ -346,6 +356,7 @@ const command: Command = {
         ...(report ? { report } : {}),
         ...(checkpointPath && inputPath !== '-' ? { checkpoint: { path: checkpointPath, jobId, inputPrefix: () => digest.prefix(), intervalMs, formatKey, ...(resumeFrom ? { resumeFrom } : {}) } } : {}),
         ...(maxRejected !== undefined ? { maxRejected } : {}),
+        ...(preferCountry ? { defaults: { prefer_country: preferCountry } } : {}),
         onFailed: (s) => { soFar = s; },
         ...(inputSize > 0 ? { inputFraction: () => Math.min(1, (input as ReadStream).bytesRead / inputSize) } : {}),
       });

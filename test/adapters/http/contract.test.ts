@@ -216,6 +216,16 @@ describe(`HTTP contract ${ENGINE_NOTE}`, () => {
       const body = form({ license: creds.license, guid: creds.guid, ...LINES_OK }) + '&city=Hamburg';
       expectError(await raw('/address/lines', { body }), 412, /city/);
     });
+    it.skipIf(!searchRuns)('prefer_country (extension, issue 18): a destination code in an element or at the batch top level; anything else 412', async () => {
+      const one = await call('search', { address: '3500', prefer_country: 'at' });
+      expect(one.status).toBe(200);
+      expect(one.json().country_iso_2).toBe('AT');
+      expectError(await call('search', { address: '3500', prefer_country: 'XX' }), 412, /prefer_country/);
+      const batch = await call('search', { prefer_country: 'BE', batch: [{ address: '3500' }, { address: '3500', prefer_country: 'AT' }] });
+      expect(batch.status).toBe(200);
+      expect(batch.json().map((r: { country_iso_2: string }) => r.country_iso_2)).toEqual(['BE', 'AT']);
+      expectError(await call('search', { prefer_country: 'Germany', batch: [{ address: '3500' }] }), 412, /prefer_country/);
+    });
     it('maxcharsperline must be an integer', async () => {
       expectError(await call('lines', { ...LINES_OK, maxcharsperline: '40.5' }), 412, /maxcharsperline/);
       expectError(await call('lines', { ...LINES_OK, maxcharsperline: 'forty' }), 412, /maxcharsperline/);

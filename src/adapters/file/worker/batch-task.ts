@@ -5,6 +5,7 @@
  * buffers are transferred.
  */
 import type { Op } from '../../../contract/params.ts';
+import type { ElementDefaults } from '../../../contract/validate.ts';
 import type { CsvEncoding } from '../../../csv/decode.ts';
 import type { CsvWriteOptions } from '../../../csv/writer.ts';
 
@@ -27,6 +28,8 @@ export interface RawTask {
   unit: 'line' | 'element' | 'record';
   /** Slots the reader already found unusable: [index, message]; they become error records. */
   readerErrors?: Array<[number, string]>;
+  /** The job's values for records that do not give their own (`--prefer-country`). */
+  defaults?: ElementDefaults;
   /**
    * When set, rejected records go to `errors` (one JSON line each, with `{"<unit>": position}`
    * first, or one CSV row with the record number first) instead of their slot in `output`.

@@ -57,7 +57,7 @@ export function runRecords(state: WorkerState, task: RawTask, format: RecordForm
     }
     let r;
     try {
-      r = processElement(task.op, element, state.ctx, task.explain === true);
+      r = processElement(task.op, element, state.ctx, task.defaults, task.explain === true);
     } catch (x) {
       // An engine defect must cost one record, not the job: the record gets a 500 in its slot.
       reject(i, errorBody('INTERNAL', `${format.label} ${task.positions[i]}: ${ERRORS.INTERNAL.message} (${(x as Error).message})`), element);

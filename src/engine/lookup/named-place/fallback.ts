@@ -10,8 +10,10 @@ import type { TokenMatch } from '../match/token-match.ts';
 import { foldTokens } from '../normalize/normalize.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { Choice } from '../record/record.ts';
+import { POSTCODE_CITY_DISAGREE } from '../score/deductions.ts';
 import type { Scored } from '../score/score.ts';
 import { broadSearch } from '../search/broad-search.ts';
+import { allowedCountries, queryCountryHint } from './country-evidence.ts';
 import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
 
 /**
@@ -19,7 +21,14 @@ import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
  * street whose own city, district or postcode is one the query names agrees by definition (with
  * a wrong postcode, the street and city decide); any other street must lie in the named place.
  */
-export function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice: Choice): Choice {
+export function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice0: Choice): Choice {
+  // strong evidence (a postcode's shape, with the street words) is never contradicted
+  const allowed = q.country || q.zipCands.length === 0 ? undefined : allowedCountries(q, queryCountryHint(q));
+  // against an answer the query does not otherwise name: a street holding the query's postcode
+  // (the data puts the code there) or its city (the postcode is the wrong one) stays
+  const outside = (c: Choice) => !!c.best && !c.best.zipMatched && !placeMatched(c.best) && !cityFieldNamesStreetCity(index, q, c.best)
+    && !!allowed && allowed.size > 0 && !allowed.has(index.str(index.c.docCountry[c.best.doc]!));
+  const choice = outside(choice0) ? { best: undefined, ambiguous: false } : choice0;
   const s = choice.best;
   if (s && s.kind === DOC_STREET && (placeMatched(s) || cityFieldNamesStreetCity(index, q, s))) return choice;
   const named = resolveNamedPlace(index, q, matches);
@@ -28,7 +37,7 @@ export function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatc
   // no place named: a street the query names is still an answer ("Landstr"); a general answer
   // that the query does not name (a word shared with some other place) is none
   const street = broadSearch(index, q, matches, true);
-  if (street.best && street.best.kind === DOC_STREET) return street;
+  if (street.best && street.best.kind === DOC_STREET && !outside(street)) return street;
   return { best: undefined, ambiguous: false };
 }
 
@@ -44,7 +53,7 @@ function cityFieldNamesStreetCity(index: AddressIndex, q: ParsedQuery, s: Scored
  * 90500 Beaucourt" is not the Allée des Mésanges of 90100 Delle, 8 km away).
  */
 function inOtherPostcode(index: AddressIndex, s: Scored, named: NamedPlace): boolean {
-  if (named.zipText === '' || named.placeOnly || named.penalty > 0 || s.zipMatched) return false;
+  if (named.zipText === '' || named.placeOnly || named.deductions.includes(POSTCODE_CITY_DISAGREE) || s.zipMatched) return false;
   const c = index.c;
   for (let j = c.docTokStart[s.doc]!, e = index.docTokEnd(s.doc); j < e; j++) if (c.docTokRole[j] === ROLE_ZIP) return true;
   return false;

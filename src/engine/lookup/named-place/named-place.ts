@@ -15,7 +15,14 @@
  * words and its letters (`Triq`, `ø`; street-countries.ts). They may choose among the countries
  * of a bare postcode or of a shared name, but never take the answer where no named place is, and
  * a place named only weakly (typo, other name, first words) in a country they rule out is not
- * named. A name that several countries share, with nothing deciding, gives no answer.
+ * named. A name that several countries share, with nothing deciding, gives no answer; the
+ * preferred country (`prefer_country`), when the query names none, decides where they do not.
+ * Strong evidence (a postcode's shape, narrowed by the street words: country-evidence.ts) is
+ * never contradicted by a guess: no postcode, and no place named only weakly (its first words, a
+ * typo, another name), outside the countries it allows is answered. A city the query names in
+ * full, or a street in it (fallback.ts), outweighs a postcode of the wrong shape.
+ *
+ * The answer carries the relevance deductions it earned (../score/deductions.ts).
  */
 import { DOC_PLACE, DOC_POSTCODE, ROLE_CITY, ROLE_ZIP } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
@@ -26,7 +33,11 @@ import { normalisePostcode } from '../parse/postcodes.ts';
 import type { Scored } from '../score/score.ts';
 import { betterPlace, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
-import { countryHint, isStreetWord } from './street-countries.ts';
+import {
+  COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, NAME_ALTERNATE, NAME_FUZZY, POSTCODE_CITY_DISAGREE, type Deduction,
+} from '../score/deductions.ts';
+import { allowedCountries, dominantCountry, queryCountryHint, streetWordsOf, streetWordWeights } from './country-evidence.ts';
+import { isStreetWord } from './street-countries.ts';
 import { placeToken, streetPartTokens } from './street-part.ts';
 
 /** A postcode and a place farther apart than this do not agree (unless the postcode names the place). */
@@ -41,8 +52,8 @@ export interface NamedPlace extends Scored {
   zipText: string;
   /** `city` to show (the named place's name when the postcode area agrees with it). */
   cityText: string;
-  /** Relevance points taken off (postcode and city disagree, prefix-only postcode). */
-  penalty: number;
+  /** Relevance deductions earned (postcode and city disagree, a guess between homonyms, …). */
+  deductions: readonly Deduction[];
   /** A postal place named without its code: its `zip` is not shown (the place may have several). */
   placeOnly: boolean;
 }
@@ -55,17 +66,24 @@ function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: numbe
 
 export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): NamedPlace | undefined {
   const streetPart = streetPartTokens(q);
-  const pcs = postcodeHits(index, q, streetPart);
-  const hint0 = countryHint(q.tokens.filter((t) => t.field === 'street' || t.field === 'free').map((t) => t.text), q.rawText);
+  const hint0 = queryCountryHint(q);
+  // strong evidence: no postcode or weakly named place outside the countries a postcode's shape and
+  // the street words allow (the index holding the code in a country of another shape: the data knows)
+  const allowed = new Set(allowedCountries(q, hint0));
+  const pcs0 = postcodeHits(index, q, streetPart);
+  if (allowed.size > 0) for (const p of pcs0) if (p.exact && !p.shapeCountries.includes(p.country)) allowed.add(p.country);
+  const inAllowed = (cc: string) => allowed.size === 0 || allowed.has(cc);
+  const pcs = pcs0.filter((p) => inAllowed(p.country));
+  const { texts: words, firsts } = streetWordsOf(q);
   // the best-named places only (a common name word can hit hundreds of postal places); a place
   // named only by a typo, another name or its first words, in a country the street words and
   // letters rule out, is not named ("St. Julians" by a typo is not Juliana, ES, beside "Triq")
   const places = placeHits(index, q, matches, streetPart)
-    .filter((p) => !(p.weak && hint0.size > 0 && !hint0.has(p.country)))
+    .filter((p) => !(p.weak && !inAllowed(p.country)) && !(p.weak && hint0.size > 0 && !hint0.has(p.country)) && !namedByTypeWord(q, p, words, firsts))
     .sort((a, b) => (betterPlace(index, a, b, hint0) ? -1 : betterPlace(index, b, a, hint0) ? 1 : 0))
     .slice(0, MAX_PLACES);
   const c = index.c;
-  const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, penalty: number, placeOnly = false): NamedPlace => {
+  const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, deductions: readonly Deduction[], placeOnly = false): NamedPlace => {
     const n = q.tokens.length;
     const explained = new Float64Array(n);
     const roles = new Int8Array(n).fill(-1);
@@ -76,7 +94,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     }
     return {
       doc, kind: c.docKind[doc]!, rank: c.docRank[doc]!, explained, roles, nameCoverage: 0, nameTokensMatched: 0, addr: -1, hnQuality: 0, hnToken: -1,
-      zipMatched: zipText !== '', zipConflict: false, typo: false, score: 0, zipText, cityText, penalty, placeOnly,
+      zipMatched: zipText !== '', zipConflict: false, typo: false, score: 0, zipText, cityText, deductions, placeOnly,
     };
   };
 
@@ -84,6 +102,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     // per postcode document: the named places it agrees with
     let best: { pc: PcHit; place?: PlaceHit; pcTokens: number[]; score: number } | undefined;
     let hintDecided = false;
+    let preferDecided = false;
     const countries = new Set(pcs.map((p) => p.country));
     // free text: a place named in a later part ("…, London NW1 6XE") outranks postal place names
     // made of the street's words ("Baker Street" is also a place of NW1)
@@ -108,9 +127,14 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     // a code in several countries and nothing named: the street's type word may point to one
     if (!q.country && b.score < 10 && countries.size > 1) {
       const hinted = pcs.filter((p) => hint0.has(p.country));
-      if (hinted.length > 0 && new Set(hinted.map((p) => p.country)).size === 1) {
-        b = { pc: hinted[0]!, place: undefined, pcTokens: [], score: 1 };
+      const chosen = dominantCountry(new Set(hinted.map((p) => p.country)), streetWordWeights(q));
+      if (chosen) {
+        b = { pc: hinted.find((p) => p.country === chosen)!, place: undefined, pcTokens: [], score: 1 };
         hintDecided = true;
+      } else if (q.prefer) {
+        // nothing in the query decides: the preferred country, when the code is one of its own
+        const pref = (hinted.length > 0 ? hinted : pcs).find((p) => p.country === q.prefer);
+        if (pref) { b = { pc: pref, place: undefined, pcTokens: [], score: 1 }; preferDecided = true; }
       }
     }
     // without a given country, a postcode that exists only in a country where the named city is
@@ -121,7 +145,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     // or when the query names a city that is nowhere ("Merchants Street 21, 1010 Vallettaa")
     const cityUnfound = places.length === 0 && q.tokens.some((t, i) => t.text.length >= 4 && placeToken(q, i, streetPart)
       && (t.field === 'city' || (t.field === 'free' && (t.seg ?? 0) > 0)));
-    const decided = q.country !== '' || b.score >= 10 || (hintDecided && !placeAbroad && !cityUnfound) || (!cityAbroad && (countries.size === 1
+    const decided = q.country !== '' || b.score >= 10 || ((hintDecided || preferDecided) && !placeAbroad && !cityUnfound) || (!cityAbroad && (countries.size === 1
       || (b.pc.shapeCountries.length === 1 && b.pc.shapeCountries[0] === b.pc.country)));
     if (decided) {
       const { pc, place, pcTokens } = b;
@@ -132,23 +156,27 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       // a city was named that is not this postcode's: the postcode wins, the relevance says so
       const otherCity = places.some((p) => p.full && c.docKind[p.doc] === DOC_PLACE && !(place && p.doc === place.doc) && !p.tokens.every((i) => pcTokens.includes(i)));
       const cityNamedElsewhere = !place && pcTokens.length === 0 && (places.some((p) => c.docKind[p.doc] === DOC_PLACE) || q.tokens.some((t) => t.field === 'city'));
-      const penalty = (otherCity && !place) || cityNamedElsewhere ? 20 : 0;
+      const deductions: Deduction[] = [];
+      if ((otherCity && !place) || cityNamedElsewhere) deductions.push(POSTCODE_CITY_DISAGREE);
+      if (hintDecided) deductions.push(COUNTRY_WEAK_EVIDENCE);
+      else if (preferDecided) deductions.push(COUNTRY_PREFERRED);
       // the name as the postcode data writes it (local: Warszawa, Lisboa) when it is the one typed
       const pcCity = index.str(c.docCity[pc.doc]!);
       const typed = new Set(pcTokens.map((i) => q.tokens[i]!.text));
       const pcCityTyped = pcTokens.length > 0 && foldTokens(pcCity).every((w) => typed.has(w));
       const cityText = pcCityTyped || !place ? pcCity : index.str(c.docCity[place.doc]!);
-      return make(pc.doc, tokens, zipText, cityText, penalty);
+      return make(pc.doc, tokens, zipText, cityText, deductions);
     }
     // the postcode exists in several countries and nothing names one: it cannot decide
   }
   if (places.length === 0) return undefined;
   const hint = hint0;
   let best = places[0]!;
-  for (const p of places) if (betterPlace(index, p, best, hint)) best = p;
+  for (const p of places) if (betterPlace(index, p, best, hint, q.prefer)) best = p;
   // the same name in another country, as well named, and nothing in the query decides: no answer
   // rather than a guess abroad ("Velaines" is in FR and BE; a much larger place still wins)
-  if (!q.country && sharedAbroad(index, best, places, hint)) return undefined;
+  if (!q.country && sharedAbroad(index, best, places, hint, q.prefer)) return undefined;
+  const deductions = placeDeductions(index, q, best, places, hint);
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
   // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with
   // the city it came with; it counts half, since nothing could check it.
@@ -159,5 +187,47 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     if (zipText) tokens.push([q.tokens.findIndex((t) => t.text === z.key), 0.5]);
   }
   // a postal place named without its code: the place, not one of its codes
-  return make(best.doc, tokens, zipText, index.str(c.docCity[best.doc]!), 0, c.docKind[best.doc] === DOC_POSTCODE);
+  return make(best.doc, tokens, zipText, index.str(c.docCity[best.doc]!), deductions, c.docKind[best.doc] === DOC_POSTCODE);
 }
+
+/**
+ * The deductions of a named place chosen among `places`: how it was named (a typo, another
+ * name), and what chose it over a homonym named as well (another place of the same kind, not
+ * twenty times smaller): the street words or letters, the preferred country, or nothing.
+ */
+function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>): Deduction[] {
+  const out: Deduction[] = [];
+  if (best.typo) out.push(NAME_FUZZY);
+  else if (best.alt) out.push(NAME_ALTERNATE);
+  const c = index.c;
+  let homonym = false, byHint = false, byPrefer = false;
+  for (const p of places) {
+    if (p.doc === best.doc || c.docKind[p.doc] !== c.docKind[best.doc] || p.seg !== best.seg || p.tokens.length !== best.tokens.length) continue;
+    if (p.full !== best.full || Math.abs(p.quality - best.quality) > 1e-9) continue;
+    if (c.docRank[best.doc]! > c.docRank[p.doc]! * 20) continue;
+    if (!q.country && p.country !== best.country && hint.size > 0 && hint.has(best.country) && !hint.has(p.country)) byHint = true;
+    else if (!q.country && q.prefer && p.country !== best.country && best.country === q.prefer) byPrefer = true;
+    else if (index.docDistance(p.doc, best.doc) > HOMONYM_METERS) homonym = true;
+  }
+  if (homonym) out.push(HOMONYM_GUESS);
+  else if (byHint) out.push(COUNTRY_WEAK_EVIDENCE);
+  else if (byPrefer) out.push(COUNTRY_PREFERRED);
+  return out;
+}
+
+/**
+ * A place named only by street-type words that start their part or field, in a query with more
+ * words: the street's type, not a town ("Avenue Range" for "Avenue Foch 75016", "Calle" in Italy
+ * for "Calle Mayor 28013").
+ */
+function namedByTypeWord(q: ParsedQuery, p: PlaceHit, words: readonly string[], firsts: readonly boolean[]): boolean {
+  if (p.tokens.length >= q.tokens.length) return false;
+  const street = q.tokens.filter((t) => t.field === 'street' || t.field === 'free');
+  return p.tokens.every((i) => {
+    const k = street.indexOf(q.tokens[i]!);
+    return k >= 0 && firsts[k]! && isStreetWord(words[k]!);
+  });
+}
+
+/** Two places of one name closer than this are taken for one (a town and its postal place). */
+const HOMONYM_METERS = 10_000;

@@ -14,7 +14,11 @@ import { placeDocs } from './place-docs.ts';
 import { PlaceEntries } from './place-entries.ts';
 import { placeToken } from './street-part.ts';
 
-export interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean }
+export interface PlaceHit {
+  doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean;
+  /** Named by one of its other names (an exonym: Copenhagen for København). */
+  alt: boolean;
+}
 
 /** This thread's table of the place documents one lookup's words hit (emptied per lookup). */
 const entries = new PlaceEntries();
@@ -59,7 +63,7 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
     out.push({
       doc: d, country: countries.of(d), tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
-      full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full,
+      full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
     });
   }
   return out;
@@ -144,7 +148,7 @@ function typedForms(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]
   return typed;
 }
 
-export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: Set<string>): boolean {
+export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: ReadonlySet<string>, prefer = ''): boolean {
   // free text: a place named in a later part ("…, Bindlach") over street words of the first part
   if (a.seg !== b.seg) return a.seg > b.seg;
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
@@ -157,13 +161,17 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
   const ra = index.c.docRank[a.doc]!, rb = index.c.docRank[b.doc]!;
   // a much larger place wins; between places of similar size, the one named later in the text
   if (ra > rb * 20 || rb > ra * 20) return ra > rb;
+  // places of similar size in two countries: the preferred country's (prefer_country)
+  if (prefer && a.country !== b.country && (a.country === prefer) !== (b.country === prefer)) return a.country === prefer;
   if (a.pos !== b.pos) return a.pos > b.pos;
   return ra > rb;
 }
 
-/** Another country's place named exactly as well as `best`, which neither hint nor size prefers. */
-export function sharedAbroad(index: AddressIndex, best: PlaceHit, places: readonly PlaceHit[], hint: Set<string>): boolean {
+/** Another country's place named exactly as well as `best`, which neither hint, size nor the preferred country prefers. */
+export function sharedAbroad(index: AddressIndex, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>, prefer = ''): boolean {
   const rank = index.c.docRank;
+  // the preferred country decides between similar places in two countries
+  if (prefer && best.country === prefer) return false;
   for (const p of places) {
     if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
     if (Math.abs(p.quality - best.quality) > 1e-9) continue;

@@ -1,44 +1,66 @@
 /**
- * Which countries a street name's type word points to ("Vesterbrogade" → DK, "Rue …" → FR, BE,
- * LU, CH), and the letters of the query's names (ø → DK, ġ → MT). Used only to choose among the
- * countries where an otherwise unplaced postcode exists ("3500" is a code in AT, DK, HU, …) or
- * a name several countries share: a hint, never a reason to leave the named country.
+ * Which countries a street name's type words point to ("Vesterbrogade" → DK, "Rue …" → FR, BE,
+ * LU, CH), weighed: P(country | word) from street-words.generated.ts (made by
+ * scripts/gen-street-word-countries.ts from the street-type abbreviation package, the languages
+ * of each country and the street names of the extracts), and the letters of the query's names
+ * (ø → DK, ġ → MT). Used to choose among the countries where an otherwise unplaced postcode
+ * exists ("3500" is a code in AT, DK, HU, …) or a name several countries share, and, with a
+ * postcode's shape, to rule countries out (country-evidence.ts).
  */
-const WORDS: Record<string, string> = {
-  rue: 'FR BE LU CH', avenue: 'FR BE LU CH GB IE CA AU MT', chemin: 'FR BE LU CH CA', boulevard: 'FR BE LU CH CA DK', impasse: 'FR BE LU CH',
-  allee: 'FR BE LU DE AT CH DK', place: 'FR BE LU CH', route: 'FR BE LU CH', quai: 'FR BE LU CH', cours: 'FR',
-  calle: 'ES AR', avenida: 'ES PT BR AR', plaza: 'ES AR', paseo: 'ES', carrer: 'ES', camino: 'ES',
-  via: 'IT CH', viale: 'IT', piazza: 'IT', corso: 'IT', vicolo: 'IT',
-  rua: 'PT BR', travessa: 'PT BR', largo: 'PT IT', praca: 'PT BR',
-  ul: 'PL', ulica: 'PL HR SI SK', aleja: 'PL', al: 'PL', plac: 'PL', osiedle: 'PL',
-  triq: 'MT', pjazza: 'MT', sqaq: 'MT', telgha: 'MT',
-  street: 'GB IE MT AU CA', road: 'GB IE MT AU CA', hill: 'GB IE MT AU CA', lane: 'GB IE AU CA', drive: 'GB IE AU CA', close: 'GB IE',
-  utca: 'HU', ut: 'HU', ter: 'HU', ulice: 'CZ', namesti: 'CZ', trida: 'CZ', strada: 'RO IT', bulevardul: 'RO', calea: 'RO',
-  cesta: 'SI', iela: 'LV', gatve: 'LT', tanav: 'EE', maantee: 'EE',
-};
-const SUFFIXES: [string, string][] = [
-  ['strasse', 'DE AT CH LI LU'], ['str', 'DE AT CH LI'], ['gasse', 'AT CH LI DE'], ['weg', 'DE AT CH LI NL'], ['platz', 'DE AT CH LI'],
-  ['vej', 'DK'], ['gade', 'DK'], ['straede', 'DK'], ['straat', 'NL BE'], ['laan', 'NL BE'], ['plein', 'NL BE'], ['gracht', 'NL'],
-  ['katu', 'FI'], ['tie', 'FI'], ['kuja', 'FI'], ['gatan', 'SE'], ['vagen', 'SE'], ['gata', 'SE'],
-];
+import { STREET_SUFFIX_COUNTRIES, STREET_WORD_COUNTRIES } from './street-words.generated.ts';
+
+type Weights = Readonly<Record<string, number>>;
+
+/** A suffix counts from this many letters before it (`Vesterbrogade`, not `gade` alone). */
+const SUFFIX_STEM = 2;
+/** A country whose share of the evidence is under this is not hinted at. */
+export const HINT_MIN = 0.04;
+
+/** P(country | word) of a folded token: the word itself, else its longest known suffix (or the suffix alone). */
+export function wordWeights(t: string): Weights | undefined {
+  const w = STREET_WORD_COUNTRIES[t];
+  if (w) return w;
+  let best: string | undefined;
+  for (const suf in STREET_SUFFIX_COUNTRIES) {
+    // the suffix itself as a word counts too (`Dr. Priemes Vej`)
+    if ((t === suf || (t.length >= suf.length + SUFFIX_STEM && t.endsWith(suf))) && (!best || suf.length > best.length)) best = suf;
+  }
+  return best === undefined ? undefined : STREET_SUFFIX_COUNTRIES[best];
+}
+
+/**
+ * The street-type evidence of folded tokens as P(country), normalised (empty: none). Words of
+ * fewer than three letters say nothing: `Dr.`, `St.`, `la`, `ul.` are titles, articles or
+ * abbreviations of many languages. Several words are a mixture, not independent evidence: one of
+ * them may belong to the name (`St. Martins-Ring`: Sankt, not Street), so each keeps the countries
+ * it points to.
+ */
+export function streetWordEvidence(tokens: readonly string[]): Map<string, number> {
+  let acc: Map<string, number> | undefined;
+  tokens.forEach((t) => {
+    if (t.length < 3) return;
+    const w = wordWeights(t);
+    if (!w) return;
+    acc ??= new Map();
+    for (const cc in w) acc.set(cc, (acc.get(cc) ?? 0) + w[cc]!);
+  });
+  if (!acc) return new Map();
+  let sum = 0;
+  for (const v of acc.values()) sum += v;
+  for (const [cc, v] of acc) acc.set(cc, v / sum);
+  return acc;
+}
 
 /** Countries the street type words of these folded tokens point to (empty: no hint). */
 export function streetCountries(tokens: readonly string[]): Set<string> {
   const out = new Set<string>();
-  for (const t of tokens) {
-    const w = WORDS[t];
-    if (w) for (const c of w.split(' ')) out.add(c);
-    if (t.length < 5) continue;
-    for (const [suf, cs] of SUFFIXES) if (t.endsWith(suf)) for (const c of cs.split(' ')) out.add(c);
-  }
+  for (const [cc, p] of streetWordEvidence(tokens)) if (p >= HINT_MIN) out.add(cc);
   return out;
 }
 
-/** True for a street type word ("rue", "calle", "…strasse", "…vej"). */
+/** True for a street type word ("rue", "calle", "…strasse", "…vej"): three letters or more. */
 export function isStreetWord(t: string): boolean {
-  if (WORDS[t]) return true;
-  if (t.length < 5) return false;
-  return SUFFIXES.some(([suf]) => t.endsWith(suf));
+  return t.length >= 3 && wordWeights(t) !== undefined;
 }
 
 /**

@@ -47,6 +47,11 @@ export interface ParsedQuery {
   totalWeight: number;
   /** The street, city, district and free text as typed (their letters hint at a language). */
   rawText: string;
+  /**
+   * ISO alpha-2 of the soft default country (`prefer_country`, an extension of the job or
+   * account): it decides among countries the query leaves open, never excludes one; '' = none.
+   */
+  prefer: string;
 }
 
 /** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4", "c/o …"). */
@@ -233,5 +238,6 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, state, county,
     additional: found.join(', '), locale: (req.locale ?? '').trim(), totalWeight: total,
     rawText: [req.street, req.city, req.district, req.address].filter(Boolean).join(' '),
+    prefer: country ? '' : (req.prefer_country ?? '').trim().toUpperCase(),
   };
 }

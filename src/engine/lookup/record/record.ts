@@ -11,12 +11,14 @@ import { foldText } from '../normalize/normalize.ts';
 import { countryName, iso3Of } from '../parse/countries.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import {
-  AMBIGUOUS, COUNTRY_NOT_MATCHED, COUNTRY_ONLY, COUNTY_NOT_MATCHED, HOUSENUMBER_APPROXIMATE, HOUSENUMBER_NOT_FOUND,
-  NOTHING_FOUND, POSTCODE_CITY_DISAGREE, STATE_NOT_MATCHED, STREET_NAME_PARTLY_NAMED, STREET_NOT_FOUND, applied,
+  AMBIGUOUS_STREET, COUNTRY_NOT_MATCHED, COUNTRY_ONLY, COUNTY_NOT_MATCHED, HOUSENUMBER_APPROXIMATE, HOUSENUMBER_NOT_FOUND,
+  NOTHING_FOUND, STATE_NOT_MATCHED, STREET_NAME_PARTLY_NAMED, STREET_NOT_FOUND, applied,
   type Deduction, type DeductionSink,
 } from '../score/deductions.ts';
 import type { Scored } from '../score/score.ts';
 import { subdivisionName } from './subdivisions.ts';
+
+const NONE: readonly Deduction[] = [];
 
 export interface Choice {
   best: Scored | undefined;
@@ -80,10 +82,12 @@ export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | und
   const was = rel;
   if (s && s.kind === DOC_STREET) rel -= (1 - s.nameCoverage) * STREET_NAME_PARTLY_NAMED.points;
   if (sink && rel < was) sink.list.push(applied(STREET_NAME_PARTLY_NAMED, was - rel));
-  if (ambiguous) rel -= AMBIGUOUS.points;
-  if (sink && ambiguous) sink.list.push(applied(AMBIGUOUS, AMBIGUOUS.points));
-  if (s && 'penalty' in s) rel -= (s as NamedPlace).penalty;
-  if (sink && s && 'penalty' in s && (s as NamedPlace).penalty > 0) sink.list.push(applied(POSTCODE_CITY_DISAGREE, (s as NamedPlace).penalty));
+  if (ambiguous) rel -= AMBIGUOUS_STREET.points;
+  if (sink && ambiguous) sink.list.push(applied(AMBIGUOUS_STREET, AMBIGUOUS_STREET.points));
+  // the named place's own deductions (homonym guess, country from weak evidence, postcode and city disagree, …)
+  const placeDeductions: readonly Deduction[] = s && 'deductions' in s ? (s as NamedPlace).deductions : NONE;
+  for (const d of placeDeductions) rel -= d.points;
+  if (sink) for (const d of placeDeductions) sink.list.push(applied(d, d.points));
   if (!s) rel = capped(rel, COUNTRY_ONLY, sink); // a country alone is not an address
   if (!s && !q.country) rel = capped(rel, NOTHING_FOUND, sink); // nothing found and no country: nothing to be confident about
   // a general answer to a query that named a street (or a house number) never reaches 90

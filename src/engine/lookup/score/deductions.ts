@@ -48,7 +48,17 @@ export const COUNTY_NOT_MATCHED: Deduction = { code: 'COUNTY_NOT_MATCHED', point
 /** Per whole street name: the share of the street's name words the query left out, times this. */
 export const STREET_NAME_PARTLY_NAMED: Deduction = { code: 'STREET_NAME_PARTLY_NAMED', points: 25, why: 'the query names only part of the street\'s name (times the share left out)' };
 /** Two equally good streets in different towns: the answer is a guess between them. */
-export const AMBIGUOUS: Deduction = { code: 'AMBIGUOUS', points: 15, why: 'an equally good street in another town: the answer is a guess between them' };
+export const AMBIGUOUS_STREET: Deduction = { code: 'AMBIGUOUS_STREET', points: 15, why: 'the street exists in several towns and the query does not say which; add the town or postcode' };
+/** Several places of the name, none much larger, and nothing in the query decides. */
+export const HOMONYM_GUESS: Deduction = { code: 'HOMONYM_GUESS', points: 15, why: 'several places have this name and none is much more important; add a postcode, state or country' };
+/** No country given: the street's type words or letters chose the country (`Rue` → FR among a postcode's countries). */
+export const COUNTRY_WEAK_EVIDENCE: Deduction = { code: 'COUNTRY_WEAK_EVIDENCE', points: 10, why: 'no country given; it was inferred from street-type words or letters only; add the country' };
+/** No country given: the job's or account's preferred country chose among several. */
+export const COUNTRY_PREFERRED: Deduction = { code: 'COUNTRY_PREFERRED', points: 5, why: 'no country given; the preferred country (prefer_country) chose among several that fit' };
+/** The place was named by a misspelling (a typo neighbour). */
+export const NAME_FUZZY: Deduction = { code: 'NAME_FUZZY', points: 10, why: 'the place name matched only with a spelling correction' };
+/** The place was named by another name (an exonym, an older or alternate name). */
+export const NAME_ALTERNATE: Deduction = { code: 'NAME_ALTERNATE', points: 5, why: 'the place name matched one of its other names, not its own' };
 /** The postcode and the city name different places; the postcode won. */
 export const POSTCODE_CITY_DISAGREE: Deduction = { code: 'POSTCODE_CITY_DISAGREE', points: 20, why: 'the postcode and the city name different places; the answer follows the postcode' };
 
@@ -65,7 +75,8 @@ export const NOTHING_FOUND: Deduction = { code: 'NOTHING_FOUND', points: 0, why:
 export const DEDUCTIONS: readonly Deduction[] = [
   UNEXPLAINED_WORD, POSTCODE_NOT_MATCHED, TYPO, ABBREVIATION, OTHER_ROLE, POSTCODE_PREFIX, WEAK_PLACE_NAME,
   HOUSENUMBER_APPROXIMATE, HOUSENUMBER_NOT_FOUND, COUNTRY_NOT_MATCHED, STATE_NOT_MATCHED, COUNTY_NOT_MATCHED,
-  STREET_NAME_PARTLY_NAMED, AMBIGUOUS, POSTCODE_CITY_DISAGREE, STREET_NOT_FOUND, COUNTRY_ONLY, NOTHING_FOUND,
+  STREET_NAME_PARTLY_NAMED, AMBIGUOUS_STREET, POSTCODE_CITY_DISAGREE, HOMONYM_GUESS, COUNTRY_WEAK_EVIDENCE,
+  COUNTRY_PREFERRED, NAME_FUZZY, NAME_ALTERNATE, STREET_NOT_FOUND, COUNTRY_ONLY, NOTHING_FOUND,
 ];
 
 /**

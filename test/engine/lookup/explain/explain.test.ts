@@ -83,9 +83,9 @@ describe('lookupExplained', () => {
     expect(r.codes).toContain('HOUSENUMBER_NOT_FOUND');
   });
 
-  it('two equally good streets in two towns: AMBIGUOUS, 15 points', () => {
+  it('two equally good streets in two towns: AMBIGUOUS_STREET, 15 points', () => {
     const r = explain({ street: 'Landstrasse', housenumber: '2' });
-    expect(r.explain.deductions).toContainEqual(expect.objectContaining({ code: 'AMBIGUOUS', points: 15 }));
+    expect(r.explain.deductions).toContainEqual(expect.objectContaining({ code: 'AMBIGUOUS_STREET', points: 15 }));
   });
 
   it('a street the index does not hold, answered by the town: STREET_NOT_FOUND caps it', () => {

@@ -1,0 +1,72 @@
+/**
+ * Stage 9 (named place, see ../index.ts): the country from the query's own evidence when it names
+ * none. Weak evidence (street-type words, letters: street-countries.ts) chooses among countries;
+ * strong evidence rules countries out and is never contradicted: a postcode written in a shape
+ * only some countries use (`75116`, `00-640`, `1017 GB`, `NW1 6XE`) keeps the answer in those
+ * countries, narrowed by the street words where they agree (`Rue …, 75116` is French-speaking and
+ * five-digit: never Australia, whose codes have four).
+ */
+import type { ParsedQuery } from '../parse/parse.ts';
+import { countryHint, streetWordEvidence } from './street-countries.ts';
+
+/** The query's street and free-text words and, per word, whether it starts its part or field. */
+export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolean[] } {
+  const ws = q.tokens.filter((t) => t.field === 'street' || t.field === 'free');
+  return {
+    texts: ws.map((t) => t.text),
+    firsts: ws.map((t, i) => i === 0 || ws[i - 1]!.field !== t.field || ws[i - 1]!.seg !== t.seg),
+  };
+}
+
+/** The countries the street words and letters point to (weak evidence; empty: none; computed once per query). */
+export function queryCountryHint(q: ParsedQuery): Set<string> {
+  let h = hints.get(q);
+  if (!h) hints.set(q, (h = countryHint(streetWordsOf(q).texts, q.rawText)));
+  return h;
+}
+
+const hints = new WeakMap<ParsedQuery, Set<string>>();
+
+/** P(country) from the query's street-type words (street-countries.ts; empty: none). */
+export function streetWordWeights(q: ParsedQuery): Map<string, number> {
+  return streetWordEvidence(streetWordsOf(q).texts);
+}
+
+const NO_CONSTRAINT: ReadonlySet<string> = new Set();
+
+/** How much more likely the first country must be than the second for the words to choose it. */
+const DOMINANT_RATIO = 2;
+
+/**
+ * The one country of `countries` the evidence chooses: the only one, or the one whose word
+ * weight is DOMINANT_RATIO times the next (`…platz` with `3500`: Austria over Belgium); none
+ * when they are alike (`Calle` is Spanish and Italian to the sources).
+ */
+export function dominantCountry(countries: ReadonlySet<string>, weights: ReadonlyMap<string, number>): string | undefined {
+  if (countries.size <= 1) return countries.values().next().value;
+  const ranked = [...countries].map((c) => [c, weights.get(c) ?? 0] as const).sort((a, b) => b[1] - a[1]);
+  return ranked[0]![1] >= DOMINANT_RATIO * ranked[1]![1] && ranked[0]![1] > 0 ? ranked[0]![0] : undefined;
+}
+
+/**
+ * A postcode candidate is strong evidence when its shape could be neither a house number nor
+ * part of another country's code: five characters or more, or letters, or written in parts
+ * (`00-640`). Four digits are not (`1010` is also how people write Malta's `VLT 1010`).
+ */
+function strongPostcode(raw: string, key: string): boolean {
+  return key.length >= 5 || /[a-z]/i.test(key) || /[\s-]/.test(raw.trim());
+}
+
+/**
+ * The countries the query's strong evidence allows (empty: no constraint): a given country
+ * constrains elsewhere; here, the shapes of its strong postcodes, narrowed to the countries the
+ * street words and letters (`hint`) point to when some of them agree.
+ */
+export function allowedCountries(q: ParsedQuery, hint: ReadonlySet<string>): ReadonlySet<string> {
+  if (q.country || q.zipCands.length === 0) return NO_CONSTRAINT;
+  const shape = new Set<string>();
+  for (const z of q.zipCands) if (z.countries.length > 0 && strongPostcode(z.raw, z.key)) for (const c of z.countries) shape.add(c);
+  if (shape.size === 0) return shape;
+  const both = new Set([...shape].filter((c) => hint.has(c)));
+  return both.size > 0 ? both : shape;
+}
