@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { ERRORS } from '../src/contract/errors.ts';
 import { CREDENTIAL_PARAMS, EXTENSION_PARAMS, MAX_BATCH_ELEMENTS, OP_PARAMS, OP_PATHS, OPTION_PARAMS, PRICES, type Op, type ParamDef } from '../src/contract/params.ts';
 import { EXPLAIN_KEY } from '../src/contract/explain.ts';
+import { PREFER_COUNTRY } from '../src/contract/validate.ts';
 import { DEDUCTIONS } from '../src/engine/lookup/score/deductions.ts';
 import { AVAILABLE_CREDITS_KEY, LINES_RECORD_KEYS, LINES_STATUS, REQUEST_ID_KEY, SEARCH_RECORD_KEYS } from '../src/contract/records.ts';
 
@@ -26,6 +27,7 @@ function formSchema(op: Op): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const d of [...CREDENTIAL_PARAMS, ...OPTION_PARAMS, ...OP_PARAMS[op]]) props[d.name] = paramSchema(d);
   for (const d of EXTENSION_PARAMS[op]) props[d.name] = { ...paramSchema(d), 'x-addrflow-extension': true, description: EXTENSION_DOCS[d.name] };
+  if (op === 'search') props[PREFER_COUNTRY] = { type: 'string', minLength: 2, maxLength: 2, 'x-addrflow-extension': true, description: PREFER_COUNTRY_DOC };
   props.batch = {
     type: 'string',
     description: `Batch mode: a JSON array (serialised as a string) of 1 to ${MAX_BATCH_ELEMENTS} objects, each holding the ` +
@@ -44,6 +46,12 @@ const EXTENSION_DOCS: Record<string, string> = {
     'relevance deduction with its points (docs/accuracy.md). Also accepted in the query string (`?explain=1`); top-level in ' +
     'batch mode it is every element\'s default. Without it the record is the specification\'s keys only.',
 };
+
+/** `prefer_country` is checked by its own rule (contract/validate.ts checkPreferCountry: a destination's code). */
+const PREFER_COUNTRY_DOC = 'Not in the interface specification (an addrflow extension). A soft default country: the ISO 3166-1 ' +
+  'alpha-2 code of a destination (e.g. DE). For a record that gives no `country`, it decides among the countries the record ' +
+  'leaves open (a postcode or a place name several countries have) and excludes none, unlike `country`, which is a hard ' +
+  'filter. An answer it decided loses 5 relevance points (COUNTRY_PREFERRED). Top-level in batch mode it is every element\'s default.';
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 function errResponse(status: number, extra = ''): Record<string, unknown> {
