@@ -196,6 +196,21 @@ export class Billing {
     return this.store.ledger(accountId, limit);
   }
 
+  /** Which of `ids` the account's ledger already holds (records a job charged before: a replay). */
+  ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.store.ledgerIdsPresent(accountId, ids);
+  }
+
+  /** The rows among `ids` settled with `exportLater` whose mirror never committed. */
+  unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
+    return this.store.unexported(accountId, ids);
+  }
+
+  /** The mirror of these rows committed. */
+  markExported(accountId: string, ids: readonly string[]): Promise<void> {
+    return this.store.markExported(accountId, ids);
+  }
+
   // ---- the billing flow ---------------------------------------------------------------------
 
   /**

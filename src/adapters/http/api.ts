@@ -1,10 +1,10 @@
 /**
  * The two operations over HTTP, without HTTP: a parsed form body in, a status and a rendered body
  * out. The path every entrance shares:
- *   credentials (401/412) → billing.authenticate (401/403) → [Idempotency-Key] → validate (412/428)
+ *   credentials (401/412) → Meter.open (401/403) → [Idempotency-Key] → validate (412/428)
  *   → meter.hold (402) → pool → meter.settle (ledger) → render.
- * Money goes through the one metering path (src/billing/meter.ts); the job of a request is the
- * request (ledger ids `<account>/<op>/http:<requestid>/<index>`).
+ * Money goes through the one metering wiring (src/billing/meter.ts): one meter per request, whose
+ * job is the request (ledger ids `<account>/<op>/http:<requestid>/<index>`).
  * An engine failure is an error result, never charged: a 500 without body in single mode (the
  * server logs it with the request id), an error element in a batch (logged here).
  */
@@ -110,12 +110,12 @@ export async function handleApi(deps: ApiDeps, op: Op, body: FormFields, opts: A
   try {
     const cred = validateCredentials(body as Record<string, unknown>);
     if (!cred.ok) return fail(topFormat, cred.error);
-    const account = await deps.billing.authenticate(cred.credentials, op);
+    const meter = await Meter.open(deps.billing, cred.credentials, [op], { job: { kind: 'http', requestid: newRequestId() } });
     const run = (): Promise<Answer> => body.batch !== undefined
-      ? handleBatch(deps, op, body, account.id, topFormat)
-      : handleSingle(deps, op, body, account.id, topFormat);
+      ? handleBatch(deps, op, body, meter, topFormat)
+      : handleSingle(deps, op, body, meter, topFormat);
     if (opts.idempotencyKey === undefined) return await run();
-    return await idempotent(deps, op, body, account.id, opts.idempotencyKey, run);
+    return await idempotent(deps, op, body, meter.accountId, opts.idempotencyKey, run);
   } catch (err) {
     if (err instanceof ServiceError) return fail(topFormat, err.toBody());
     throw err;
@@ -170,13 +170,12 @@ async function idempotent(deps: ApiDeps, op: Op, body: FormFields, accountId: st
   return ans;
 }
 
-async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, accountId: string, topFormat: Format): Promise<Answer> {
+async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format): Promise<Answer> {
   const element = withoutCredentials(body);
   const v = validateElement(op, element);
   if (!v.ok) return fail(topFormat, v.error);
   const format: Format = v.options.responseformat ?? 'json';
-  const requestid = newRequestId();
-  const meter = new Meter(deps.billing, accountId, { kind: 'http', requestid });
+  const requestid = meter.requestid;
   const hold = await meter.hold([{ op, record: 0 }], { partial: false });
   const [outcome] = await execute(meter, hold, () => deps.runner.runValidated(op, [v]));
   if (!outcome) {
@@ -195,7 +194,7 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, accountId: 
   return { status: 200, ...renderRecord(format, record), records: 1, charged: settled.entries.length };
 }
 
-async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: string, topFormat: Format): Promise<Answer> {
+async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format): Promise<Answer> {
   // Top-level options (requestproof, returnavailablecredits, responseformat) are validated like an
   // element's and act as defaults for every element. `search` has no mandatory parameter, so this
   // checks exactly the options.
@@ -241,8 +240,7 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: s
   for (let i = 0; i < validated.length; i++) if (validated[i]!.ok) runIdx.push(i);
 
   // only the elements validation accepted hold credits; each keeps its index as its record key
-  const requestid = newRequestId();
-  const meter = new Meter(deps.billing, accountId, { kind: 'http', requestid });
+  const requestid = meter.requestid;
   const hold = await meter.hold(runIdx.map((i) => ({ op, record: i })), { partial: false });
   const outcomes = runIdx.length === 0
     ? []

@@ -3,9 +3,9 @@
  * client-independent part of the stream worker (worker.ts runs it on kafkajs,
  * worker-platformatic.ts on @platformatic/kafka):
  *  decode each message (stream-record.ts; undecodable → DLQ record with the reason); validate each
- *  element once (412/428 error results, free); hold credits through the one metering path
- *  (stream-meter.ts → src/billing/meter.ts) for the prefix the balance covers; run it through the
- *  pool; settle (ledger rows + debit, idempotent on the ledger id) BEFORE the Kafka commit; then
+ *  element once (412/428 error results, free); hold credits through the one metering wiring
+ *  (src/billing/meter.ts; record key `<partition>/<offset>`) for the prefix the balance covers;
+ *  run it through the pool; settle (ledger rows + debit, idempotent on the ledger id) BEFORE the Kafka commit; then
  *  one transaction: results, a ledger-topic entry per ledger row settle wrote, DLQ records, the
  *  group's offset, commit.
  */
@@ -19,7 +19,7 @@ import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
 import { dlqMessage, ledgerMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
 import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
-import type { BatchPlan, StreamMeter } from './stream-meter.ts';
+import type { Hold, Meter } from '../../billing/meter.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
 /** What a slice needs of the worker's options. */
@@ -31,7 +31,7 @@ export interface SliceOptions {
   op?: Op;
   valueFormat: OutputFormat;
   pool: EnginePool;
-  meter: StreamMeter;
+  meter: Meter;
   codec: ValueCodec;
   metrics: WorkerMetrics;
 }
@@ -92,7 +92,7 @@ function resultObject(op: Op, o: Outcome, requestid: string, balance: number | u
  */
 export async function runSlice(
 o: SliceOptions, log: Logger, tx: SliceTransaction, partition: number, messages: InputMessage[], highWatermark: string,
-onPlan: (p: BatchPlan) => void,
+onPlan: (p: Hold) => void,
 ): Promise<number> {
   const topic = o.inputTopic;
   const records: StreamRecord[] = messages.map((m) => decodeStreamRecord(o.codec, m, o.op));
@@ -115,9 +115,10 @@ onPlan: (p: BatchPlan) => void,
     if (v.ok) valid[i] = v;
     else rejected[i] = v.error;
   }
-  const plan = await o.meter.plan(records.map((r, i) => ({
-    op: valid[i] && r.kind === 'element' ? r.op : undefined, partition, offset: messages[i]!.offset,
-  })));
+  // record key of a ledger id: `<partition>/<offset>` (src/billing/ledger-id.ts)
+  const plan = await o.meter.hold(records.map((r, i) => ({
+    op: valid[i] && r.kind === 'element' ? r.op : undefined, record: `${partition}/${messages[i]!.offset}`,
+  })), { partial: true });
   onPlan(plan);
   const n = plan.covered;
   if (n === 0) {
@@ -152,7 +153,7 @@ onPlan: (p: BatchPlan) => void,
     chargeable[i] = out.chargeable;
     if (out.options.returnavailablecredits) wantsBalance = true;
   }
-  const settled = await o.meter.settle(plan, chargeable);
+  const settled = await o.meter.settle(plan, chargeable, { exportLater: true });
   await o.meter.release(plan);
   const balance = wantsBalance ? settled.balance ?? await o.meter.balance() : undefined;
 
@@ -171,11 +172,11 @@ onPlan: (p: BatchPlan) => void,
     const out: Outcome = rejected[i] ? { ok: false, error: rejected[i]! } : outcomes[i] ?? { ok: false, error: { errorcode: INTERNAL_STATUS, errormessage: 'no outcome from the engine' } };
     if (!out.ok && out.error.errorcode === INTERNAL_STATUS) {
       // an engine failure: a DLQ record, logged with the request id, never charged
-      log.error({ requestid: o.meter.requestId(), partition, offset: m.offset, error: out.error.errormessage }, 'engine failure: record sent to the DLQ, not charged');
+      log.error({ requestid: o.meter.requestid, partition, offset: m.offset, error: out.error.errormessage }, 'engine failure: record sent to the DLQ, not charged');
       dlq.push(dlqMessage(m, { topic, partition }, ERRORS.INTERNAL.code, out.error.errormessage));
       continue;
     }
-    results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, o.meter.requestId(), balance)));
+    results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, o.meter.requestid, balance)));
     if (settled.written[i]) charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
   }
   // a ledger-topic entry for exactly the ledger rows settle wrote: now, or in an attempt at

@@ -29,7 +29,7 @@ import { requireTopics } from './topics/ensure.ts';
 import type { OutMessage } from './output-messages.ts';
 import { DEFAULT_MAX_BATCH_RECORDS, FENCED, NoCredits, runSlice, type SliceTransaction } from './slice.ts';
 import type { InputMessage } from './stream-record.ts';
-import type { BatchPlan } from './stream-meter.ts';
+import type { Hold as BatchPlan } from '../../billing/meter.ts';
 import { DEFAULT_STOP_TIMEOUT_MS, type StreamWorkerOptions } from './worker.ts';
 import { BatchFailures } from './batch-failures.ts';
 
@@ -160,7 +160,7 @@ export class PlatformaticStreamWorker {
       ? await o.topicId(o.inputTopic)
       : (await fetchTopicIds(o.connection ?? { brokers: o.brokers }, [o.inputTopic])).get(o.inputTopic)!;
     this.inputTopicIdValue = topicId;
-    o.meter.bindJob(topicId, o.group);
+    o.meter.bindJob({ kind: 'kafka', topicId, group: o.group });
     this.log.info({ topic: o.inputTopic, topicId, group: o.group, client: 'platformatic' }, 'metering job: consumer group on topic id');
     this.consumer.on('consumer:group:join', () => this.onAssignment());
     const stream = await this.consumer.consume({

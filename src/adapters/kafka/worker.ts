@@ -12,7 +12,7 @@
  *     below it were committed by the previous owner and are dropped from the batch;
  *  2. decode each message (stream-record.ts); undecodable → DLQ record with the reason; then
  *     validate each element once (412/428 error results, free, like HTTP and file jobs);
- *  3. hold credits through the one metering path (stream-meter.ts → src/billing/meter.ts) for the
+ *  3. hold credits through the one metering path (src/billing/meter.ts) for the
  *     records that would be charged; only the prefix the balance covers runs; the partition is
  *     paused at the first record it cannot pay for (never for a free one) and resumes by itself
  *     after a top-up;
@@ -44,7 +44,7 @@ import { PartitionProducers } from './partition-producers.ts';
 import { sendOffsetsRetrying } from './send-offsets.ts';
 import { DEFAULT_MAX_BATCH_RECORDS, FENCED, NoCredits, runSlice, type SliceTransaction } from './slice.ts';
 import type { InputMessage } from './stream-record.ts';
-import type { BatchPlan, StreamMeter } from './stream-meter.ts';
+import type { Hold as BatchPlan, Meter } from '../../billing/meter.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
 export { DEFAULT_MAX_BATCH_RECORDS } from './slice.ts';
@@ -63,7 +63,7 @@ export interface StreamWorkerOptions {
   valueFormat: OutputFormat;
   transactionalIdPrefix: string;
   pool: EnginePool;
-  meter: StreamMeter;
+  meter: Meter;
   codec: ValueCodec;
   log: Logger;
   metrics: WorkerMetrics;
@@ -168,7 +168,7 @@ export class StreamWorker {
       ? await o.topicId(o.inputTopic)
       : (await fetchTopicIds(this.connection, [o.inputTopic])).get(o.inputTopic)!;
     this.inputTopicIdValue = topicId;
-    o.meter.bindJob(topicId, o.group);
+    o.meter.bindJob({ kind: 'kafka', topicId, group: o.group });
     this.log.info({ topic: o.inputTopic, topicId, group: o.group }, 'metering job: consumer group on topic id');
     const { GROUP_JOIN, CRASH } = this.consumer.events;
     this.consumer.on(GROUP_JOIN, (e) => {
