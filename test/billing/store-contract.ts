@@ -301,6 +301,50 @@ export function storeContract(f: StoreFactory): void {
     });
   });
 
+  describe('group commit (BillingStore.batch through Billing)', () => {
+    it('steps in one transaction answer as alone, in order: a reserve sees the reserves before it in its batch', async () => {
+      const c = await billing.createAccount({ credits: 2 * 20, agreements: ['lines'] });
+      const now = new Date();
+      const row = (id: string) => ({ id, accountId: c.account, amount: 20, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 60_000).toISOString() });
+      const [r1, r2, r3] = [newRequestId(), newRequestId(), newRequestId()];
+      const out = await billing.store.batch([
+        { kind: 'reserve', reservation: row(r1) }, { kind: 'reserve', reservation: row(r2) }, { kind: 'reserve', reservation: row(r3) },
+      ]);
+      expect(out).toEqual([true, true, false]);
+      const rid = newRequestId();
+      const e = { id: lid(c.account, 'lines', rid, 0), account: c.account, function: 'lines' as const, credits: 20, requestid: rid, time: now.toISOString() };
+      const settled = await billing.store.batch([
+        { kind: 'settle', reservationId: r1, accountId: c.account, entries: [e] }, { kind: 'release', reservationId: r2 },
+      ]);
+      expect(sum(settled[0] as { written: number; charged: number; credits: number })).toEqual({ written: 1, charged: 20, credits: 20 });
+      expect(settled[1]).toBeUndefined();
+      expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(0);
+      expect(await billing.store.ledgerCount(c.account)).toBe(1);
+    });
+
+    it('concurrent requests share transactions; a failing step fails alone, the others commit', async () => {
+      const c = await billing.createAccount({ credits: 1000 * 20, agreements: ['lines'] });
+      const before = { ...billing.commits.totals };
+      const good = Array.from({ length: 50 }, async () => {
+        const r = await billing.reserve(c.account, 'lines', 1);
+        const rid = newRequestId();
+        return (await billing.settle(r, [{ id: lid(c.account, 'lines', rid, 0), requestid: rid }])).written;
+      });
+      // a settle of new charges against a reservation that does not exist is refused
+      const rid = newRequestId();
+      const bad = billing.settle({ id: newRequestId(), accountId: c.account, op: 'lines', records: 1, amount: 20 }, [{ id: lid(c.account, 'lines', rid, 0), requestid: rid }]);
+      const [results, badStatus] = await Promise.all([Promise.all(good), bad.then(() => 'ok', (e: Error) => e.message)]);
+      expect(results.every((w) => w === 1)).toBe(true);
+      expect(badStatus).toMatch(/unknown or already settled/);
+      expect(await billing.store.ledgerCount(c.account)).toBe(50);
+      expect(await billing.balance(c.account)).toBe(1000 * 20 - 50 * 20);
+      const batches = billing.commits.totals.batches - before.batches;
+      const steps = billing.commits.totals.steps - before.steps;
+      expect(steps).toBe(101);
+      expect(batches).toBeLessThan(steps); // some steps shared a transaction
+    });
+  });
+
   describe('maintenance flag', () => {
     it('is off by default and switches on and off, seen by the other instance', async () => {
       expect(await billing.getMaintenance()).toBe(false);
