@@ -65,23 +65,32 @@ export class GroupCommit {
   }
 
   private async commit(batch: Waiting[]): Promise<void> {
-    if (batch.length === 1) {
-      const w = batch[0]!;
-      await this.one(w);
-      this.count(1);
-      return;
-    }
     let results: MoneyStepResult[];
     try {
-      results = await this.store.batch(batch.map((w) => w.step));
+      results = batch.length === 1 ? [await this.alone(batch[0]!.step)] : await this.store.batch(batch.map((w) => w.step));
     } catch (err) {
-      // the store is down: every step fails now (within the store's timeout, once, not once per step)
       if (err instanceof StoreUnavailableError) {
-        for (const w of batch) w.reject(err);
+        // The store is down: every step of the batch fails now, and so does every step that
+        // queued while this commit hung (each would otherwise wait for the store's timeout once
+        // more): their requests answer 503 within one store timeout of their arrival.
+        const waited = this.queue;
+        this.queue = [];
+        for (const w of [...batch, ...waited]) w.reject(err);
+        return;
+      }
+      if (batch.length === 1) {
+        batch[0]!.reject(err);
+        this.count(1);
         return;
       }
       // one step failed and rolled the batch back: each on its own, so only that one fails
-      for (const w of batch) await this.one(w);
+      for (const w of batch) {
+        try {
+          w.resolve(await this.alone(w.step));
+        } catch (e) {
+          w.reject(e);
+        }
+      }
       this.count(batch.length);
       return;
     }
@@ -89,15 +98,11 @@ export class GroupCommit {
     batch.forEach((w, i) => w.resolve(results[i]));
   }
 
-  private async one(w: Waiting): Promise<void> {
-    try {
-      const s = w.step;
-      w.resolve(s.kind === 'reserve' ? await this.store.reserve(s.reservation)
-        : s.kind === 'settle' ? await this.store.settle(s.reservationId, s.accountId, s.entries, s.opts ?? {})
-          : (await this.store.release(s.reservationId), undefined));
-    } catch (err) {
-      w.reject(err);
-    }
+  /** One step in a transaction of its own. */
+  private async alone(s: MoneyStep): Promise<MoneyStepResult> {
+    return s.kind === 'reserve' ? this.store.reserve(s.reservation)
+      : s.kind === 'settle' ? this.store.settle(s.reservationId, s.accountId, s.entries, s.opts ?? {})
+        : (await this.store.release(s.reservationId), undefined);
   }
 
   private count(steps: number): void {
