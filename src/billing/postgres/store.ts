@@ -129,7 +129,9 @@ export class PostgresStore implements BillingStore {
       await c.query('COMMIT');
       return r;
     } catch (err) {
-      await c.query('ROLLBACK').catch(() => {});
+      // A connection that is gone or hangs is destroyed below (the server rolls back on its own);
+      // a ROLLBACK on it would wait for the query timeout a second time.
+      if (!(err instanceof Error && isUnavailable(err))) await c.query('ROLLBACK').catch(() => {});
       failed = err;
       throw classify(err);
     } finally {
