@@ -39,7 +39,9 @@ import { renewerOf, type LeaseRenewer } from './lease-renewer.ts';
 import { jobKey, ledgerId, type JobIdentity } from './ledger-id.ts';
 import { PRICES } from './prices.ts';
 import { newRequestId } from './request-id.ts';
-import { UNLIMITED, type LedgerEntry } from './store.ts';
+import { UNLIMITED, type IdempotentAnswer, type LedgerEntry } from './store.ts';
+
+export type { IdempotentAnswer };
 
 export interface MeterItem {
   /** The function to charge; undefined for an item that costs nothing (rejected, refused, undecodable). */
@@ -79,6 +81,12 @@ export interface Settled {
 export interface SettleOpts {
   /** The ledger rows are mirrored (Kafka ledger topic) after settle; see BillingStore SettleOptions. */
   exportLater?: boolean;
+  /**
+   * HTTP with an Idempotency-Key: the request's answer, rendered from the balance after the
+   * debit, is stored with the settle, in one transaction (BillingStore SettleOptions). Only called
+   * when the hold has a reservation to settle.
+   */
+  answer?: { key: string; render: (balance: number) => IdempotentAnswer };
 }
 
 export interface HoldOptions {
@@ -213,7 +221,11 @@ export class Meter {
       }
       hold.reservations.delete(op);
       this.forget(res);
-      const r = await this.billing.settle(res, charges, opts.exportLater ? { exportLater: true } : {});
+      // the stored answer rides on the last reservation's settle (HTTP holds one op)
+      const last = hold.reservations.size === 0;
+      const r = await this.billing.settle(res, charges, {
+        ...(opts.exportLater ? { exportLater: true } : {}), ...(opts.answer && last ? { answer: opts.answer } : {}),
+      });
       out.balance = r.credits;
       const time = r.time; // as written into the rows
       for (const id of r.writtenIds) {

@@ -109,6 +109,12 @@ export interface SettleOptions {
    * between mirrors them (once) although it writes no new row.
    */
   exportLater?: boolean;
+  /**
+   * An HTTP request with an `Idempotency-Key` (claimed before): its answer is rendered from the
+   * balance after this settle and stored as the key's answer IN THE SAME TRANSACTION, so that a
+   * retry after a crash is answered from the store and never charged again.
+   */
+  answer?: { key: string; render: (balance: number) => IdempotentAnswer };
 }
 
 /** One money step of a group commit (`BillingStore.batch`). */

@@ -268,6 +268,24 @@ export function storeContract(f: StoreFactory): void {
       expect(await billing.claimIdempotencyKey(a.account, 'k1', 'fp')).toEqual({ state: 'claimed' });
     });
 
+    it('a settle stores the answer of its key in the same transaction; a settle that fails stores nothing', async () => {
+      const a = await billing.createAccount({ credits: 100, agreements: ['lines'] });
+      expect(await billing.claimIdempotencyKey(a.account, 'k-settle', 'fp')).toEqual({ state: 'claimed' });
+      const r = await billing.reserve(a.account, 'lines', 1);
+      const rid = newRequestId();
+      const render = (balance: number) => ({ status: 200, contentType: 'application/json; charset=UTF-8', body: `{"availablecredits":"${balance}"}` });
+      await billing.settle(r, [{ id: lid(a.account, 'lines', rid, 0), requestid: rid }], { answer: { key: 'k-settle', render } });
+      // a retry (after a crash of the server that answered) is answered from the store
+      expect(await second.claimIdempotencyKey(a.account, 'k-settle', 'fp')).toEqual({ state: 'done', fingerprint: 'fp', answer: render(80) });
+      // against a reservation that is gone, settle refuses and the key stays pending
+      expect(await billing.claimIdempotencyKey(a.account, 'k-fail', 'fp')).toEqual({ state: 'claimed' });
+      const rid2 = newRequestId();
+      await expect(billing.settle({ ...r, id: newRequestId() }, [{ id: lid(a.account, 'lines', rid2, 0), requestid: rid2 }], { answer: { key: 'k-fail', render } }))
+        .rejects.toThrow(/unknown or already settled/);
+      expect(await second.claimIdempotencyKey(a.account, 'k-fail', 'fp')).toEqual({ state: 'pending', fingerprint: 'fp' });
+      expect(await billing.balance(a.account)).toBe(80);
+    });
+
     it('of concurrent claims of one key exactly one wins', async () => {
       const a = await billing.createAccount({ credits: 1 });
       const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? billing : second).claimIdempotencyKey(a.account, 'same', 'fp')));

@@ -14,7 +14,7 @@ import { ERRORS, errorBody, ServiceError, type ErrorBody } from '../../contract/
 import { MAX_BATCH_ELEMENTS, type Op } from '../../contract/params.ts';
 import { isPlainObject, validateCredentials, validateElement, type Validated, type ValidElement } from '../../contract/validate.ts';
 import type { Billing } from '../../billing/billing.ts';
-import { Meter, type Hold } from '../../billing/meter.ts';
+import { Meter, type Hold, type IdempotentAnswer } from '../../billing/meter.ts';
 import { newRequestId } from '../../billing/request-id.ts';
 import type { Outcome } from '../../engine/process.ts';
 import type { Logger } from '../../log.ts';
@@ -111,15 +111,30 @@ export async function handleApi(deps: ApiDeps, op: Op, body: FormFields, opts: A
     const cred = validateCredentials(body as Record<string, unknown>);
     if (!cred.ok) return fail(topFormat, cred.error);
     const meter = await Meter.open(deps.billing, cred.credentials, [op], { job: { kind: 'http', requestid: newRequestId() } });
-    const run = (): Promise<Answer> => body.batch !== undefined
-      ? handleBatch(deps, op, body, meter, topFormat)
-      : handleSingle(deps, op, body, meter, topFormat);
+    const run = (key?: KeyAnswer): Promise<Answer> => body.batch !== undefined
+      ? handleBatch(deps, op, body, meter, topFormat, key)
+      : handleSingle(deps, op, body, meter, topFormat, key);
     if (opts.idempotencyKey === undefined) return await run();
     return await idempotent(deps, op, body, meter.accountId, opts.idempotencyKey, run);
   } catch (err) {
     if (err instanceof ServiceError) return fail(topFormat, err.toBody());
     throw err;
   }
+}
+
+/**
+ * A claimed Idempotency-Key while its request runs: the handler stores the answer with the settle,
+ * in one transaction (`stored` then says so); an answer with nothing to settle is stored after.
+ */
+interface KeyAnswer {
+  key: string;
+  stored: boolean;
+}
+
+/** The settle option that stores the answer rendered from the balance after the debit (see KeyAnswer). */
+function storedWith(key: KeyAnswer | undefined, render: (balance: number) => Rendered): { answer?: { key: string; render: (balance: number) => IdempotentAnswer } } {
+  if (!key) return {};
+  return { answer: { key: key.key, render: (balance) => ({ status: 200, ...render(balance) }) } };
 }
 
 /** What a key is bound to: the operation and every form field but the credentials. */
@@ -137,7 +152,7 @@ function fingerprint(op: Op, body: FormFields): string {
  * answers are not kept (nothing was charged; a repeat is evaluated afresh, e.g. after a top-up).
  * A repeat that arrives while the first still runs waits for its answer.
  */
-async function idempotent(deps: ApiDeps, op: Op, body: FormFields, accountId: string, key: string, run: () => Promise<Answer>): Promise<Answer> {
+async function idempotent(deps: ApiDeps, op: Op, body: FormFields, accountId: string, key: string, run: (key: KeyAnswer) => Promise<Answer>): Promise<Answer> {
   if (!IDEMPOTENCY_KEY.test(key)) {
     throw new ServiceError('INVALID_PARAMETER', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
   }
@@ -155,22 +170,23 @@ async function idempotent(deps: ApiDeps, op: Op, body: FormFields, accountId: st
     }
     await sleep(wait);
   }
+  const claimed: KeyAnswer = { key, stored: false };
   let ans: Answer;
   try {
-    ans = await run();
+    ans = await run(claimed);
   } catch (err) {
     await deps.billing.abandonIdempotencyKey(accountId, key).catch(() => {});
     throw err;
   }
   if (ans.status === 200) {
-    await deps.billing.completeIdempotencyKey(accountId, key, { status: ans.status, contentType: ans.contentType, body: ans.body });
+    if (!claimed.stored) await deps.billing.completeIdempotencyKey(accountId, key, { status: ans.status, contentType: ans.contentType, body: ans.body });
   } else {
     await deps.billing.abandonIdempotencyKey(accountId, key);
   }
   return ans;
 }
 
-async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format): Promise<Answer> {
+async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format, key?: KeyAnswer): Promise<Answer> {
   const element = withoutCredentials(body);
   const v = validateElement(op, element);
   if (!v.ok) return fail(topFormat, v.error);
@@ -188,13 +204,15 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Mete
     if (outcome.error.errorcode === ERRORS.INTERNAL.status) throw new EngineFailure(requestid, outcome.error.errormessage);
     return fail(format, outcome.error);
   }
-  const settled = await meter.settle(hold, [outcome.chargeable]);
+  const render = (balance: number): Rendered => renderRecord(format, orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, balance)));
+  let rendered: Rendered | undefined;
+  const settled = await meter.settle(hold, [outcome.chargeable], storedWith(key, (b) => (rendered = render(b))));
+  if (key && rendered) key.stored = true;
   const balance = settled.balance ?? (outcome.options.returnavailablecredits ? await meter.balance() : 0);
-  const record = orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, balance));
-  return { status: 200, ...renderRecord(format, record), records: 1, charged: settled.entries.length };
+  return { status: 200, ...(rendered ?? render(balance)), records: 1, charged: settled.entries.length };
 }
 
-async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format): Promise<Answer> {
+async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format, key?: KeyAnswer): Promise<Answer> {
   // Top-level options (requestproof, returnavailablecredits, responseformat) are validated like an
   // element's and act as defaults for every element. `search` has no mandatory parameter, so this
   // checks exactly the options.
@@ -258,27 +276,36 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, meter: Meter
       deps.log?.error({ requestid, element: i, error: o.error.errormessage }, 'engine failure: the element gets a 500 error in its slot and is not charged');
     }
   }
-  const settled = await meter.settle(hold, outcomes.map((o) => o.ok && o.chargeable));
-  let balance = settled.balance;
-
-  const items: object[] = new Array(elements.length);
-  for (let i = 0; i < elements.length; i++) {
-    const v = validated[i]!;
-    const o = slotOutcome[i];
-    if (!v.ok) {
-      items[i] = { errorcode: v.error.errorcode, errormessage: v.error.errormessage };
-    } else if (!o || !o.ok) {
-      const e = o && !o.ok ? o.error : errorBody('INTERNAL');
-      items[i] = { errorcode: e.errorcode, errormessage: e.errormessage };
-    } else {
-      const el = elements[i]!;
-      const opts = {
-        requestproof: el.requestproof !== undefined ? o.options.requestproof : topV.options.requestproof,
-        returnavailablecredits: el.returnavailablecredits !== undefined ? o.options.returnavailablecredits : topV.options.returnavailablecredits,
-      };
-      if (opts.returnavailablecredits) balance ??= await meter.balance();
-      items[i] = orderedRecord(op, o.record, extrasFor(opts, requestid, balance ?? 0));
+  // each element's options (its own, else the top-level defaults)
+  const wants = (i: number) => {
+    const el = elements[i]!;
+    const o = slotOutcome[i]!;
+    if (!o.ok) return { requestproof: false, returnavailablecredits: false };
+    return {
+      requestproof: el.requestproof !== undefined ? o.options.requestproof : topV.options.requestproof,
+      returnavailablecredits: el.returnavailablecredits !== undefined ? o.options.returnavailablecredits : topV.options.returnavailablecredits,
+    };
+  };
+  const itemsWith = (balance: number | undefined): object[] => {
+    const items: object[] = new Array(elements.length);
+    for (let i = 0; i < elements.length; i++) {
+      const v = validated[i]!;
+      const o = slotOutcome[i];
+      if (!v.ok) {
+        items[i] = { errorcode: v.error.errorcode, errormessage: v.error.errormessage };
+      } else if (!o || !o.ok) {
+        const e = o && !o.ok ? o.error : errorBody('INTERNAL');
+        items[i] = { errorcode: e.errorcode, errormessage: e.errormessage };
+      } else {
+        items[i] = orderedRecord(op, o.record, extrasFor(wants(i), requestid, balance ?? 0));
+      }
     }
-  }
-  return { status: 200, ...renderBatch(format, items), records: runIdx.length, charged: settled.entries.length };
+    return items;
+  };
+  let rendered: Rendered | undefined;
+  const settled = await meter.settle(hold, outcomes.map((o) => o.ok && o.chargeable), storedWith(key, (b) => (rendered = renderBatch(format, itemsWith(b)))));
+  if (key && rendered) key.stored = true;
+  let balance = settled.balance;
+  if (balance === undefined && runIdx.some((i) => slotOutcome[i]?.ok && wants(i).returnavailablecredits)) balance = await meter.balance();
+  return { status: 200, ...(rendered ?? renderBatch(format, itemsWith(balance))), records: runIdx.length, charged: settled.entries.length };
 }

@@ -204,6 +204,8 @@ export class PostgresStore implements BillingStore {
   }
 
   async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
+    // with an answer to store: two statements, one transaction
+    if (opts.answer) return this.tx((c) => this.settleOn(c, reservationId, accountId, entries, opts));
     return this.settleOn(this.pool, reservationId, accountId, entries, opts);
   }
 
@@ -275,6 +277,11 @@ export class PostgresStore implements BillingStore {
       if (Number(known.rows[0]!.n) < new Set(entries.map((e) => e.id)).size) {
         throw new Error(`settle: reservation ${reservationId} is unknown or already settled`);
       }
+    }
+    if (opts.answer) {
+      const a = opts.answer.render(Number(row.credits));
+      await db.query(`UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, body = $5 WHERE account_id = $1 AND key = $2`,
+        [accountId, opts.answer.key, a.status, a.contentType, a.body]);
     }
     return { written: Number(row.written), writtenIds: row.ids ?? [], charged: Number(row.charged), credits: Number(row.credits) };
   }

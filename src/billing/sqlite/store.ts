@@ -244,6 +244,11 @@ export class SqliteStore implements BillingStore {
     }
     if (res) this.q(`DELETE FROM reservations WHERE id = ?`).run(reservationId);
     const after = this.q(`SELECT credits FROM accounts WHERE id = ?`).get(accountId) as { credits: number };
+    if (opts.answer) {
+      const a = opts.answer.render(Number(after.credits));
+      this.q(`UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, body = ? WHERE account_id = ? AND key = ?`)
+        .run(a.status, a.contentType, a.body, accountId, opts.answer.key);
+    }
     return { written, writtenIds, charged, credits: Number(after.credits) };
   }
 
