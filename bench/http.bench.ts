@@ -3,7 +3,9 @@
  *   - a bare fastify route returning a fixed record (baseline, same run),
  *   - `addrflow serve` (SQLite store, real engine pool): single `lines`, single `search`,
  *     batches of 5,000 `lines` and `search`; single `lines` on the PostgreSQL store when reachable.
- * Prints requests/s, p50/p99 latency and the ratio of each single-record run to the baseline.
+ * Prints requests/s, p50/p99 latency and the ratio of each single-record run to the baseline, and
+ * for each addrflow run the money steps per billing-store transaction (group commit; a single
+ * request makes two steps, its reserve and its settle), read from the server's /metrics.
  *
  *   npm run bench -- http            (ADDRFLOW_BENCH_SECONDS=N to change the run length, default 8)
  */
@@ -66,6 +68,24 @@ async function measure(name: string, url: string, body: string, opts: { connecti
   return row;
 }
 
+/** Sum and count of the server's steps-per-transaction histogram. */
+async function commitStats(url: string): Promise<{ sum: number; count: number }> {
+  const text = await (await fetch(url + '/metrics')).text();
+  const num = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { sum: num('addrflow_billing_steps_per_transaction_sum'), count: num('addrflow_billing_steps_per_transaction_count') };
+}
+
+/** Runs `measure` and prints the steps per store transaction during it. */
+async function measureServer(name: string, base: string, path: string, body: string, opts: { connections: number; records?: number; seconds?: number }): Promise<Row> {
+  const before = await commitStats(base);
+  const row = await measure(name, base + path, body, opts);
+  const after = await commitStats(base);
+  const tx = after.count - before.count;
+  const steps = after.sum - before.sum;
+  console.log(`${''.padEnd(44)} group commit: ${tx.toFixed(0)} transactions, ${(tx ? steps / tx : 0).toFixed(2)} steps/transaction (${(tx ? steps / tx / 2 : 0).toFixed(2)} requests/transaction)`);
+  return row;
+}
+
 const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
 const LINES = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' };
 const SEARCH = { street: 'Rue de Rivoli', housenumber: '10', city: 'Paris', country: 'FRA' };
@@ -85,12 +105,12 @@ try {
   // Warm-up (JIT, index pages, SQLite cache).
   await measure('(warm-up) single lines', srv.url + '/address/lines', form({ ...cred, ...LINES }), { connections: 10, seconds: 2 });
   rows.pop();
-  const lines = await measure('addrflow single lines (SQLite)', srv.url + '/address/lines', form({ ...cred, ...LINES }), { connections: 10 });
-  const search = await measure('addrflow single search (SQLite)', srv.url + '/address/search', form({ ...cred, ...SEARCH }), { connections: 10 });
+  const lines = await measureServer('addrflow single lines (SQLite)', srv.url, '/address/lines', form({ ...cred, ...LINES }), { connections: 10 });
+  const search = await measureServer('addrflow single search (SQLite)', srv.url, '/address/search', form({ ...cred, ...SEARCH }), { connections: 10 });
   const lb = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ ...LINES, housenumber: String(i + 1) })));
   const sb = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ ...SEARCH, housenumber: String((i % 200) + 1) })));
-  await measure('addrflow batch 5,000 lines (SQLite)', srv.url + '/address/lines', form({ ...cred, batch: lb }), { connections: 2, records: 5000 });
-  await measure('addrflow batch 5,000 search (SQLite)', srv.url + '/address/search', form({ ...cred, batch: sb }), { connections: 2, records: 5000 });
+  await measureServer('addrflow batch 5,000 lines (SQLite)', srv.url, '/address/lines', form({ ...cred, batch: lb }), { connections: 2, records: 5000 });
+  await measureServer('addrflow batch 5,000 search (SQLite)', srv.url, '/address/search', form({ ...cred, batch: sb }), { connections: 2, records: 5000 });
   await stop(srv.child);
 
   // PostgreSQL store, when reachable.
@@ -104,7 +124,7 @@ try {
     try {
       const pacc = createAccount(u.toString());
       const psrv = await start([BIN, 'serve', '--port', '0', '--db', u.toString(), '--workers', WORKERS]);
-      await measure('addrflow single lines (PostgreSQL)', psrv.url + '/address/lines', form({ license: pacc.license, guid: pacc.guid, ...LINES }), { connections: 10 });
+      await measureServer('addrflow single lines (PostgreSQL)', psrv.url, '/address/lines', form({ license: pacc.license, guid: pacc.guid, ...LINES }), { connections: 10 });
       await stop(psrv.child);
     } finally {
       await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -35,7 +35,7 @@ import { generateLines } from '../tools/generate-requests.ts';
 import { Billing } from '../src/billing/billing.ts';
 import { createValueCodec } from '../src/adapters/kafka/avro/index.ts';
 import { sendOffsetsRetrying } from '../src/adapters/kafka/send-offsets.ts';
-import { StreamMeter } from '../src/adapters/kafka/stream-meter.ts';
+import { Meter } from '../src/billing/meter.ts';
 import { createStreamWorker, KAFKA_CLIENTS, type KafkaClientName } from '../src/adapters/kafka/worker-client.ts';
 import { createWorkerMetrics } from '../src/adapters/kafka/worker-metrics.ts';
 import { EnginePool } from '../src/pool/engine-pool.ts';
@@ -169,7 +169,7 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const account = await billing.createAccount({ unlimited: true, agreements: ['lines'] });
   const tag = `${client}-${round}`;
   const [results, ledger, dlq] = [await topic(`results-${tag}`), await topic(`ledger-${tag}`), await topic(`dlq-${tag}`)];
-  const meter = await StreamMeter.start(billing, account, ['lines']);
+  const meter = await Meter.open(billing, account, ['lines'], { sweep: true });
   const pool = await EnginePool.create({ threads });
   const metrics = createWorkerMetrics(false);
   const group = `bench-${run}-worker-${tag}`;

@@ -14,6 +14,7 @@ import { priceOf } from './prices.ts';
 import { newRequestId } from './request-id.ts';
 import { digestsEqual, generateGuid, generateLicense, hashSecret } from './secrets.ts';
 import { openStore } from './open-store.ts';
+import { GroupCommit } from './group-commit.ts';
 import { belongsTo } from './ledger-id.ts';
 import {
   UNLIMITED, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry, type SettleOptions, type SettleResult,
@@ -107,9 +108,12 @@ export class Billing {
   readonly leaseMs: number;
   private readonly pepper: string;
   readonly now: () => Date;
+  /** Reserves, settles and releases of concurrent holders share one transaction (group-commit.ts). */
+  readonly commits: GroupCommit;
 
   private constructor(store: BillingStore, pepper: string, now: () => Date, leaseMs: number) {
     this.store = store;
+    this.commits = new GroupCommit(store);
     this.pepper = pepper;
     this.now = now;
     this.leaseMs = leaseMs;
@@ -126,6 +130,7 @@ export class Billing {
   }
 
   async close(): Promise<void> {
+    await this.commits.idle(); // every step submitted has committed
     await this.store.close();
   }
 
@@ -196,6 +201,21 @@ export class Billing {
     return this.store.ledger(accountId, limit);
   }
 
+  /** Which of `ids` the account's ledger already holds (records a job charged before: a replay). */
+  ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.store.ledgerIdsPresent(accountId, ids);
+  }
+
+  /** The rows among `ids` settled with `exportLater` whose mirror never committed. */
+  unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
+    return this.store.unexported(accountId, ids);
+  }
+
+  /** The mirror of these rows committed. */
+  markExported(accountId: string, ids: readonly string[]): Promise<void> {
+    return this.store.markExported(accountId, ids);
+  }
+
   // ---- the billing flow ---------------------------------------------------------------------
 
   /**
@@ -220,9 +240,9 @@ export class Billing {
     if (!Number.isSafeInteger(records) || records < 0) throw new Error('records must be a whole number ≥ 0');
     const r: Reservation = { id: newRequestId(), accountId, op, records, amount: priceOf(op, records) };
     const now = this.now();
-    const ok = await this.store.reserve({
+    const ok = await this.commits.submit({ kind: 'reserve', reservation: {
       id: r.id, accountId, amount: r.amount, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
-    });
+    } });
     if (!ok) throw new ServiceError('INSUFFICIENT_CREDITS');
     return r;
   }
@@ -245,12 +265,13 @@ export class Billing {
     const entries: LedgerEntry[] = charges.map((c) => ({
       id: c.id, account: reservation.accountId, function: reservation.op, credits: price, requestid: c.requestid, time,
     }));
-    return { ...(await this.store.settle(reservation.id, reservation.accountId, entries, opts)), time };
+    const settled = await this.commits.submit({ kind: 'settle', reservationId: reservation.id, accountId: reservation.accountId, entries, opts });
+    return { ...(settled as SettleResult), time };
   }
 
   /** Gives a reservation back without charging (the run failed). */
-  release(reservation: Reservation): Promise<void> {
-    return this.store.release(reservation.id);
+  async release(reservation: Reservation): Promise<void> {
+    await this.commits.submit({ kind: 'release', reservationId: reservation.id });
   }
 
   /** Extends the leases of live reservations by one lease from now. */

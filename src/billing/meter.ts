@@ -1,32 +1,47 @@
 /**
- * The one metering path of every entrance (HTTP request, file job, Kafka consumer group):
- * reserve → execute → settle → ledger entry.
+ * The one metering wiring of every entrance (HTTP request, file job, Kafka consumer group):
+ * authenticate → reserve → execute → settle → ledger entry. Every entrance opens its meter with
+ * `Meter.open` and hands its decoded items to `hold`; nothing else of billing is wired by an
+ * entrance, and no entrance (nor the CLI) talks to a store.
  *
- *   const meter = new Meter(billing, accountId, job);          // job identity: ledger-id.ts
+ *   const meter = await Meter.open(billing, credentials, ops, { job });  // 401/403 here; job: ledger-id.ts
  *   const hold = await meter.hold(items, { partial });         // items already validated
  *   …run hold.covered items…                                   // (the adapter runs the engine)
  *   const s = await meter.settle(hold, chargeable);            // ledger rows + debit, once
  *   // s.entries: the ledger rows written NOW (a replayed record has none); s.credits charged
+ *   await meter.close();                                       // a long job: releases what it still holds
  *
  * An adapter hands in validated elements (`op` set) and free ones (`op` undefined: rejected by
  * validation, refused op, undecodable): free items hold no credits and are never charged. It gets
  * back how many items it may run (`covered`: a prefix, with `partial`; all or 402 without) and,
  * after settle, exactly what was charged. It never prices, reserves or writes ledger rows itself.
+ * The entrances differ only in their options:
+ * - HTTP: one meter per request (job = the request), `partial: false` (all or 402);
+ * - file job: one meter per job (job = the job id of the checkpoint), `partial: true`, batches
+ *   settled in the order they were held; `sweep` at open;
+ * - Kafka: one meter per worker, its job bound once the worker knows the topic's id (`bindJob`),
+ *   `partial: true`, settled with `exportLater` (the ledger topic mirrors the rows); `sweep` at
+ *   open; an op the account may not use is a `refusal` (its records get the 403 as their result).
  *
  * - Ledger ids are made here from the account, the function, the job and the item's record key.
  * - A record the same job already charged (a crash replay, a resume, an offset reset) is
  *   "prepaid": it needs no new credits, so a replay never stalls on an empty balance, and it is
  *   never charged again (the store's insert is idempotent on the id in any case).
- * - Reservations are leases, renewed by a timer while they are open, so a slow live job keeps
- *   them; a dead process's are released once their lease ends (`Billing.releaseExpired`).
+ * - Reservations are leases, renewed by a timer while they are open (lease-renewer.ts), so a slow
+ *   live job keeps them; a dead process's are released once their lease ends
+ *   (`Billing.releaseExpired`).
  */
-import { ServiceError } from '../contract/errors.ts';
+import { ServiceError, type ErrorBody } from '../contract/errors.ts';
 import type { Op } from '../contract/params.ts';
+import type { Credentials } from '../contract/validate.ts';
 import type { Billing, Charge, Reservation } from './billing.ts';
+import { renewerOf, type LeaseRenewer } from './lease-renewer.ts';
 import { jobKey, ledgerId, type JobIdentity } from './ledger-id.ts';
 import { PRICES } from './prices.ts';
 import { newRequestId } from './request-id.ts';
-import { UNLIMITED, type LedgerEntry } from './store.ts';
+import { UNLIMITED, type IdempotentAnswer, type LedgerEntry } from './store.ts';
+
+export type { IdempotentAnswer };
 
 export interface MeterItem {
   /** The function to charge; undefined for an item that costs nothing (rejected, refused, undecodable). */
@@ -66,6 +81,12 @@ export interface Settled {
 export interface SettleOpts {
   /** The ledger rows are mirrored (Kafka ledger topic) after settle; see BillingStore SettleOptions. */
   exportLater?: boolean;
+  /**
+   * HTTP with an Idempotency-Key: the request's answer, rendered from the balance after the
+   * debit, is stored with the settle, in one transaction (BillingStore SettleOptions). Only called
+   * when the hold has a reservation to settle.
+   */
+  answer?: { key: string; render: (balance: number) => IdempotentAnswer };
 }
 
 export interface HoldOptions {
@@ -76,28 +97,82 @@ export interface HoldOptions {
   partial: boolean;
 }
 
+export interface OpenOptions {
+  /** The job of the ledger ids; a Kafka worker binds it later (`bindJob`), once it knows it. */
+  job?: JobIdentity;
+  /** Release the reservations a killed process left behind (long jobs, at their start). */
+  sweep?: boolean;
+}
+
 export class Meter {
   readonly billing: Billing;
   readonly accountId: string;
-  readonly job: JobIdentity;
   /** Written into every ledger entry of this meter (HTTP: the request's id). */
   readonly requestid: string;
-  private readonly jobKey: string;
+  /** The ops this meter may charge (those the account has agreed). */
+  readonly ops: readonly Op[];
+  private bound: { job: JobIdentity; key: string } | undefined;
+  private readonly refused: ReadonlyMap<Op, ErrorBody>;
   private readonly open = new Set<Reservation>();
   private readonly leases: LeaseRenewer;
 
-  constructor(billing: Billing, accountId: string, job: JobIdentity, opts: { requestid?: string } = {}) {
+  constructor(billing: Billing, accountId: string, job: JobIdentity | undefined, opts: { requestid?: string; ops?: readonly Op[]; refused?: ReadonlyMap<Op, ErrorBody> } = {}) {
     this.billing = billing;
     this.accountId = accountId;
-    this.job = job;
-    this.jobKey = jobKey(job);
-    this.requestid = opts.requestid ?? (job.kind === 'http' ? job.requestid : newRequestId());
+    if (job) this.bound = { job, key: jobKey(job) };
+    this.requestid = opts.requestid ?? (job?.kind === 'http' ? job.requestid : newRequestId());
+    this.ops = opts.ops ?? [];
+    this.refused = opts.refused ?? new Map();
     this.leases = renewerOf(billing);
+  }
+
+  /**
+   * Authenticates the credentials for each of `ops` (shape-checked by contract/validate). 401 —
+   * or every op refused — throws: nothing starts. An op whose agreement is missing (403) is
+   * remembered as a `refusal` when another op is allowed (a Kafka worker on both ops).
+   */
+  static async open(billing: Billing, credentials: Credentials, ops: readonly Op[], opts: OpenOptions = {}): Promise<Meter> {
+    let first: ServiceError | undefined;
+    let accountId: string | undefined;
+    const allowed: Op[] = [];
+    const refused = new Map<Op, ErrorBody>();
+    for (const op of ops) {
+      try {
+        accountId = (await billing.authenticate(credentials, op)).id;
+        allowed.push(op);
+      } catch (e) {
+        if (!(e instanceof ServiceError)) throw e;
+        if (e.status === 401) throw e;
+        first ??= e;
+        refused.set(op, e.toBody());
+      }
+    }
+    if (!accountId) throw first!;
+    if (opts.sweep) await billing.releaseExpired(); // reservations a killed process left behind
+    return new Meter(billing, accountId, opts.job, { ops: allowed, refused });
+  }
+
+  /** Names the job once (a Kafka worker at start: the consumer group on the input topic, by the topic's id). */
+  bindJob(job: JobIdentity): void {
+    if (this.bound) {
+      if (jobKey(this.bound.job) === jobKey(job)) return;
+      throw new Error('the meter is already bound to another job');
+    }
+    this.bound = { job, key: jobKey(job) };
+  }
+
+  get job(): JobIdentity {
+    return this.mustBind().job;
+  }
+
+  /** The error result of an op the account may not use, or undefined. */
+  refusal(op: Op): ErrorBody | undefined {
+    return this.refused.get(op);
   }
 
   /** The ledger id of a record of this job. */
   ledgerId(op: Op, record: string | number): string {
-    return ledgerId(this.accountId, op, this.jobKey, record);
+    return ledgerId(this.accountId, op, this.mustBind().key, record);
   }
 
   async hold(items: readonly MeterItem[], opts: HoldOptions): Promise<Hold> {
@@ -113,7 +188,7 @@ export class Meter {
       if (covered < items.length && prepaid.size === 0) {
         // short: records this job already charged (a replay) need no credits again
         const charged = ids.filter((id): id is string => id !== undefined);
-        const present = await this.billing.store.ledgerIdsPresent(this.accountId, charged);
+        const present = await this.billing.ledgerIdsPresent(this.accountId, charged);
         if (present.size > 0) {
           ids.forEach((id, i) => { if (id !== undefined && present.has(id)) prepaid.add(i); });
           covered = walk(items, prepaid, available);
@@ -146,7 +221,11 @@ export class Meter {
       }
       hold.reservations.delete(op);
       this.forget(res);
-      const r = await this.billing.settle(res, charges, opts.exportLater ? { exportLater: true } : {});
+      // the stored answer rides on the last reservation's settle (HTTP holds one op)
+      const last = hold.reservations.size === 0;
+      const r = await this.billing.settle(res, charges, {
+        ...(opts.exportLater ? { exportLater: true } : {}), ...(opts.answer && last ? { answer: opts.answer } : {}),
+      });
       out.balance = r.credits;
       const time = r.time; // as written into the rows
       for (const id of r.writtenIds) {
@@ -165,7 +244,7 @@ export class Meter {
       for (let i = 0; i < hold.covered; i++) if (hold.ids[i] !== undefined && chargeable[i] && !out.written[i]) replayed.push(hold.ids[i]!);
       if (replayed.length) {
         const order = new Map(replayed.map((id, k) => [id, k]));
-        out.unexported = (await this.billing.store.unexported(this.accountId, replayed)).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+        out.unexported = (await this.billing.unexported(this.accountId, replayed)).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
       }
     }
     return out;
@@ -173,7 +252,7 @@ export class Meter {
 
   /** The mirror of these rows committed (see SettleOpts.exportLater). */
   markExported(entries: readonly LedgerEntry[]): Promise<void> {
-    return this.billing.store.markExported(this.accountId, entries.map((e) => e.id));
+    return this.billing.markExported(this.accountId, entries.map((e) => e.id));
   }
 
   /** Gives back what a hold still holds (its run failed, or nothing in it was run). */
@@ -190,8 +269,8 @@ export class Meter {
     return this.billing.balance(this.accountId);
   }
 
-  /** Whether the balance beyond what is held pays for one record of the cheapest of `ops`. */
-  async canAffordOne(ops: readonly Op[]): Promise<boolean> {
+  /** Whether the balance beyond what is held pays for one record of the cheapest of `ops` (default: the meter's). */
+  async canAffordOne(ops: readonly Op[] = this.ops): Promise<boolean> {
     await this.billing.releaseExpired();
     const acc = await this.billing.findAccount({ id: this.accountId });
     if (!acc || acc.disabled) return false;
@@ -229,6 +308,11 @@ export class Meter {
     return held;
   }
 
+  private mustBind(): { job: JobIdentity; key: string } {
+    if (!this.bound) throw new Error('the meter has no job yet (bindJob)');
+    return this.bound;
+  }
+
   private forget(r: Reservation): void {
     this.open.delete(r);
     this.leases.delete(r);
@@ -240,47 +324,6 @@ export class Meter {
     if (!acc || acc.disabled) throw new ServiceError('UNAUTHORIZED');
     return acc.credits === UNLIMITED ? Number.POSITIVE_INFINITY : Math.max(0, acc.credits - acc.reserved);
   }
-}
-
-/**
- * Renews the leases of every open reservation of one Billing (one timer per process and store,
- * not per holder: an HTTP request adds and removes its reservation without a timer of its own).
- */
-class LeaseRenewer {
-  private readonly billing: Billing;
-  private readonly open = new Set<Reservation>();
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(billing: Billing) {
-    this.billing = billing;
-  }
-
-  add(r: Reservation): void {
-    this.open.add(r);
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.open.size === 0) {
-        clearInterval(this.timer);
-        this.timer = undefined;
-        return;
-      }
-      // a failed renewal is tried again at the next tick; the lease covers two more
-      void this.billing.renew([...this.open]).catch(() => {});
-    }, Math.max(10, Math.floor(this.billing.leaseMs / 3)));
-    this.timer.unref();
-  }
-
-  delete(r: Reservation): void {
-    this.open.delete(r);
-  }
-}
-
-const renewers = new WeakMap<Billing, LeaseRenewer>();
-
-function renewerOf(billing: Billing): LeaseRenewer {
-  let r = renewers.get(billing);
-  if (!r) renewers.set(billing, (r = new LeaseRenewer(billing)));
-  return r;
 }
 
 /** Charged, not prepaid items of [0, end), per function. */

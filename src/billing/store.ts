@@ -109,7 +109,22 @@ export interface SettleOptions {
    * between mirrors them (once) although it writes no new row.
    */
   exportLater?: boolean;
+  /**
+   * An HTTP request with an `Idempotency-Key` (claimed before): its answer is rendered from the
+   * balance after this settle and stored as the key's answer IN THE SAME TRANSACTION, so that a
+   * retry after a crash is answered from the store and never charged again.
+   */
+  answer?: { key: string; render: (balance: number) => IdempotentAnswer };
 }
+
+/** One money step of a group commit (`BillingStore.batch`). */
+export type MoneyStep =
+  | { kind: 'reserve'; reservation: ReservationRow }
+  | { kind: 'settle'; reservationId: string; accountId: string; entries: LedgerEntry[]; opts?: SettleOptions }
+  | { kind: 'release'; reservationId: string };
+
+/** What a step answers: as `reserve` (boolean), `settle` (SettleResult) or `release` (undefined). */
+export type MoneyStepResult = boolean | SettleResult | undefined;
 
 export interface BillingStore {
   readonly kind: 'sqlite' | 'postgres';
@@ -134,6 +149,14 @@ export interface BillingStore {
   settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts?: SettleOptions): Promise<SettleResult>;
   /** Releases a reservation without charging. Unknown ids are ignored. */
   release(reservationId: string): Promise<void>;
+  /**
+   * Group commit: the steps in order in ONE transaction (one commit, one WAL write or fsync for
+   * all), each answered exactly as its own method would answer it, each seeing the steps before
+   * it (so a reserve is decided against the balance net of every reservation, the batch's
+   * included). If any step throws, nothing is written and the error is thrown: the caller then
+   * runs the steps one by one to tell which failed.
+   */
+  batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]>;
   /** Extends the leases of these reservations to `expiresAt`; answers how many still exist. */
   renew(reservationIds: readonly string[], expiresAt: string): Promise<number>;
   /** Releases reservations whose lease ended before `now` (ISO 8601): their holder died. */

@@ -268,6 +268,24 @@ export function storeContract(f: StoreFactory): void {
       expect(await billing.claimIdempotencyKey(a.account, 'k1', 'fp')).toEqual({ state: 'claimed' });
     });
 
+    it('a settle stores the answer of its key in the same transaction; a settle that fails stores nothing', async () => {
+      const a = await billing.createAccount({ credits: 100, agreements: ['lines'] });
+      expect(await billing.claimIdempotencyKey(a.account, 'k-settle', 'fp')).toEqual({ state: 'claimed' });
+      const r = await billing.reserve(a.account, 'lines', 1);
+      const rid = newRequestId();
+      const render = (balance: number) => ({ status: 200, contentType: 'application/json; charset=UTF-8', body: `{"availablecredits":"${balance}"}` });
+      await billing.settle(r, [{ id: lid(a.account, 'lines', rid, 0), requestid: rid }], { answer: { key: 'k-settle', render } });
+      // a retry (after a crash of the server that answered) is answered from the store
+      expect(await second.claimIdempotencyKey(a.account, 'k-settle', 'fp')).toEqual({ state: 'done', fingerprint: 'fp', answer: render(80) });
+      // against a reservation that is gone, settle refuses and the key stays pending
+      expect(await billing.claimIdempotencyKey(a.account, 'k-fail', 'fp')).toEqual({ state: 'claimed' });
+      const rid2 = newRequestId();
+      await expect(billing.settle({ ...r, id: newRequestId() }, [{ id: lid(a.account, 'lines', rid2, 0), requestid: rid2 }], { answer: { key: 'k-fail', render } }))
+        .rejects.toThrow(/unknown or already settled/);
+      expect(await second.claimIdempotencyKey(a.account, 'k-fail', 'fp')).toEqual({ state: 'pending', fingerprint: 'fp' });
+      expect(await billing.balance(a.account)).toBe(80);
+    });
+
     it('of concurrent claims of one key exactly one wins', async () => {
       const a = await billing.createAccount({ credits: 1 });
       const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? billing : second).claimIdempotencyKey(a.account, 'same', 'fp')));
@@ -298,6 +316,50 @@ export function storeContract(f: StoreFactory): void {
       expect(await billing.balance(c.account)).toBe(0);
       expect(await billing.store.ledgerCount(c.account)).toBe(100);
       expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(0);
+    });
+  });
+
+  describe('group commit (BillingStore.batch through Billing)', () => {
+    it('steps in one transaction answer as alone, in order: a reserve sees the reserves before it in its batch', async () => {
+      const c = await billing.createAccount({ credits: 2 * 20, agreements: ['lines'] });
+      const now = new Date();
+      const row = (id: string) => ({ id, accountId: c.account, amount: 20, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 60_000).toISOString() });
+      const [r1, r2, r3] = [newRequestId(), newRequestId(), newRequestId()];
+      const out = await billing.store.batch([
+        { kind: 'reserve', reservation: row(r1) }, { kind: 'reserve', reservation: row(r2) }, { kind: 'reserve', reservation: row(r3) },
+      ]);
+      expect(out).toEqual([true, true, false]);
+      const rid = newRequestId();
+      const e = { id: lid(c.account, 'lines', rid, 0), account: c.account, function: 'lines' as const, credits: 20, requestid: rid, time: now.toISOString() };
+      const settled = await billing.store.batch([
+        { kind: 'settle', reservationId: r1, accountId: c.account, entries: [e] }, { kind: 'release', reservationId: r2 },
+      ]);
+      expect(sum(settled[0] as { written: number; charged: number; credits: number })).toEqual({ written: 1, charged: 20, credits: 20 });
+      expect(settled[1]).toBeUndefined();
+      expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(0);
+      expect(await billing.store.ledgerCount(c.account)).toBe(1);
+    });
+
+    it('concurrent requests share transactions; a failing step fails alone, the others commit', async () => {
+      const c = await billing.createAccount({ credits: 1000 * 20, agreements: ['lines'] });
+      const before = { ...billing.commits.totals };
+      const good = Array.from({ length: 50 }, async () => {
+        const r = await billing.reserve(c.account, 'lines', 1);
+        const rid = newRequestId();
+        return (await billing.settle(r, [{ id: lid(c.account, 'lines', rid, 0), requestid: rid }])).written;
+      });
+      // a settle of new charges against a reservation that does not exist is refused
+      const rid = newRequestId();
+      const bad = billing.settle({ id: newRequestId(), accountId: c.account, op: 'lines', records: 1, amount: 20 }, [{ id: lid(c.account, 'lines', rid, 0), requestid: rid }]);
+      const [results, badStatus] = await Promise.all([Promise.all(good), bad.then(() => 'ok', (e: Error) => e.message)]);
+      expect(results.every((w) => w === 1)).toBe(true);
+      expect(badStatus).toMatch(/unknown or already settled/);
+      expect(await billing.store.ledgerCount(c.account)).toBe(50);
+      expect(await billing.balance(c.account)).toBe(1000 * 20 - 50 * 20);
+      const batches = billing.commits.totals.batches - before.batches;
+      const steps = billing.commits.totals.steps - before.steps;
+      expect(steps).toBe(101);
+      expect(batches).toBeLessThan(steps); // some steps shared a transaction
     });
   });
 

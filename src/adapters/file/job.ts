@@ -3,9 +3,11 @@
  *
  * - A fixed window of batches is in flight, so the pool stays busy while memory stays flat;
  *   results are written strictly in input order.
- * - With a meter (an account), each batch is reserved before it runs and settled after (through
- *   the one metering path, src/billing/meter.ts, keyed by the job id and each record's position);
- *   when the balance runs out the job stops at a record boundary.
+ * - With a meter (an account), each batch is held before it runs and settled after it, in order
+ *   (the one metering wiring, src/billing/meter.ts: the meter's job is the job id, a record's key
+ *   its position); when the balance runs out the job stops at a record boundary. Records are
+ *   validated in the workers, after their batch is held: a rejected one's credits are released
+ *   at settle.
  * - With a checkpoint path, a checkpoint naming the job (its id) and the input bytes read (their
  *   hash) is written BEFORE the first record is reserved or charged, so a job killed at any point
  *   can be resumed as the same job: records it had charged are never charged again.
@@ -30,19 +32,7 @@ import { openRecordSource, type CsvJobOptions, type FormatChoice } from './recor
 import { batchLength, sliceBatch, type InputFormat, type RawBatch } from './raw-batch.ts';
 import type { Sink } from './sink.ts';
 import type { ReportAggregator } from './report/aggregate.ts';
-
-/** Billing of a job, per batch (src/cli/commands/run.ts builds it on src/billing/meter.ts). */
-export interface JobMeter {
-  /**
-   * Reserves credits for the records at `positions` (in order); answers how many of them, from
-   * the first, are covered (0 = none). Batches are settled in the order they were reserved.
-   */
-  reserve(positions: readonly number[]): Promise<number>;
-  /** Charges the records of a processed batch whose flag is set; idempotent on their positions within the job. */
-  settle(positions: number[], chargeable: boolean[]): Promise<number>;
-  /** Gives back what is reserved and not settled. */
-  release(): Promise<void>;
-}
+import type { Hold, Meter } from '../../billing/meter.ts';
 
 export interface JobOptions {
   op: Op;
@@ -62,7 +52,8 @@ export interface JobOptions {
   batchSize?: number;
   /** Batches in flight at once (default: two per thread, at least two). */
   window?: number;
-  meter?: JobMeter;
+  /** The job's meter (Meter.open with the job id as its job): metered when given; closed when the job ends. */
+  meter?: Meter;
   /** Where to save progress; with `resumeFrom`, the checkpoint to continue from. */
   checkpoint?: {
     path: string;
@@ -175,9 +166,9 @@ async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Pro
     lastCheckpoint = performance.now();
   };
 
-  const inFlight: Array<{ batch: RawBatch; result: Promise<RawResult> }> = [];
+  const inFlight: Array<{ batch: RawBatch; result: Promise<RawResult>; hold: Hold | undefined }> = [];
   const drainOne = async (): Promise<void> => {
-    const { batch, result: pending } = inFlight.shift()!;
+    const { batch, result: pending, hold } = inFlight.shift()!;
     const result = await pending;
     const n = result.flags.length;
     const unreadable = countUnreadable(result.flags);
@@ -188,9 +179,9 @@ async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Pro
       stoppedBefore = { position: batch.positions[0]!, unreadable, rows: unreadableRows(result, batch.positions, batch.readerErrors, errorShape, FIRST_UNREADABLE_ROWS) };
       return;
     }
-    if (opts.meter) {
+    if (opts.meter && hold) {
       const chargeable = Array.from(result.flags, (f) => (f & CHARGEABLE) !== 0);
-      totals.credits += await opts.meter.settle(batch.positions, chargeable);
+      totals.credits += (await opts.meter.settle(hold, chargeable)).credits;
     }
     // Written before it is counted: a job that fails to write says what it had written.
     await opts.output.writeBytes(result.output);
@@ -239,8 +230,11 @@ async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Pro
         batch = sliceBatch(batch, toSkip, batchLength(batch));
         toSkip = 0;
       }
+      let hold: Hold | undefined;
       if (opts.meter) {
-        const covered = await opts.meter.reserve(batch.positions);
+        hold = await opts.meter.hold(batch.positions.map((p) => ({ op: opts.op, record: p })), { partial: true });
+        const covered = hold.covered;
+        if (covered === 0) await opts.meter.release(hold);
         if (covered < batchLength(batch)) {
           end = 'credits';
           // A gzip output ends its members at batch ends only, so that a resumed .gz is byte for
@@ -259,7 +253,7 @@ async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Pro
         ...(opts.defaults ? { defaults: opts.defaults } : {}),
       });
       result.catch(() => {}); // awaited in order by drainOne; no unhandled rejection meanwhile
-      inFlight.push({ batch, result });
+      inFlight.push({ batch, result, hold });
       if (inFlight.length >= window) await drainOne();
       if (end !== 'done') break;
     }
@@ -268,7 +262,7 @@ async function runJob(opts: JobOptions, live: { soFar?: () => JobSummary }): Pro
     while (inFlight.length && (end as JobEnd) !== 'rejected') await drainOne();
   } finally {
     await Promise.allSettled(inFlight.map((f) => f.result));
-    await opts.meter?.release();
+    await opts.meter?.close(); // gives back what is held and not settled
     opts.progress?.done();
   }
   if (end !== 'done') {

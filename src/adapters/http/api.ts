@@ -1,10 +1,10 @@
 /**
  * The two operations over HTTP, without HTTP: a parsed form body in, a status and a rendered body
  * out. The path every entrance shares:
- *   credentials (401/412) → billing.authenticate (401/403) → [Idempotency-Key] → validate (412/428)
+ *   credentials (401/412) → Meter.open (401/403) → [Idempotency-Key] → validate (412/428)
  *   → meter.hold (402) → pool → meter.settle (ledger) → render.
- * Money goes through the one metering path (src/billing/meter.ts); the job of a request is the
- * request (ledger ids `<account>/<op>/http:<requestid>/<index>`).
+ * Money goes through the one metering wiring (src/billing/meter.ts): one meter per request, whose
+ * job is the request (ledger ids `<account>/<op>/http:<requestid>/<index>`).
  * An engine failure is an error result, never charged: a 500 without body in single mode (the
  * server logs it with the request id), an error element in a batch (logged here).
  */
@@ -16,7 +16,7 @@ import {
   PREFER_COUNTRY, checkPreferCountry, isPlainObject, validateCredentials, validateElement, type Validated, type ValidElement,
 } from '../../contract/validate.ts';
 import type { Billing } from '../../billing/billing.ts';
-import { Meter, type Hold } from '../../billing/meter.ts';
+import { Meter, type Hold, type IdempotentAnswer } from '../../billing/meter.ts';
 import { newRequestId } from '../../billing/request-id.ts';
 import type { Outcome } from '../../engine/process.ts';
 import type { Logger } from '../../log.ts';
@@ -112,16 +112,31 @@ export async function handleApi(deps: ApiDeps, op: Op, body: FormFields, opts: A
   try {
     const cred = validateCredentials(body as Record<string, unknown>);
     if (!cred.ok) return fail(topFormat, cred.error);
-    const account = await deps.billing.authenticate(cred.credentials, op);
-    const run = (): Promise<Answer> => body.batch !== undefined
-      ? handleBatch(deps, op, body, account.id, topFormat)
-      : handleSingle(deps, op, body, account.id, topFormat);
+    const meter = await Meter.open(deps.billing, cred.credentials, [op], { job: { kind: 'http', requestid: newRequestId() } });
+    const run = (key?: KeyAnswer): Promise<Answer> => body.batch !== undefined
+      ? handleBatch(deps, op, body, meter, topFormat, key)
+      : handleSingle(deps, op, body, meter, topFormat, key);
     if (opts.idempotencyKey === undefined) return await run();
-    return await idempotent(deps, op, body, account.id, opts.idempotencyKey, run);
+    return await idempotent(deps, op, body, meter.accountId, opts.idempotencyKey, run);
   } catch (err) {
     if (err instanceof ServiceError) return fail(topFormat, err.toBody());
     throw err;
   }
+}
+
+/**
+ * A claimed Idempotency-Key while its request runs: the handler stores the answer with the settle,
+ * in one transaction (`stored` then says so); an answer with nothing to settle is stored after.
+ */
+interface KeyAnswer {
+  key: string;
+  stored: boolean;
+}
+
+/** The settle option that stores the answer rendered from the balance after the debit (see KeyAnswer). */
+function storedWith(key: KeyAnswer | undefined, render: (balance: number) => Rendered): { answer?: { key: string; render: (balance: number) => IdempotentAnswer } } {
+  if (!key) return {};
+  return { answer: { key: key.key, render: (balance) => ({ status: 200, ...render(balance) }) } };
 }
 
 /** What a key is bound to: the operation and every form field but the credentials. */
@@ -139,7 +154,7 @@ function fingerprint(op: Op, body: FormFields): string {
  * answers are not kept (nothing was charged; a repeat is evaluated afresh, e.g. after a top-up).
  * A repeat that arrives while the first still runs waits for its answer.
  */
-async function idempotent(deps: ApiDeps, op: Op, body: FormFields, accountId: string, key: string, run: () => Promise<Answer>): Promise<Answer> {
+async function idempotent(deps: ApiDeps, op: Op, body: FormFields, accountId: string, key: string, run: (key: KeyAnswer) => Promise<Answer>): Promise<Answer> {
   if (!IDEMPOTENCY_KEY.test(key)) {
     throw new ServiceError('INVALID_PARAMETER', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.');
   }
@@ -157,28 +172,28 @@ async function idempotent(deps: ApiDeps, op: Op, body: FormFields, accountId: st
     }
     await sleep(wait);
   }
+  const claimed: KeyAnswer = { key, stored: false };
   let ans: Answer;
   try {
-    ans = await run();
+    ans = await run(claimed);
   } catch (err) {
     await deps.billing.abandonIdempotencyKey(accountId, key).catch(() => {});
     throw err;
   }
   if (ans.status === 200) {
-    await deps.billing.completeIdempotencyKey(accountId, key, { status: ans.status, contentType: ans.contentType, body: ans.body });
+    if (!claimed.stored) await deps.billing.completeIdempotencyKey(accountId, key, { status: ans.status, contentType: ans.contentType, body: ans.body });
   } else {
     await deps.billing.abandonIdempotencyKey(accountId, key);
   }
   return ans;
 }
 
-async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, accountId: string, topFormat: Format): Promise<Answer> {
+async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format, key?: KeyAnswer): Promise<Answer> {
   const element = withoutCredentials(body);
   const v = validateElement(op, element);
   if (!v.ok) return fail(topFormat, v.error);
   const format: Format = v.options.responseformat ?? 'json';
-  const requestid = newRequestId();
-  const meter = new Meter(deps.billing, accountId, { kind: 'http', requestid });
+  const requestid = meter.requestid;
   const hold = await meter.hold([{ op, record: 0 }], { partial: false });
   const [outcome] = await execute(meter, hold, () => deps.runner.runValidated(op, [v]));
   if (!outcome) {
@@ -191,13 +206,15 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, accountId: 
     if (outcome.error.errorcode === ERRORS.INTERNAL.status) throw new EngineFailure(requestid, outcome.error.errormessage);
     return fail(format, outcome.error);
   }
-  const settled = await meter.settle(hold, [outcome.chargeable]);
+  const render = (balance: number): Rendered => renderRecord(format, orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, balance)));
+  let rendered: Rendered | undefined;
+  const settled = await meter.settle(hold, [outcome.chargeable], storedWith(key, (b) => (rendered = render(b))));
+  if (key && rendered) key.stored = true;
   const balance = settled.balance ?? (outcome.options.returnavailablecredits ? await meter.balance() : 0);
-  const record = orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, balance));
-  return { status: 200, ...renderRecord(format, record), records: 1, charged: settled.entries.length };
+  return { status: 200, ...(rendered ?? render(balance)), records: 1, charged: settled.entries.length };
 }
 
-async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: string, topFormat: Format): Promise<Answer> {
+async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format, key?: KeyAnswer): Promise<Answer> {
   // Top-level options (requestproof, returnavailablecredits, responseformat) are validated like an
   // element's and act as defaults for every element. `search` has no mandatory parameter, so this
   // checks exactly the options.
@@ -251,8 +268,7 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: s
   for (let i = 0; i < validated.length; i++) if (validated[i]!.ok) runIdx.push(i);
 
   // only the elements validation accepted hold credits; each keeps its index as its record key
-  const requestid = newRequestId();
-  const meter = new Meter(deps.billing, accountId, { kind: 'http', requestid });
+  const requestid = meter.requestid;
   const hold = await meter.hold(runIdx.map((i) => ({ op, record: i })), { partial: false });
   const outcomes = runIdx.length === 0
     ? []
@@ -270,27 +286,36 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, accountId: s
       deps.log?.error({ requestid, element: i, error: o.error.errormessage }, 'engine failure: the element gets a 500 error in its slot and is not charged');
     }
   }
-  const settled = await meter.settle(hold, outcomes.map((o) => o.ok && o.chargeable));
-  let balance = settled.balance;
-
-  const items: object[] = new Array(elements.length);
-  for (let i = 0; i < elements.length; i++) {
-    const v = validated[i]!;
-    const o = slotOutcome[i];
-    if (!v.ok) {
-      items[i] = { errorcode: v.error.errorcode, errormessage: v.error.errormessage };
-    } else if (!o || !o.ok) {
-      const e = o && !o.ok ? o.error : errorBody('INTERNAL');
-      items[i] = { errorcode: e.errorcode, errormessage: e.errormessage };
-    } else {
-      const el = elements[i]!;
-      const opts = {
-        requestproof: el.requestproof !== undefined ? o.options.requestproof : topV.options.requestproof,
-        returnavailablecredits: el.returnavailablecredits !== undefined ? o.options.returnavailablecredits : topV.options.returnavailablecredits,
-      };
-      if (opts.returnavailablecredits) balance ??= await meter.balance();
-      items[i] = orderedRecord(op, o.record, extrasFor(opts, requestid, balance ?? 0));
+  // each element's options (its own, else the top-level defaults)
+  const wants = (i: number) => {
+    const el = elements[i]!;
+    const o = slotOutcome[i]!;
+    if (!o.ok) return { requestproof: false, returnavailablecredits: false };
+    return {
+      requestproof: el.requestproof !== undefined ? o.options.requestproof : topV.options.requestproof,
+      returnavailablecredits: el.returnavailablecredits !== undefined ? o.options.returnavailablecredits : topV.options.returnavailablecredits,
+    };
+  };
+  const itemsWith = (balance: number | undefined): object[] => {
+    const items: object[] = new Array(elements.length);
+    for (let i = 0; i < elements.length; i++) {
+      const v = validated[i]!;
+      const o = slotOutcome[i];
+      if (!v.ok) {
+        items[i] = { errorcode: v.error.errorcode, errormessage: v.error.errormessage };
+      } else if (!o || !o.ok) {
+        const e = o && !o.ok ? o.error : errorBody('INTERNAL');
+        items[i] = { errorcode: e.errorcode, errormessage: e.errormessage };
+      } else {
+        items[i] = orderedRecord(op, o.record, extrasFor(wants(i), requestid, balance ?? 0));
+      }
     }
-  }
-  return { status: 200, ...renderBatch(format, items), records: runIdx.length, charged: settled.entries.length };
+    return items;
+  };
+  let rendered: Rendered | undefined;
+  const settled = await meter.settle(hold, outcomes.map((o) => o.ok && o.chargeable), storedWith(key, (b) => (rendered = renderBatch(format, itemsWith(b)))));
+  if (key && rendered) key.stored = true;
+  let balance = settled.balance;
+  if (balance === undefined && runIdx.some((i) => slotOutcome[i]?.ok && wants(i).returnavailablecredits)) balance = await meter.balance();
+  return { status: 200, ...(rendered ?? renderBatch(format, itemsWith(balance))), records: runIdx.length, charged: settled.entries.length };
 }

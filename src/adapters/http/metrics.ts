@@ -6,6 +6,8 @@ export interface HttpMetrics {
   requests: Histogram<'route' | 'status'>;
   records: Counter<'op'>;
   charged: Counter<'op'>;
+  /** Money steps (a request's reserve, its settle, a release) per billing-store transaction (group commit). */
+  stepsPerCommit: Histogram;
 }
 
 export function createMetrics(withDefaults = true): HttpMetrics {
@@ -22,5 +24,11 @@ export function createMetrics(withDefaults = true): HttpMetrics {
     }),
     records: new Counter({ name: 'addrflow_records_processed_total', help: 'Records run through the engine', labelNames: ['op'], registers: [registry] }),
     charged: new Counter({ name: 'addrflow_records_charged_total', help: 'Records charged (one ledger entry each)', labelNames: ['op'], registers: [registry] }),
+    stepsPerCommit: new Histogram({
+      name: 'addrflow_billing_steps_per_transaction',
+      help: 'Money steps (reserve, settle, release) committed together in one billing-store transaction (group commit); a single request makes two',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      registers: [registry],
+    }),
   };
 }

@@ -2,9 +2,9 @@
  * One slice of one input partition, processed and committed in one Kafka transaction — the
  * client-independent part of the stream worker (worker.ts runs it on either client port):
  *  decode each message (stream-record.ts; undecodable → DLQ record with the reason); validate each
- *  element once (412/428 error results, free); hold credits through the one metering path
- *  (stream-meter.ts → src/billing/meter.ts) for the prefix the balance covers; run it through the
- *  pool; settle (ledger rows + debit, idempotent on the ledger id) BEFORE the Kafka commit; then
+ *  element once (412/428 error results, free); hold credits through the one metering wiring
+ *  (src/billing/meter.ts; record key `<partition>/<offset>`) for the prefix the balance covers;
+ *  run it through the pool; settle (ledger rows + debit, idempotent on the ledger id) BEFORE the Kafka commit; then
  *  one transaction: results, a ledger-topic entry per ledger row settle wrote, DLQ records, the
  *  group's offset, commit.
  */
@@ -19,7 +19,7 @@ import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
 import { dlqMessage, ledgerMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
 import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
-import type { BatchPlan, StreamMeter } from './stream-meter.ts';
+import type { Hold, Meter } from '../../billing/meter.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
 /** What a slice needs of the worker's options. */
@@ -33,7 +33,7 @@ export interface SliceOptions {
   /** consume --explain: every search result carries its explanation (search-result v2); else none does. */
   explain?: boolean;
   pool: EnginePool;
-  meter: StreamMeter;
+  meter: Meter;
   codec: ValueCodec;
   metrics: WorkerMetrics;
   /** Values for records that do not give their own (`consume --prefer-country`). */
@@ -107,7 +107,7 @@ function resultObject(op: Op, o: Outcome, requestid: string, balance: number | u
  */
 export async function runSlice(
 o: SliceOptions, log: Logger, tx: SliceTransaction, partition: number, messages: InputMessage[], highWatermark: string,
-onPlan: (p: BatchPlan) => void,
+onPlan: (p: Hold) => void,
 ): Promise<number> {
   const topic = o.inputTopic;
   let since = performance.now();
@@ -140,9 +140,10 @@ onPlan: (p: BatchPlan) => void,
     else rejected[i] = v.error;
   }
   phase('decode + validate');
-  const plan = await o.meter.plan(records.map((r, i) => ({
-    op: valid[i] && r.kind === 'element' ? r.op : undefined, partition, offset: messages[i]!.offset,
-  })));
+  // record key of a ledger id: `<partition>/<offset>` (src/billing/ledger-id.ts)
+  const plan = await o.meter.hold(records.map((r, i) => ({
+    op: valid[i] && r.kind === 'element' ? r.op : undefined, record: `${partition}/${messages[i]!.offset}`,
+  })), { partial: true });
   onPlan(plan);
   phase('billing: hold');
   const n = plan.covered;
@@ -179,7 +180,7 @@ onPlan: (p: BatchPlan) => void,
     chargeable[i] = out.chargeable;
     if (out.options.returnavailablecredits) wantsBalance = true;
   }
-  const settled = await o.meter.settle(plan, chargeable);
+  const settled = await o.meter.settle(plan, chargeable, { exportLater: true });
   await o.meter.release(plan);
   phase('billing: settle + release');
   const balance = wantsBalance ? settled.balance ?? await o.meter.balance() : undefined;
@@ -199,11 +200,11 @@ onPlan: (p: BatchPlan) => void,
     const out: Outcome = rejected[i] ? { ok: false, error: rejected[i]! } : outcomes[i] ?? { ok: false, error: { errorcode: INTERNAL_STATUS, errormessage: 'no outcome from the engine' } };
     if (!out.ok && out.error.errorcode === INTERNAL_STATUS) {
       // an engine failure: a DLQ record, logged with the request id, never charged
-      log.error({ requestid: o.meter.requestId(), partition, offset: m.offset, error: out.error.errormessage }, 'engine failure: record sent to the DLQ, not charged');
+      log.error({ requestid: o.meter.requestid, partition, offset: m.offset, error: out.error.errormessage }, 'engine failure: record sent to the DLQ, not charged');
       dlq.push(dlqMessage(m, { topic, partition }, ERRORS.INTERNAL.code, out.error.errormessage));
       continue;
     }
-    results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, o.meter.requestId(), balance)));
+    results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, o.meter.requestid, balance)));
     if (settled.written[i]) charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
   }
   // a ledger-topic entry for exactly the ledger rows settle wrote: now, or in an attempt at

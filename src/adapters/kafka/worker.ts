@@ -32,7 +32,7 @@ import { fetchTopicIds } from './client/topic-ids.ts';
 import type { KafkaClientPort, PortMessage, PortOptions, PortTransaction } from './client-port.ts';
 import type { OutputFormat } from './output-messages.ts';
 import { DEFAULT_MAX_BATCH_RECORDS, NoCredits, runSlice, type SlicePhases } from './slice.ts';
-import type { BatchPlan, StreamMeter } from './stream-meter.ts';
+import type { Hold as BatchPlan, Meter } from '../../billing/meter.ts';
 import { requireTopics } from './topics/ensure.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
@@ -56,7 +56,7 @@ export interface StreamWorkerOptions {
   explain?: boolean;
   transactionalIdPrefix: string;
   pool: EnginePool;
-  meter: StreamMeter;
+  meter: Meter;
   codec: ValueCodec;
   log: Logger;
   metrics: WorkerMetrics;
@@ -174,7 +174,7 @@ export class StreamWorker {
     // the metering job: this consumer group on this topic, by the topic's id (a recreated topic is new)
     const topicId = o.topicId ? await o.topicId(o.inputTopic) : (await fetchTopicIds(connection, [o.inputTopic])).get(o.inputTopic)!;
     this.inputTopicIdValue = topicId;
-    o.meter.bindJob(topicId, o.group);
+    o.meter.bindJob({ kind: 'kafka', topicId, group: o.group });
     this.log.info({ topic: o.inputTopic, topicId, group: o.group, client: this.port.name }, 'metering job: consumer group on topic id');
     await this.port.consume({
       message: (p, m, high) => this.enqueue(p, m, high),

@@ -21,8 +21,11 @@ import { generatePepper } from '../secrets.ts';
 import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
 import {
   SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
-  type ReservationRow, type SettleOptions, type SettleResult,
+  type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
+
+/** The pool (each statement its own transaction) or one client inside a transaction. */
+type Queryable = Pick<pg.Pool, 'query'>;
 
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -126,7 +129,9 @@ export class PostgresStore implements BillingStore {
       await c.query('COMMIT');
       return r;
     } catch (err) {
-      await c.query('ROLLBACK').catch(() => {});
+      // A connection that is gone or hangs is destroyed below (the server rolls back on its own);
+      // a ROLLBACK on it would wait for the query timeout a second time.
+      if (!(err instanceof Error && isUnavailable(err))) await c.query('ROLLBACK').catch(() => {});
       failed = err;
       throw classify(err);
     } finally {
@@ -195,7 +200,34 @@ export class PostgresStore implements BillingStore {
   }
 
   async reserve(res: ReservationRow): Promise<boolean> {
-    const r = await this.pool.query(
+    return this.reserveOn(this.pool, res);
+  }
+
+  async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
+    // with an answer to store: two statements, one transaction
+    if (opts.answer) return this.tx((c) => this.settleOn(c, reservationId, accountId, entries, opts));
+    return this.settleOn(this.pool, reservationId, accountId, entries, opts);
+  }
+
+  async release(reservationId: string): Promise<void> {
+    await this.releaseOn(this.pool, reservationId);
+  }
+
+  async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
+    return this.tx(async (c) => {
+      const out: MoneyStepResult[] = [];
+      for (const s of steps) {
+        out.push(s.kind === 'reserve' ? await this.reserveOn(c, s.reservation)
+          : s.kind === 'settle' ? await this.settleOn(c, s.reservationId, s.accountId, s.entries, s.opts ?? {})
+            : await this.releaseOn(c, s.reservationId));
+      }
+      return out;
+    });
+  }
+
+  // the money steps, on the pool (a transaction of their own) or on a batch's client
+  private async reserveOn(db: Queryable, res: ReservationRow): Promise<boolean> {
+    const r = await db.query(
       `WITH held AS (
          UPDATE accounts SET reserved = reserved + $3
          WHERE id = $2 AND (credits = -1 OR credits - reserved >= $3)
@@ -207,12 +239,12 @@ export class PostgresStore implements BillingStore {
     return r.rowCount === 1;
   }
 
-  async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
+  private async settleOn(db: Queryable, reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions): Promise<SettleResult> {
     // One statement, hence one implicit transaction and one round trip: the reservation row is
     // deleted (which also serialises two settles of the same reservation), new ledger rows are
     // inserted only while that reservation existed, and the account is debited by exactly the
     // credits of the rows inserted and relieved of the whole reservation.
-    const r = await this.pool.query<{ credits: string | null; charged: string | null; written: string; ids: string[] | null; amount: string | null }>(
+    const r = await db.query<{ credits: string | null; charged: string | null; written: string; ids: string[] | null; amount: string | null }>(
       `WITH res AS (
          DELETE FROM reservations WHERE id = $1 AND account_id = $2 RETURNING amount
        ), ins AS (
@@ -241,20 +273,26 @@ export class PostgresStore implements BillingStore {
     if (row.amount === null && entries.length > 0) {
       // No reservation: nothing was written. Fine for a replay (every id already charged);
       // refused for any entry not yet in the ledger.
-      const known = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ledger WHERE id = ANY($1::text[]) AND account_id = $2`, [entries.map((e) => e.id), accountId]);
+      const known = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ledger WHERE id = ANY($1::text[]) AND account_id = $2`, [entries.map((e) => e.id), accountId]);
       if (Number(known.rows[0]!.n) < new Set(entries.map((e) => e.id)).size) {
         throw new Error(`settle: reservation ${reservationId} is unknown or already settled`);
       }
     }
+    if (opts.answer) {
+      const a = opts.answer.render(Number(row.credits));
+      await db.query(`UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, body = $5 WHERE account_id = $1 AND key = $2`,
+        [accountId, opts.answer.key, a.status, a.contentType, a.body]);
+    }
     return { written: Number(row.written), writtenIds: row.ids ?? [], charged: Number(row.charged), credits: Number(row.credits) };
   }
 
-  async release(reservationId: string): Promise<void> {
-    await this.pool.query(
+  private async releaseOn(db: Queryable, reservationId: string): Promise<undefined> {
+    await db.query(
       `WITH gone AS (DELETE FROM reservations WHERE id = $1 RETURNING account_id, amount)
        UPDATE accounts a SET reserved = a.reserved - gone.amount FROM gone WHERE a.id = gone.account_id`,
       [reservationId],
     );
+    return undefined;
   }
 
   async renew(reservationIds: readonly string[], expiresAt: string): Promise<number> {

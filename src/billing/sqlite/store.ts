@@ -10,7 +10,7 @@ import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import {
   SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
-  type ReservationRow, type SettleOptions, type SettleResult,
+  type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 
 const SCHEMA = `
@@ -184,62 +184,81 @@ export class SqliteStore implements BillingStore {
   }
 
   async reserve(res: ReservationRow): Promise<boolean> {
-    return this.tx(() => {
-      const u = this.q(`UPDATE accounts SET reserved = reserved + ?
-                        WHERE id = ? AND (credits = -1 OR credits - reserved >= ?)`)
-        .run(res.amount, res.accountId, res.amount);
-      if (Number(u.changes) !== 1) return false;
-      this.q(`INSERT INTO reservations (id, account_id, amount, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`)
-        .run(res.id, res.accountId, res.amount, res.createdAt, res.expiresAt);
-      return true;
-    });
+    return this.tx(() => this.reserveStep(res));
   }
 
   async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
-    return this.tx(() => {
-      const res = this.q(`SELECT amount FROM reservations WHERE id = ? AND account_id = ?`)
-        .get(reservationId, accountId) as { amount: number } | undefined;
-      const ins = this.q(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
-                          VALUES (?, ?, ?, ?, ?, ?, ${opts.exportLater ? 0 : 1}) ON CONFLICT(id) DO NOTHING`);
-      let written = 0;
-      let total = 0;
-      const writtenIds: string[] = [];
-      for (const e of entries) {
-        const r = ins.run(e.id, accountId, e.function, e.credits, e.requestid, e.time);
-        if (Number(r.changes) === 1) {
-          written++;
-          writtenIds.push(e.id);
-          total += e.credits;
-        }
-      }
-      if (!res && written > 0) {
-        throw new Error(`settle: reservation ${reservationId} is unknown or already settled`);
-      }
-      const acc = this.byId(accountId);
-      if (!acc) throw new Error(`settle: account ${accountId} does not exist`);
-      const charged = acc.credits === UNLIMITED ? 0 : total;
-      if (res && charged > res.amount) {
-        throw new Error(`settle: ${charged} credits exceed the reservation of ${res.amount}`);
-      }
-      const release = res ? Number(res.amount) : 0;
-      if (charged > 0 || release > 0) {
-        this.q(`UPDATE accounts SET credits = CASE WHEN credits = -1 THEN -1 ELSE credits - ? END,
-                                    reserved = reserved - ? WHERE id = ?`).run(charged, release, accountId);
-      }
-      if (res) this.q(`DELETE FROM reservations WHERE id = ?`).run(reservationId);
-      const after = this.q(`SELECT credits FROM accounts WHERE id = ?`).get(accountId) as { credits: number };
-      return { written, writtenIds, charged, credits: Number(after.credits) };
-    });
+    return this.tx(() => this.settleStep(reservationId, accountId, entries, opts));
   }
 
   async release(reservationId: string): Promise<void> {
-    this.tx(() => {
-      const res = this.q(`SELECT account_id, amount FROM reservations WHERE id = ?`).get(reservationId) as
-        { account_id: string; amount: number } | undefined;
-      if (!res) return;
-      this.q(`UPDATE accounts SET reserved = reserved - ? WHERE id = ?`).run(res.amount, res.account_id);
-      this.q(`DELETE FROM reservations WHERE id = ?`).run(reservationId);
-    });
+    this.tx(() => this.releaseStep(reservationId));
+  }
+
+  async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
+    return this.tx(() => steps.map((s) => s.kind === 'reserve' ? this.reserveStep(s.reservation)
+      : s.kind === 'settle' ? this.settleStep(s.reservationId, s.accountId, s.entries, s.opts ?? {})
+        : this.releaseStep(s.reservationId)));
+  }
+
+  // the money steps, each inside a transaction of the caller
+  private reserveStep(res: ReservationRow): boolean {
+    const u = this.q(`UPDATE accounts SET reserved = reserved + ?
+                      WHERE id = ? AND (credits = -1 OR credits - reserved >= ?)`)
+      .run(res.amount, res.accountId, res.amount);
+    if (Number(u.changes) !== 1) return false;
+    this.q(`INSERT INTO reservations (id, account_id, amount, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`)
+      .run(res.id, res.accountId, res.amount, res.createdAt, res.expiresAt);
+    return true;
+  }
+
+  private settleStep(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions): SettleResult {
+    const res = this.q(`SELECT amount FROM reservations WHERE id = ? AND account_id = ?`)
+      .get(reservationId, accountId) as { amount: number } | undefined;
+    const ins = this.q(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
+                        VALUES (?, ?, ?, ?, ?, ?, ${opts.exportLater ? 0 : 1}) ON CONFLICT(id) DO NOTHING`);
+    let written = 0;
+    let total = 0;
+    const writtenIds: string[] = [];
+    for (const e of entries) {
+      const r = ins.run(e.id, accountId, e.function, e.credits, e.requestid, e.time);
+      if (Number(r.changes) === 1) {
+        written++;
+        writtenIds.push(e.id);
+        total += e.credits;
+      }
+    }
+    if (!res && written > 0) {
+      throw new Error(`settle: reservation ${reservationId} is unknown or already settled`);
+    }
+    const acc = this.byId(accountId);
+    if (!acc) throw new Error(`settle: account ${accountId} does not exist`);
+    const charged = acc.credits === UNLIMITED ? 0 : total;
+    if (res && charged > res.amount) {
+      throw new Error(`settle: ${charged} credits exceed the reservation of ${res.amount}`);
+    }
+    const release = res ? Number(res.amount) : 0;
+    if (charged > 0 || release > 0) {
+      this.q(`UPDATE accounts SET credits = CASE WHEN credits = -1 THEN -1 ELSE credits - ? END,
+                                  reserved = reserved - ? WHERE id = ?`).run(charged, release, accountId);
+    }
+    if (res) this.q(`DELETE FROM reservations WHERE id = ?`).run(reservationId);
+    const after = this.q(`SELECT credits FROM accounts WHERE id = ?`).get(accountId) as { credits: number };
+    if (opts.answer) {
+      const a = opts.answer.render(Number(after.credits));
+      this.q(`UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, body = ? WHERE account_id = ? AND key = ?`)
+        .run(a.status, a.contentType, a.body, accountId, opts.answer.key);
+    }
+    return { written, writtenIds, charged, credits: Number(after.credits) };
+  }
+
+  private releaseStep(reservationId: string): undefined {
+    const res = this.q(`SELECT account_id, amount FROM reservations WHERE id = ?`).get(reservationId) as
+      { account_id: string; amount: number } | undefined;
+    if (!res) return;
+    this.q(`UPDATE accounts SET reserved = reserved - ? WHERE id = ?`).run(res.amount, res.account_id);
+    this.q(`DELETE FROM reservations WHERE id = ?`).run(reservationId);
+    return undefined;
   }
 
   async renew(reservationIds: readonly string[], expiresAt: string): Promise<number> {

@@ -10,7 +10,7 @@ import { Billing } from '../../billing/billing.ts';
 import { describeDb } from '../../billing/open-store.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { createValueCodec, parseRegistryIds } from '../../adapters/kafka/avro/index.ts';
-import { StreamMeter } from '../../adapters/kafka/stream-meter.ts';
+import { Meter } from '../../billing/meter.ts';
 import { createStreamWorker, kafkaClientFrom, KAFKA_CLIENT_ENV, type KafkaClientName } from '../../adapters/kafka/worker-client.ts';
 import { createWorkerMetrics, serveMetrics, type MetricsServer } from '../../adapters/kafka/worker-metrics.ts';
 import { createLogger, type Logger } from '../../log.ts';
@@ -166,10 +166,10 @@ const command: Command = {
     // the index first: an unusable one stops the worker before it opens the store or Kafka
     const indexBuffer = op === 'lines' ? undefined : await loadIndexForOp('search', values.index);
     const billing = await Billing.open(values.db);
-    let meter: StreamMeter;
+    let meter: Meter;
     try {
       if (!creds.ok) throw new ServiceError(creds.error.errorcode === 401 ? 'UNAUTHORIZED' : 'INVALID_PARAMETER', creds.error.errormessage);
-      meter = await StreamMeter.start(billing, creds.credentials, op ? [op] : OPS);
+      meter = await Meter.open(billing, creds.credentials, op ? [op] : OPS, { sweep: true });
     } catch (err) {
       await billing.close();
       if (!(err instanceof ServiceError)) throw err;

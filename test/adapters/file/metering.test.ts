@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { runFileJob, type JobMeter } from '../../../src/adapters/file/job.ts';
+import { runFileJob } from '../../../src/adapters/file/job.ts';
 import { InputDigest, readCheckpoint, checkInputPrefix } from '../../../src/adapters/file/checkpoint.ts';
 import { Sink } from '../../../src/adapters/file/sink.ts';
 import { Billing } from '../../../src/billing/billing.ts';
-import { Meter, type Hold } from '../../../src/billing/meter.ts';
+import { Meter } from '../../../src/billing/meter.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
 import type { EnginePool } from '../../../src/pool/engine-pool.ts';
 import { runFileBatch } from '../../../src/adapters/file/worker/run-file-batch.ts';
@@ -30,19 +30,6 @@ function brokenPool(): EnginePool {
   } as unknown as EnginePool;
 }
 
-function meterOf(meter: Meter): JobMeter {
-  const holds: Hold[] = [];
-  return {
-    async reserve(positions) {
-      const h = await meter.hold(positions.map((p) => ({ op: 'search' as const, record: p })), { partial: true });
-      holds.push(h);
-      return h.covered;
-    },
-    settle: async (_p, chargeable) => (await meter.settle(holds.shift()!, chargeable)).credits,
-    release: () => meter.close(),
-  };
-}
-
 async function* bytes(text: string): AsyncGenerator<Uint8Array> {
   yield Buffer.from(text);
 }
@@ -58,7 +45,7 @@ it('an engine failure is an error record (500) in its slot, reported by position
     const digest = new InputDigest();
     const summary = await runFileJob({
       op: 'search', input: digest.wrap(bytes(input)), output: Sink.file(out), pool: brokenPool(), batchSize: 10,
-      meter: meterOf(new Meter(billing, acc.account, { kind: 'file', jobId: 'job-1' })),
+      meter: new Meter(billing, acc.account, { kind: 'file', jobId: 'job-1' }),
       checkpoint: { path: cp, jobId: 'job-1', inputPrefix: () => digest.prefix(), intervalMs: 1 },
       onEngineFailures: (p) => failures.push(p),
     });

@@ -1,7 +1,8 @@
 /**
  * 200 parallel requests against a balance that covers exactly 100 records: exactly 100 succeed,
  * the balance ends at 0 and the ledger holds 100 entries. On SQLite (one server) and on
- * PostgreSQL (two server instances sharing one balance).
+ * PostgreSQL (one server, and two server instances sharing one balance). The money steps are
+ * group-committed: /metrics counts 200 reserves and 100 settles in fewer transactions than steps.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Billing } from '../../../src/billing/billing.ts';
@@ -34,6 +35,16 @@ async function hammer(servers: TestServer[], billing: Billing) {
   const ledger = await billing.ledger(acc.account);
   expect(new Set(ledger.map((e) => e.id)).size).toBe(100);
   expect(ledger.every((e) => e.credits === 20 && e.function === 'lines')).toBe(true);
+  // group commit: 300 steps (200 reserves, 100 settles), some of them sharing a transaction
+  let steps = 0;
+  let transactions = 0;
+  for (const s of servers) {
+    const text = await (await fetch(s.url + '/metrics')).text();
+    steps += Number(/^addrflow_billing_steps_per_transaction_sum (\S+)$/m.exec(text)?.[1]);
+    transactions += Number(/^addrflow_billing_steps_per_transaction_count (\S+)$/m.exec(text)?.[1]);
+  }
+  expect(steps).toBe(300);
+  expect(transactions).toBeLessThan(300);
 }
 
 describe(`concurrency over HTTP ${NOTE}`, () => {
@@ -43,6 +54,19 @@ describe(`concurrency over HTTP ${NOTE}`, () => {
       await hammer([s], s.billing);
     } finally {
       await s.close();
+    }
+  });
+
+  it.skipIf(!pgUp)(`PostgreSQL, one server: the same${pgUp ? '' : ` — SKIPPED: ${PG_SKIP_REASON}`}`, async () => {
+    const pg = await freshPgSchema();
+    const b = await Billing.fromStore(new PostgresStore(pg.url));
+    const s = await startTestServer({ runner: engine.runner, billing: b });
+    try {
+      await hammer([s], b);
+    } finally {
+      await s.close();
+      await b.close();
+      await pg.drop();
     }
   });
 

@@ -13,7 +13,7 @@ import { PRICES } from '../../../src/billing/prices.ts';
 import { createValueCodec, resultFromAvro, type AvroResult, type ValueCodec } from '../../../src/adapters/kafka/avro/index.ts';
 import { singleObjectHeader } from '../../../src/adapters/kafka/avro/framing.ts';
 import { HEADERS, headerString } from '../../../src/adapters/kafka/headers.ts';
-import { StreamMeter } from '../../../src/adapters/kafka/stream-meter.ts';
+import { Meter } from '../../../src/billing/meter.ts';
 import { createStreamWorker, kafkaClientFrom, type KafkaClientName } from '../../../src/adapters/kafka/worker-client.ts';
 import type { StreamWorker } from '../../../src/adapters/kafka/worker.ts';
 import { fetchTopicIds } from '../../../src/adapters/kafka/client/topic-ids.ts';
@@ -231,7 +231,7 @@ export async function startWorker(opts: {
   pool?: EnginePool;
 }): Promise<RunningWorker> {
   const billing = await Billing.open(opts.db);
-  const meter = await StreamMeter.start(billing, { license: opts.account.license, guid: opts.account.guid }, opts.op ? [opts.op] : ['search', 'lines']);
+  const meter = await Meter.open(billing, { license: opts.account.license, guid: opts.account.guid }, opts.op ? [opts.op] : ['search', 'lines'], { sweep: true });
   const pool = opts.pool ?? await EnginePool.create({ threads: opts.threads ?? 1, ...(opts.op !== 'lines' ? { indexBuffer: await (indexBuffer ??= loadDefaultIndex()) } : {}) });
   const metrics = createWorkerMetrics(false);
   const worker = createStreamWorker(testClient, {

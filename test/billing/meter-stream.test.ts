@@ -1,14 +1,17 @@
-/** The stream worker's billing: prefix coverage, replays after a crash, refused ops, job identity. */
+/**
+ * The Kafka worker's use of the one metering wiring (Meter.open, bindJob, hold with `partial`, settle
+ * with `exportLater`): prefix coverage, replays after a crash, refused ops, job identity.
+ */
 import { afterEach, beforeEach, expect, it, describe } from 'vitest';
-import { Billing } from '../../../src/billing/billing.ts';
-import { PRICES } from '../../../src/billing/prices.ts';
-import { ServiceError } from '../../../src/contract/errors.ts';
-import type { Op } from '../../../src/contract/params.ts';
-import { StreamMeter } from '../../../src/adapters/kafka/stream-meter.ts';
+import { Billing } from '../../src/billing/billing.ts';
+import { Meter, type Hold, type MeterItem } from '../../src/billing/meter.ts';
+import { PRICES } from '../../src/billing/prices.ts';
+import { ServiceError } from '../../src/contract/errors.ts';
+import type { Op } from '../../src/contract/params.ts';
 
 const TOPIC_ID = '4c80675b-d222-4670-acd4-0661a08ed906';
 
-describe('StreamMeter', () => {
+describe('Meter on a stream (Kafka)', () => {
   let billing: Billing;
   beforeEach(async () => {
     billing = await Billing.open('sqlite::memory:');
@@ -17,12 +20,15 @@ describe('StreamMeter', () => {
     await billing.close();
   });
 
-  const items = (ops: Array<Op | undefined>, from = 0) => ops.map((op, i) => ({ op, partition: 0, offset: String(from + i) }));
+  // the worker's record key: `<partition>/<offset>`
+  const items = (ops: Array<Op | undefined>, from = 0): MeterItem[] => ops.map((op, i) => ({ op, record: `0/${from + i}` }));
+  const holdOf = (m: Meter, its: MeterItem[]) => m.hold(its, { partial: true });
+  const settleOf = (m: Meter, p: Hold, chargeable: boolean[]) => m.settle(p, chargeable, { exportLater: true });
   const lines = (n: number) => items(Array.from({ length: n }, () => 'lines' as const));
 
-  async function started(a: { license: string; guid: string }, ops: Op[], group = 'g', topicId = TOPIC_ID): Promise<StreamMeter> {
-    const m = await StreamMeter.start(billing, a, ops);
-    m.bindJob(topicId, group);
+  async function started(a: { license: string; guid: string }, ops: Op[], group = 'g', topicId = TOPIC_ID): Promise<Meter> {
+    const m = await Meter.open(billing, a, ops, { sweep: true });
+    m.bindJob({ kind: 'kafka', topicId, group });
     return m;
   }
 
@@ -30,18 +36,18 @@ describe('StreamMeter', () => {
     const a = await billing.createAccount({ credits: 2 * PRICES.lines + PRICES.search, agreements: ['search', 'lines'] });
     const meter = await started(a, ['search', 'lines']);
     const its = items(['lines', undefined, 'search', 'lines', 'lines', 'search']);
-    const plan = await meter.plan(its);
+    const plan = await holdOf(meter, its);
     expect(plan.covered).toBe(4); // lines, free, search, lines — the third lines record is not paid for
-    const s = await meter.settle(plan, [true, false, true, true]);
+    const s = await settleOf(meter, plan, [true, false, true, true]);
     expect(s.credits).toBe(2 * PRICES.lines + PRICES.search);
-    expect(s.entries.map((e) => e.id)).toEqual([meter.ledgerId('lines', 0, '0'), meter.ledgerId('search', 0, '2'), meter.ledgerId('lines', 0, '3')]);
+    expect(s.entries.map((e) => e.id)).toEqual([meter.ledgerId('lines', '0/0'), meter.ledgerId('search', '0/2'), meter.ledgerId('lines', '0/3')]);
     expect(s.written).toEqual([true, false, true, true]);
     // the entries are the rows as stored
     const stored = await billing.ledger(a.account);
     expect(s.entries).toEqual(stored.sort((x, y) => s.entries.findIndex((e) => e.id === x.id) - s.entries.findIndex((e) => e.id === y.id)));
     expect(await billing.balance(a.account)).toBe(0);
     expect((await billing.findAccount({ id: a.account }))!.reserved).toBe(0);
-    expect((await meter.plan(its.slice(4))).covered).toBe(0);
+    expect((await holdOf(meter, its.slice(4))).covered).toBe(0);
     expect(await meter.canAffordOne()).toBe(false);
     await billing.topup({ id: a.account }, PRICES.lines);
     expect(await meter.canAffordOne()).toBe(true);
@@ -50,7 +56,7 @@ describe('StreamMeter', () => {
   it('free records never pause a partition: an empty balance still covers rejected ones up to the first charged one', async () => {
     const a = await billing.createAccount({ credits: 0, agreements: ['lines'] });
     const meter = await started(a, ['lines']);
-    const plan = await meter.plan(items([undefined, undefined, 'lines', undefined]));
+    const plan = await holdOf(meter, items([undefined, undefined, 'lines', undefined]));
     expect(plan.covered).toBe(2);
     await meter.release(plan);
   });
@@ -58,35 +64,35 @@ describe('StreamMeter', () => {
   it('a replay after a crash (settled, Kafka transaction lost) neither charges twice nor stalls on spent credits, and writes no ledger entry again', async () => {
     const a = await billing.createAccount({ credits: 3 * PRICES.lines, agreements: ['lines'] });
     const meter = await started(a, ['lines']);
-    const first = await meter.plan(lines(3));
+    const first = await holdOf(meter, lines(3));
     expect(first.covered).toBe(3);
-    expect((await meter.settle(first, [true, true, true])).entries).toHaveLength(3);
+    expect((await settleOf(meter, first, [true, true, true])).entries).toHaveLength(3);
     expect(await billing.balance(a.account)).toBe(0);
     // the process died before its Kafka commit: the same three records come again, plus one more
-    const replay = await meter.plan(lines(4));
+    const replay = await holdOf(meter, lines(4));
     expect(replay.covered).toBe(3); // the three paid ones run, the fourth waits for credits
     expect([...replay.prepaid].sort()).toEqual([0, 1, 2]);
-    const s = await meter.settle(replay, [true, true, true]);
+    const s = await settleOf(meter, replay, [true, true, true]);
     expect(s.credits).toBe(0);
     expect(s.entries).toEqual([]);
     // their ledger-topic entries never committed: the replay mirrors them, once
-    expect(s.unexported.map((e) => e.id)).toEqual([0, 1, 2].map((o) => meter.ledgerId('lines', 0, String(o))));
+    expect(s.unexported.map((e) => e.id)).toEqual([0, 1, 2].map((o) => meter.ledgerId('lines', `0/${o}`)));
     await meter.markExported(s.unexported);
     await meter.release(replay);
     expect(await billing.balance(a.account)).toBe(0);
     expect(await billing.store.ledgerCount(a.account)).toBe(3);
     // the same group reads them again (an offset reset): no charge, no ledger-topic entry
-    const reset = await meter.plan(lines(3));
-    const again = await meter.settle(reset, [true, true, true]);
+    const reset = await holdOf(meter, lines(3));
+    const again = await settleOf(meter, reset, [true, true, true]);
     expect([again.credits, again.entries.length, again.unexported.length]).toEqual([0, 0, 0]);
   });
 
   it('the job is the consumer group on the topic id: another group, a recreated topic or another account is charged; the same group again is not', async () => {
     const a = await billing.createAccount({ credits: 10_000, agreements: ['lines'] });
     const b = await billing.createAccount({ credits: 10_000, agreements: ['lines'] });
-    const charge = async (m: StreamMeter) => {
-      const p = await m.plan(lines(5));
-      return (await m.settle(p, [true, true, true, true, true])).credits;
+    const charge = async (m: Meter) => {
+      const p = await holdOf(m, lines(5));
+      return (await settleOf(m, p, [true, true, true, true, true])).credits;
     };
     expect(await charge(await started(a, ['lines'], 'g1'))).toBe(5 * PRICES.lines);
     expect(await charge(await started(a, ['lines'], 'g1'))).toBe(0); // same group, same offsets (offset reset, restart)
@@ -99,12 +105,12 @@ describe('StreamMeter', () => {
 
   it('401 stops the worker; an op without agreement answers 403 results while the other op runs', async () => {
     const a = await billing.createAccount({ credits: 1000, agreements: ['lines'] });
-    await expect(StreamMeter.start(billing, { license: a.license, guid: 'x'.repeat(a.guid.length) }, ['lines'])).rejects.toBeInstanceOf(ServiceError);
-    await expect(StreamMeter.start(billing, a, ['search'])).rejects.toMatchObject({ status: 403 });
+    await expect(Meter.open(billing, { license: a.license, guid: 'x'.repeat(a.guid.length) }, ['lines'])).rejects.toBeInstanceOf(ServiceError);
+    await expect(Meter.open(billing, a, ['search'])).rejects.toMatchObject({ status: 403 });
     const meter = await started(a, ['search', 'lines']);
     expect(meter.refusal('search')).toMatchObject({ errorcode: 403 });
     expect(meter.refusal('lines')).toBeUndefined();
-    const plan = await meter.plan(items([undefined, 'lines']));
+    const plan = await holdOf(meter, items([undefined, 'lines']));
     expect(plan.covered).toBe(2);
     await meter.release(plan);
   });

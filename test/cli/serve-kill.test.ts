@@ -1,0 +1,108 @@
+/**
+ * `kill -9` of `addrflow serve` (a real process, SQLite store) under load, every request with an
+ * `Idempotency-Key` (issue 20):
+ * - every 200 a client received has its ledger row (the answer's requestid is in the ledger);
+ * - a retry with the same key, on a new server, is answered from the store (`Idempotent-Replayed`)
+ *   and not charged again;
+ * - no reservation outlives its lease (the new server sweeps the dead one's).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config/shared-data.ts';
+import { Billing } from '../../src/billing/billing.ts';
+import { postForm } from '../helpers/http-server.ts';
+
+const BIN = join(PROJECT_ROOT, 'bin', 'addrflow.ts');
+const dir = mkdtempSync(join(tmpdir(), 'addrflow-serve-kill-'));
+const db = `sqlite:${join(dir, 'billing.sqlite')}`;
+const LINES_OK = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' };
+const LEASE_MS = 1500;
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function serve(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--workers', '1'], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ADDRFLOW_LEASE_MS: String(LEASE_MS), ADDRFLOW_LOG_LEVEL: 'warn' },
+  });
+  children.push(child);
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /\{"listening":"([^"]+)"\}/.exec(out);
+      if (m) resolve({ child, url: m[1]! });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+it('kill -9 under load: every 200 has its ledger row; a retry with its Idempotency-Key is answered from the store, not charged; no reservation outlives its lease', async () => {
+  const created = spawnSync(process.execPath, [BIN, 'accounts', 'create', '--credits', '1000000', '--agree', 'lines', '--db', db], { encoding: 'utf8' });
+  expect(created.status).toBe(0);
+  const acc = JSON.parse(created.stdout) as { license: string; guid: string; account: string };
+  const first = await serve();
+  const form = { license: acc.license, guid: acc.guid, requestproof: '1', ...LINES_OK };
+
+  // 8 clients send keyed requests until the server dies under them
+  const answered = new Map<string, string>(); // key → requestid of a 200
+  let n = 0;
+  let dead = false;
+  const client = async (c: number) => {
+    while (!dead) {
+      const key = `k-${c}-${n++}`;
+      try {
+        const r = await postForm(first.url + '/address/lines', form, { headers: { 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': key } });
+        if (r.status === 200) answered.set(key, r.json().requestid as string);
+      } catch {
+        return; // the connection died with the server
+      }
+    }
+  };
+  const load = Promise.all(Array.from({ length: 8 }, (_, c) => client(c)));
+  while (answered.size < 50) await new Promise((r) => setTimeout(r, 20));
+  first.child.kill('SIGKILL');
+  dead = true;
+  await load;
+  // killed by a signal: exitCode stays null, signalCode is set (the exit may have happened already)
+  await new Promise((r) => first.child.exitCode !== null || first.child.signalCode !== null ? r(null) : first.child.once('exit', r));
+
+  const billing = await Billing.open(db);
+  try {
+    const ledger = await billing.ledger(acc.account, 1_000_000);
+    const charged = new Set(ledger.map((e) => e.requestid));
+    // every 200 a client received was charged (its row committed before it was answered)
+    for (const rid of answered.values()) expect(charged.has(rid)).toBe(true);
+    const rowsBefore = ledger.length;
+    const balanceBefore = await billing.balance(acc.account);
+    expect(balanceBefore).toBe(1_000_000 - 20 * rowsBefore);
+
+    // a new server: the retries of the answered keys come from the store, nothing is charged
+    const second = await serve();
+    for (const [key, rid] of answered) {
+      const r = await postForm(second.url + '/address/lines', form, { headers: { 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': key } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('idempotent-replayed')).toBe('true');
+      expect(r.json().requestid).toBe(rid);
+    }
+    expect(await billing.store.ledgerCount(acc.account)).toBe(rowsBefore);
+    expect(await billing.balance(acc.account)).toBe(balanceBefore);
+    // the dead server's reservations end with their lease: the new server sweeps them (at start
+    // and every lease), or this sweep does
+    await new Promise((r) => setTimeout(r, LEASE_MS + 500));
+    await billing.releaseExpired();
+    expect((await billing.findAccount({ id: acc.account }))!.reserved).toBe(0);
+    second.child.kill('SIGTERM');
+    await new Promise((r) => second.child.once('exit', r));
+  } finally {
+    await billing.close();
+  }
+}, 120_000);
