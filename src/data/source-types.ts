@@ -41,6 +41,8 @@ export interface Place {
   population: number;
   /** city, town, village, hamlet, suburb, locality, … */
   type: string;
+  /** Seat of government: 1 national capital, 2 seat of a first-level division, 3 of a second-level one; 0 or absent none. */
+  seat?: number;
   /** First ISO 3166-2 level name (region, Land), when the source knows it. */
   state?: string;
   /** Full ISO 3166-2 code of that level (`DE-BE`), when known. */

@@ -27,6 +27,7 @@ import type { SearchRecord } from '../../contract/records.ts';
 import type { AddressIndex } from '../index/index.ts';
 import { exactChoice } from './exact-path/exact-path.ts';
 import { exactMatches } from './match/matches.ts';
+import { placeNamedLikeCountry } from './named-place/country-place.ts';
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
 import { buildRecord } from './record/record.ts';
@@ -38,6 +39,7 @@ export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
   const q = parseRequest(req);
   if (q.tokens.length === 0) return buildRecord(index, q, { best: undefined, ambiguous: false });
   const matches = exactMatches(index, q);
+  if (q.countryNameOnly) return buildRecord(index, q, placeNamedLikeCountry(index, q, matches));
   const exact = exactChoice(index, q, matches);
   if (exact) return buildRecord(index, q, exact);
   const choice = searchWithTypoRetry(index, q, matches);

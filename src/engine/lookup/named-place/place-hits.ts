@@ -14,7 +14,18 @@ import { placeDocs } from './place-docs.ts';
 import { PlaceEntries } from './place-entries.ts';
 import { placeToken } from './street-part.ts';
 
-export interface PlaceHit { doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean }
+export interface PlaceHit {
+  doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean;
+  /** Named by one of its other names (an exonym, an alternate name), not its own. */
+  alt: boolean;
+}
+
+/**
+ * A place this many times as important as another (its rank: population, weighed by its seat of
+ * government; src/data/build/stages/place-documents.ts) is the one a query that names both means,
+ * unless the query's other words point elsewhere.
+ */
+export const MUCH_MORE_IMPORTANT = 10;
 
 /** This thread's table of the place documents one lookup's words hit (emptied per lookup). */
 const entries = new PlaceEntries();
@@ -59,7 +70,7 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
     out.push({
       doc: d, country: countries.of(d), tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
-      full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full,
+      full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
     });
   }
   return out;
@@ -106,7 +117,7 @@ const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;
  * How the query tokens `toks` (n of them) name document `d`: every word of its name typed (FULL);
  * its first words, the first a real word, and only those ("Krems", "Frankfurt": PREFIX); or, for
  * a place, the whole city field is one of its other names (ALT; without a city field, one word of
- * five letters or more naming a one-word place).
+ * five letters or more naming a one-word place, or the whole query naming it: wholeQuery).
  */
 function namedHow(
   index: AddressIndex, names: NameWords, q: ParsedQuery, matches: TokenMatch[][], forms: QueryBits, d: number, toks: number, n: number, cityMask: number, cityCount: number,
@@ -129,8 +140,16 @@ function namedHow(
   if (len > 0 && lead === len) return FULL;
   if (lead >= 1 && firstLen >= 4 && lead === n) return PREFIX;
   if (index.c.docKind[d] !== DOC_PLACE) return NOT_NAMED;
-  const alt = cityCount > 0 ? toks === cityMask : n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 5 && len === 1;
+  const alt = cityCount > 0 ? toks === cityMask : (n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 5 && len === 1) || wholeQuery(q, toks, n);
   return alt ? ALT : NOT_NAMED;
+}
+
+/** The query is these words and nothing else, one of them of four letters or more ("Den Haag", "Prag"). */
+function wholeQuery(q: ParsedQuery, toks: number, n: number): boolean {
+  if (n !== q.tokens.length || q.hnKeys.length > 0 || q.zipKeys.length > 0) return false;
+  let long = false;
+  for (let i = 0; i < n; i++) if ((toks & (1 << i)) !== 0 && q.tokens[i]!.text.length >= 4) long = true;
+  return long;
 }
 
 /** The texts the query tokens `toks` stand for: as typed, their expansions, the index tokens matched. */
@@ -148,15 +167,22 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
   // free text: a place named in a later part ("…, Bindlach") over street words of the first part
   if (a.seg !== b.seg) return a.seg > b.seg;
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
+  const hinted = hint !== undefined && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country);
+  // a place named by another of its names (Milan, Cracow, Geneva) that is far more important than
+  // one named in full (the village MILAN, AR) is the one meant, unless the street words decide
+  if (a.full !== b.full && !hinted) {
+    const other = a.full ? b : a, full = a.full ? a : b;
+    if (other.alt && !other.typo && index.c.docRank[other.doc]! > index.c.docRank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
+  }
   if (a.full !== b.full) return a.full;
   if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
   // the same name in two countries: the one the street's type word points to (Triq → MT)
-  if (hint && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country)) return hint.has(a.country);
+  if (hinted) return hint.has(a.country);
   const ka = index.c.docKind[a.doc], kb = index.c.docKind[b.doc];
   if (ka !== kb) return ka === DOC_PLACE;
   const ra = index.c.docRank[a.doc]!, rb = index.c.docRank[b.doc]!;
-  // a much larger place wins; between places of similar size, the one named later in the text
-  if (ra > rb * 20 || rb > ra * 20) return ra > rb;
+  // a much more important place wins; between places of similar importance, the one named later in the text
+  if (ra > rb * MUCH_MORE_IMPORTANT || rb > ra * MUCH_MORE_IMPORTANT) return ra > rb;
   if (a.pos !== b.pos) return a.pos > b.pos;
   return ra > rb;
 }
@@ -168,7 +194,7 @@ export function sharedAbroad(index: AddressIndex, best: PlaceHit, places: readon
     if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
     if (Math.abs(p.quality - best.quality) > 1e-9) continue;
     if (hint.size > 0 && hint.has(p.country) !== hint.has(best.country)) continue;
-    if (rank[best.doc]! > rank[p.doc]! * 20) continue;
+    if (rank[best.doc]! > rank[p.doc]! * MUCH_MORE_IMPORTANT) continue;
     return true;
   }
   return false;
