@@ -13,11 +13,14 @@ import { foldedName, nameWords, type NameWords } from './name-words.ts';
 import { placeDocs } from './place-docs.ts';
 import { PlaceEntries } from './place-entries.ts';
 import { placeToken } from './street-part.ts';
+import { foldText } from '../normalize/normalize.ts';
 
 export interface PlaceHit {
   doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean;
   /** Named by one of its other names (an exonym, an alternate name), not its own. */
   alt: boolean;
+  /** The query gives a reason for this place besides its name: a postcode of its country's shape, its state. */
+  reason: boolean;
 }
 
 /**
@@ -49,6 +52,7 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
   // which query tokens stand for each index token: as typed, expanded, or a typo neighbour
   const forms = new QueryBits(matches);
   const names = nameWords(index);
+  const zipCountries = new Set(q.zipCands.flatMap((z) => z.countries));
   const out: PlaceHit[] = [];
   for (let e = 0; e < entries.size; e++) {
     const d = entries.doc[e]!, toks = entries.tokens[e]!;
@@ -67,10 +71,12 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
       tokens.push(i);
       seg = Math.min(seg, q.tokens[i]!.seg ?? 0);
     }
+    const country = countries.of(d);
     out.push({
-      doc: d, country: countries.of(d), tokens,
+      doc: d, country, tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
       full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
+      reason: zipCountries.has(country) || statesNamed(index, q, d),
     });
   }
   return out;
@@ -109,6 +115,14 @@ function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: Token
       }
     }
   }
+}
+
+/** The query's state or county field names the state or county of document `d`. */
+function statesNamed(index: AddressIndex, q: ParsedQuery, d: number): boolean {
+  if (q.state.length === 0 && q.county.length === 0) return false;
+  const c = index.c, a = c.docAdmin[d]!;
+  const held = [c.admStateName[a]!, c.admState[a]!, c.admStateCode[a]!, c.admCounty[a]!].map((id) => foldText(index.str(id))).filter(Boolean);
+  return [...q.state, ...q.county].some((s) => held.includes(s));
 }
 
 const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;
@@ -169,10 +183,11 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
   const hinted = hint !== undefined && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country);
   // a place named by another of its names (Milan, Cracow, Geneva) that is far more important than
-  // one named in full (the village MILAN, AR) is the one meant, unless the street words decide
+  // one named in full (the village MILAN, AR) is the one meant, unless the street words, a postcode
+  // of the smaller place's country or its state give a reason for it ("Cracow QLD 4719")
   if (a.full !== b.full && !hinted) {
     const other = a.full ? b : a, full = a.full ? a : b;
-    if (other.alt && !other.typo && index.c.docRank[other.doc]! > index.c.docRank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
+    if (other.alt && !other.typo && !full.reason && index.c.docRank[other.doc]! > index.c.docRank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
   }
   if (a.full !== b.full) return a.full;
   if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
