@@ -223,6 +223,8 @@ function opencageStateNames(): Map<string, string> {
       if (langs.length === 1 && entry.default) out.set(`${langs[0]}|${code}`, entry.default);
       // the local name, whatever the country's languages: the default `state_name` (see stateName)
       if (entry.default) out.set(`local|${code}`, entry.default);
+      // its names in the country's languages, to find the local one where the default is English
+      for (const l of langs) if (entry[`alt_${l}`]) out.set(`alt|${code}|${l}`, entry[`alt_${l}`]!);
       for (const [k, name] of Object.entries(entry)) if (k.startsWith('alt_') && name) out.set(`${k.slice(4)}|${code}`, name);
     }
   }
@@ -575,6 +577,25 @@ const fillCounty = new Map<Pc, string>();
       if (c) fillState.set(p, c.state);
     }
   }
+}
+
+/**
+ * In a country of several languages address-formatting's default name may be the English one
+ * (CH-GE "Geneva"): the local name is then its name in the language of the state's own places,
+ * the one of the country's languages that names a place of the state (CH-GE fr "Genève").
+ */
+{
+  const placesOf = new Map<string, Set<string>>();
+  for (const c of cities) if (c.state) (placesOf.get(c.state) ?? placesOf.set(c.state, new Set()).get(c.state)!).add(foldText(c.name));
+  let fixed = 0;
+  for (const [k, en] of OPENCAGE_NAMES) {
+    if (!k.startsWith('local|')) continue;
+    const code = k.slice(6), cc = code.slice(0, 2);
+    if (foldText(en) !== foldText(CLDR.get('en')?.[cldrOfIso(code)] ?? '')) continue;
+    const local = (LOCAL_LANGS[cc] ?? []).map((l) => OPENCAGE_NAMES.get(`alt|${code}|${l}`)).find((n) => n && placesOf.get(code)?.has(foldText(n)));
+    if (local) { OPENCAGE_NAMES.set(k, local); fixed++; }
+  }
+  console.log(`${fixed} English default state names replaced by the name of the state's own places' language`);
 }
 
 // ---- the asset: one Brotli-compressed TSV. Sections: `#S` states (id, ISO code, name), `#K` counties
