@@ -82,6 +82,8 @@ describe('issue 18: local names by default, the locale\'s where a source has the
     expect(city({ city: 'Wien', locale: 'fr' })).toBe('Vienne');
     expect(city({ city: 'Athens', locale: 'el' })).toBe('Αθήνα');
     expect(city({ city: 'Warszawa', locale: 'en' })).toBe('Warsaw');
+    // a postal name that is a city and its part: the part in district
+    expect(lookup(index, { zip: '1010', country: 'AUT' })).toMatchObject({ city: 'Wien', district: 'Innere Stadt' });
     // a locale without a name for the place: the local name
     expect(city({ city: 'Heidelberg', locale: 'fr' })).toBe('Heidelberg');
   });
