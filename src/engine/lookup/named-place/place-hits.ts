@@ -19,7 +19,10 @@ export interface PlaceHit {
   doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean;
   /** Named by one of its other names (an exonym, an alternate name), not its own. */
   alt: boolean;
-  /** The query gives a reason for this place besides its name: a postcode of its country's shape, its state. */
+  /**
+   * The query says more than this place's name, which may be a reason for it: other words (a
+   * street, a region), a house number, a postcode of its country's shape, its state or county.
+   */
   reason: boolean;
 }
 
@@ -76,7 +79,7 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
       doc: d, country, tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
       full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
-      reason: zipCountries.has(country) || statesNamed(index, q, d),
+      reason: n < q.tokens.length || q.hnKeys.length > 0 || zipCountries.has(country) || statesNamed(index, q, d),
     });
   }
   return out;
@@ -183,8 +186,9 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
   const hinted = hint !== undefined && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country);
   // a place named by another of its names (Milan, Cracow, Geneva) that is far more important than
-  // one named in full (the village MILAN, AR) is the one meant, unless the street words, a postcode
-  // of the smaller place's country or its state give a reason for it ("Cracow QLD 4719")
+  // one named in full (the village MILAN, AR) is the one meant, unless the query says more than the
+  // name: a street, a postcode of the smaller place's country, its state ("Lotissement de la Plaine
+  // 4, Plaisance" is Plaisance, FR, not Piacenza, which the French also call Plaisance)
   if (a.full !== b.full && !hinted) {
     const other = a.full ? b : a, full = a.full ? a : b;
     if (other.alt && !other.typo && !full.reason && index.c.docRank[other.doc]! > index.c.docRank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
