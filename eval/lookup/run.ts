@@ -3,6 +3,8 @@
  * ../shared/data and measures the address lookup; writes docs/accuracy.md. No manual checking.
  * `--large DIR` adds a run on a national-scale index (built by `npm run bench -- index-scale`,
  * e.g. .cache/index-scale/idx-30000000): the real BANO copy inside it, all variants.
+ * `node eval/lookup/run.ts people [--set NAME] [--failures N]`: only the sets of queries as people
+ * write them (issue 18, eval/lookup/people/), printed, not written.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -16,8 +18,17 @@ import { readBanoRows } from '../support/bano-rows.ts';
 import { heldOutSuites, peliasCases, postcodePairs, runHeldOut, runPairs } from './fallback-suites.ts';
 import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type Truth, type VariantResult } from './suites.ts';
 import { runUnknownStreets } from './unknown-streets.ts';
+import { peopleMain } from './people/main.ts';
+import { baselineLines, runPeopleSection } from './people/section.ts';
 
-const { values } = parseArgs({ options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { limit: { type: 'string' }, 'no-write': { type: 'boolean' }, bano: { type: 'string' }, large: { type: 'string' }, set: { type: 'string' }, failures: { type: 'string' }, 'write-baseline': { type: 'string' } },
+});
+if (positionals[0] === 'people') {
+  await peopleMain(values);
+  process.exit(0);
+}
 const limit = values.limit ? Number(values.limit) : Infinity;
 
 const fmtPct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(2)} %` : '–');
@@ -194,6 +205,11 @@ if (pf.length) {
   for (const f of pf) say(`- \`${f}\``);
   say();
 }
+
+// ---- queries as people write them (issue 18)
+const people = runPeopleSection(def, lookup);
+for (const l of people.lines) say(l);
+for (const l of baselineLines()) say(l);
 
 const targets: [string, string, number][] = [
   ['clean structured', 'clean structured', 0.995],

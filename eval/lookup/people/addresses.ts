@@ -1,0 +1,127 @@
+/**
+ * Set "addresses with omission patterns" (on the embedded default, no --index): real addresses
+ * of the OSM extracts (DK, FI, LI, MT, CA, DE, AT) and BANO (FR), and street-and-postcode
+ * queries built for PL, IT, NL, ES from their GeoNames postcodes and common street names with
+ * their own street-type words (synthetic-streets.ts). Each address is asked in the patterns
+ * people write: no country; street + postcode without city; street + city without postcode;
+ * exonym city (where CLDR has one); lowercase without accents; abbreviated street type; the city
+ * alone. Truth = the reference's city or postcode, never the index under test.
+ */
+import type { SearchRequest } from '../../../src/contract/requests.ts';
+import { foldText } from '../../../src/engine/lookup/normalize/normalize.ts';
+import { readBanoRows } from '../../support/bano-rows.ts';
+import { extractTruth } from '../fallback-suites.ts';
+import { abbreviate, D, stripAccents, type Truth } from '../suites.ts';
+import { makeCase, type PeopleCase } from './cases.ts';
+import { taggedExonyms } from './places.ts';
+import { allowedCountries } from './ruled-out.ts';
+import { seededSample } from './split.ts';
+import { exonymPostcodeCases } from './exonym-postcodes.ts';
+import { SYNTH_ABBREV, syntheticAddresses, SYNTHETIC_COUNTRIES } from './synthetic-streets.ts';
+
+/** Addresses sampled per source (seeded), before the patterns. */
+export const ADDRESSES_PER_SOURCE = 100;
+export const ADDRESS_SEED = 18;
+
+export const ADDRESS_PATTERNS = [
+  'full, no country', 'street + postcode, no city', 'street + city, no postcode', 'exonym city',
+  'lowercase without accents', 'abbreviated street type', 'city alone',
+] as const;
+
+export interface AddressSource { name: string; country: string; rows: () => Truth[] }
+
+export function addressSources(): AddressSource[] {
+  const osm = (name: string, file: string[], cc: string): AddressSource => ({ name, country: cc, rows: () => extractTruth(D(...file), cc) });
+  return [
+    osm('OSM Copenhagen DK', ['osm-copenhagen-dk-2012', 'addresses.csv'], 'DK'),
+    osm('OSM Helsinki FI', ['osm-helsinki-fi', 'addresses.csv'], 'FI'),
+    osm('OSM Liechtenstein LI', ['osm-liechtenstein-2024', 'addresses.csv'], 'LI'),
+    osm('OSM Malta MT', ['osm-malta-2018', 'addresses.csv'], 'MT'),
+    osm('OSM Vancouver CA', ['osm-vancouver-ca-2015', 'addresses.csv'], 'CA'),
+    osm('OSM Bayreuth DE', ['osm-de-at-small-graphhopper', 'addresses-north-bayreuth.csv'], 'DE'),
+    osm('OSM Krems AT', ['osm-de-at-small-graphhopper', 'addresses-krems.csv'], 'AT'),
+    { name: 'BANO FR', country: 'FR', rows: () => readBanoRows().map((r) => ({ street: r.street, hn: r.hn, postcode: r.postcode, city: r.city, country: 'FR', lat: r.lat, lon: r.lon })) },
+    ...SYNTHETIC_COUNTRIES.map((cc) => ({ name: `GeoNames postcodes ${cc} + street words`, country: cc, rows: () => syntheticAddresses(cc) })),
+  ];
+}
+
+/** Countries that write the house number before the street. */
+const NUMBER_FIRST = new Set(['FR', 'CA', 'MT', 'GB', 'IE', 'AU', 'LU', 'BE']);
+/** Countries that write the city before the postcode. */
+const CITY_FIRST = new Set(['CA', 'MT', 'GB', 'IE', 'AU']);
+
+const streetPart = (t: Truth, street = t.street) => (NUMBER_FIRST.has(t.country) && t.country !== 'BE' ? `${t.hn} ${street}` : `${street} ${t.hn}`);
+const placePart = (t: Truth, city = t.city) => (!t.postcode ? city : CITY_FIRST.has(t.country) ? `${city} ${t.postcode}` : `${t.postcode} ${city}`);
+
+/** The query of one pattern for one address; undefined when the address cannot have it. */
+export function addressQuery(t: Truth, pattern: (typeof ADDRESS_PATTERNS)[number], exonyms: Map<string, string>): SearchRequest | undefined {
+  switch (pattern) {
+    case 'full, no country': return { address: `${streetPart(t)}, ${placePart(t)}` };
+    case 'street + postcode, no city': return t.postcode ? { address: `${streetPart(t)}, ${t.postcode}` } : undefined;
+    case 'street + city, no postcode': return { address: `${streetPart(t)}, ${t.city}` };
+    case 'exonym city': {
+      const ex = exonymOf(t, exonyms);
+      return ex ? { address: `${streetPart(t)}, ${placePart(t, ex)}` } : undefined;
+    }
+    case 'lowercase without accents': {
+      const q = stripAccents(`${streetPart(t)}, ${placePart(t)}`);
+      return q === `${streetPart(t)}, ${placePart(t)}` ? undefined : { address: q };
+    }
+    case 'abbreviated street type': {
+      const a = abbreviatedStreet(t);
+      return a ? { address: `${streetPart(t, a)}, ${placePart(t)}` } : undefined;
+    }
+    case 'city alone': return { address: t.city };
+  }
+}
+
+/** The street with its type word abbreviated (Str., ul., Av., C/); undefined when none applies. */
+export function abbreviatedStreet(t: Truth): string | undefined {
+  const a = t.country in SYNTH_ABBREV ? SYNTH_ABBREV[t.country]!(t.street) : abbreviate(t.street, t.country);
+  return a && a !== t.street ? a : undefined;
+}
+
+/** The city's name in another language (CLDR exemplar city, tagged), if it is another word. */
+export function exonymOf(t: Truth, exonyms: Map<string, string>): string | undefined {
+  const f = foldText(t.city);
+  const hit = exonyms.get(`${t.country}|${f}`);
+  if (hit) return hit;
+  // `København K`: the exonym replaces the city's first words, the district letter stays off
+  for (const [k, v] of exonyms) if (k.startsWith(`${t.country}|`) && f.startsWith(k.slice(3) + ' ')) return v;
+  return undefined;
+}
+
+export function addressCases(perSource = ADDRESSES_PER_SOURCE): PeopleCase[] {
+  const exonyms = taggedExonyms();
+  const out: PeopleCase[] = [];
+  for (const src of addressSources()) {
+    const rows = src.rows().filter((t) => t.street && t.hn && t.city);
+    // one row per distinct address; the sample is drawn from them by a seeded rule
+    const seen = new Set<string>();
+    const uniq = rows.filter((t) => { const k = `${t.street}|${t.hn}|${t.postcode}|${t.city}`; if (seen.has(k)) return false; seen.add(k); return true; });
+    const cityDone = new Set<string>();
+    for (const t of seededSample(uniq, perSource, ADDRESS_SEED)) {
+      const id = `${src.name}:${t.street}|${t.hn}|${t.postcode}|${t.city}`;
+      for (const pattern of ADDRESS_PATTERNS) {
+        if (pattern === 'city alone') {
+          // a city asked once per source
+          const k = foldText(t.city);
+          if (cityDone.has(k)) continue;
+          cityDone.add(k);
+        }
+        const q = addressQuery(t, pattern, exonyms);
+        if (!q) continue;
+        const withPc = pattern !== 'street + city, no postcode' && pattern !== 'city alone' && !!t.postcode;
+        const withStreet = pattern !== 'city alone';
+        const street = pattern === 'abbreviated street type' ? abbreviatedStreet(t)! : t.street;
+        const ex = pattern === 'exonym city' ? exonymOf(t, exonyms) : undefined;
+        out.push(makeCase('addresses', pattern === 'city alone' ? `${src.name}:city:${t.city}` : `${id}:${pattern}`, t.country, pattern, q, {
+          kind: 'area', country: t.country, city: t.city, ...(ex ? { cityNames: [ex] } : {}), ...(withPc ? { postcode: t.postcode } : {}),
+          allowed: allowedCountries(withPc ? t.postcode : undefined, withStreet ? street : undefined, t.country),
+        }));
+      }
+    }
+  }
+  out.push(...exonymPostcodeCases());
+  return out;
+}

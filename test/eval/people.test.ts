@@ -1,0 +1,127 @@
+/**
+ * The harness of the people sets (issue 18, eval/lookup/people/): the seeded sampling and the
+ * split are deterministic and fixed by rule, the truth rules say what they document, and a small
+ * fixed slice runs end to end on the embedded default. No accuracy floors here: the numbers are
+ * in docs/accuracy.md (`node eval/lookup/run.ts people`).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SearchRecord } from '../../src/contract/records.ts';
+import { SEARCH_RECORD_KEYS } from '../../src/contract/records.ts';
+import { SUPPORTED_DESTINATIONS } from '../../src/engine/lines/iso3166.ts';
+import { lookup } from '../../src/engine/lookup/index.ts';
+import type { AddressIndex } from '../../src/engine/index/index.ts';
+import { cachedIndex } from '../../eval/lookup/suites.ts';
+import { addressCases } from '../../eval/lookup/people/addresses.ts';
+import type { PeopleCase, PlaceTruth } from '../../eval/lookup/people/cases.ts';
+import { evaluateCases } from '../../eval/lookup/people/evaluate.ts';
+import { placeCases, withoutDiacritics } from '../../eval/lookup/people/places.ts';
+import { allowedCountries } from '../../eval/lookup/people/ruled-out.ts';
+import { areaRight, placeRight } from '../../eval/lookup/people/score.ts';
+import { fnv1a, halfOf, seededSample } from '../../eval/lookup/people/split.ts';
+import { asWritten } from '../../eval/lookup/people/synthetic-streets.ts';
+import { describeWithSharedData } from '../helpers/shared-data.ts';
+
+const rec = (o: Partial<SearchRecord>): SearchRecord => ({ ...Object.fromEntries(SEARCH_RECORD_KEYS.map((k) => [k, ''])), ...o }) as SearchRecord;
+
+describe('people sets: split and sampling rules', () => {
+  it('FNV-1a 32 has its published values, and the half is its low bit', () => {
+    expect(fnv1a('')).toBe(0x811c9dc5);
+    expect(fnv1a('a')).toBe(0xe40c292c);
+    expect(fnv1a('foobar')).toBe(0xbf9cf968);
+    expect(halfOf('a')).toBe('tune');
+    expect(halfOf('places:x')).toBe(halfOf('places:x'));
+  });
+  it('the seeded sample is the same on every run, in the source order, without repeats', () => {
+    const a = Array.from({ length: 1000 }, (_, i) => i);
+    const s1 = seededSample(a, 50, 18), s2 = seededSample(a, 50, 18);
+    expect(s1).toEqual(s2);
+    expect(new Set(s1).size).toBe(50);
+    expect([...s1].sort((x, y) => x - y)).toEqual(s1);
+    expect(seededSample(a, 50, 19)).not.toEqual(s1);
+    expect(seededSample(a.slice(0, 10), 50, 18)).toEqual(a.slice(0, 10));
+  });
+  it('names as written: diacritics dropped, GeoNames parish and article notation undone', () => {
+    expect(withoutDiacritics('Łódź')).toBe('Lodz');
+    expect(withoutDiacritics('København')).toBe('Kobenhavn');
+    expect(asWritten('Damil (El Salvador)')).toBe('Damil');
+    expect(asWritten('Ermida, A')).toBe('A Ermida');
+  });
+});
+
+describe('people sets: truth rules', () => {
+  const prague: PlaceTruth = { kind: 'place', country: 'CZ', names: ['Prague', 'Praha'], lat: 50.088, lon: 14.421, radiusKm: 15, label: 'Prague' };
+  it('a place is right by name, or by a city within its radius; a country-only answer is wrong', () => {
+    expect(placeRight(prague, rec({ country_iso_2: 'CZ', city: 'Praha' }))).toBe(true);
+    expect(placeRight(prague, rec({ country_iso_2: 'CZ', city: 'Praha 5' }))).toBe(true);
+    expect(placeRight(prague, rec({ country_iso_2: 'CZ', city: 'Smíchov', latitude: '50.07', longitude: '14.40' }))).toBe(true);
+    expect(placeRight(prague, rec({ country_iso_2: 'CZ', city: 'Kladno', latitude: '50.147', longitude: '14.103' }))).toBe(false);
+    expect(placeRight(prague, rec({ country_iso_2: 'SK', city: 'Praha' }))).toBe(false);
+    expect(placeRight(prague, rec({ country_iso_2: 'CZ', latitude: '50.088', longitude: '14.421' }))).toBe(false);
+    expect(placeRight(prague, rec({ country_iso_2: 'CZ', state_name: 'Praha', latitude: '50.08', longitude: '14.43' }))).toBe(true);
+  });
+  it('an area is right by its postcode or its city (words added allowed), in its country', () => {
+    const t = { kind: 'area' as const, country: 'DK', city: 'København V', postcode: '1620' };
+    expect(areaRight(t, rec({ country_iso_2: 'DK', zip: '1620' }))).toBe(true);
+    expect(areaRight(t, rec({ country_iso_2: 'DK', city: 'København' }))).toBe(true);
+    expect(areaRight(t, rec({ country_iso_2: 'DK', city: 'Frederiksberg', zip: '2000' }))).toBe(false);
+    expect(areaRight(t, rec({ country_iso_2: 'NO', zip: '1620' }))).toBe(false);
+    expect(areaRight({ kind: 'area', country: 'IT', city: '', state: 'Marche' }, rec({ country_iso_2: 'IT', state_name: 'Marche' }))).toBe(true);
+  });
+  it('ruled-out countries come from the postcode shape and a certain street word', () => {
+    expect(allowedCountries('75001', 'Rue de Rivoli', 'FR')).toEqual(['FR']);
+    expect(allowedCountries('00-950', 'ul. Polna', 'PL')).toEqual(['PL']);
+    expect(allowedCountries('40042', 'Via Roma', 'IT')).toEqual(['IT']);
+    expect(allowedCountries('9401', 'Kerkstr.', 'NL')!.sort()).toEqual(['AT', 'BE', 'CH', 'LU', 'NL']);
+    expect(allowedCountries('2300', 'Vesterbrogade', 'DK')).toEqual(['DK']);
+    expect(allowedCountries(undefined, 'Avenue de la Sortie', 'FR')).toBeUndefined();
+    // a postcode that does not fit the reference's own country is a flaw of the reference
+    expect(allowedCountries('1055', 'Triq Manwel Dimech', 'MT')).toEqual(['MT']);
+  });
+});
+
+describeWithSharedData('people sets: cases and a fixed slice on the embedded default', ['geonames-postalcodes', '..', 'bano-fr-2015'], () => {
+  let places: PeopleCase[];
+  let addresses: PeopleCase[];
+  let def: AddressIndex;
+  beforeAll(async () => {
+    places = placeCases();
+    addresses = addressCases(20);
+    def = (await cachedIndex('default')).index;
+  }, 120_000);
+
+  it('places: up to 30 per destination by local name, homonyms expect the more populous place', () => {
+    const local = places.filter((c) => c.pattern === 'local name');
+    for (const cc of SUPPORTED_DESTINATIONS) {
+      const n = local.filter((c) => c.country === cc).length;
+      expect.soft(n, cc).toBeGreaterThan(0);
+      expect.soft(n, cc).toBeLessThanOrEqual(30);
+    }
+    const expects = (q: string, from: string) => (places.find((c) => c.query.address === q && c.country === from)?.truth as PlaceTruth | undefined)?.country;
+    expect(expects('Praha', 'CZ')).toBe('CZ');
+    expect(expects('Emmen', 'CH')).toBe('NL');
+    expect(expects('Córdoba', 'ES')).toBe('AR');
+    expect(expects('Türi', 'EE')).toBe('EE');
+    expect(new Set(places.map((c) => c.id)).size).toBe(places.length);
+  });
+  it('both halves hold about half of each set', () => {
+    for (const cs of [places, addresses]) {
+      const tune = cs.filter((c) => c.half === 'tune').length / cs.length;
+      expect(tune).toBeGreaterThan(0.4);
+      expect(tune).toBeLessThan(0.6);
+    }
+  });
+  it('addresses: every pattern present, the city-alone query carries no postcode truth', () => {
+    const patterns = new Set(addresses.map((c) => c.pattern));
+    for (const p of ['full, no country', 'street + postcode, no city', 'street + city, no postcode', 'exonym city', 'lowercase without accents', 'abbreviated street type', 'city alone']) expect(patterns).toContain(p);
+    for (const c of addresses.filter((x) => x.pattern === 'city alone')) expect(c.truth.kind === 'area' && c.truth.postcode).toBeFalsy();
+    const countries = new Set(addresses.map((c) => c.country));
+    for (const cc of ['DK', 'FI', 'LI', 'MT', 'CA', 'DE', 'AT', 'FR', 'PL', 'IT', 'NL', 'ES']) expect(countries).toContain(cc);
+  });
+  it('a fixed slice runs end to end and every query is scored once', () => {
+    const slice = [...places.filter((_, i) => i % 40 === 0), ...addresses.filter((_, i) => i % 40 === 0)];
+    const rep = evaluateCases(def, 'slice', slice, lookup);
+    expect(rep.byHalf.tune!.n + rep.byHalf.measured!.n).toBe(slice.length);
+    // the truth rules find right answers where today's engine gives them (a broken rule gives none)
+    expect(rep.byHalf.tune!.right + rep.byHalf.measured!.right).toBeGreaterThan(slice.length / 2);
+  });
+});
