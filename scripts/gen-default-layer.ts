@@ -321,7 +321,7 @@ for (const [k, a] of adminRows) rawStateName.set(k, a.name.split('/').pop()!.tri
 type City = {
   cc: string; name: string; alt: string[]; lat: number; lon: number; pop: number; type: string; a1: string; a2: string; state: string; county: string;
   /** GeoNames time zone (to find CLDR's exemplar city), seat (see SEATS), names per language. */
-  tz: string; seat: number; names: Record<string, string>;
+  tz: string; seat: number; names: Record<string, string>; displayNames: Record<string, string>;
 };
 /**
  * The seat a GeoNames feature code gives a place, carried in the layer for the importance of
@@ -352,7 +352,7 @@ for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
   cities.push({
     cc: f[8]!, name, alt: [...alt], lat: Number(f[4]), lon: Number(f[5]), pop,
     type: f[7] === 'PPLC' || pop >= 100_000 ? 'city' : pop >= 10_000 ? 'town' : 'village',
-    a1: f[10]!, a2: f[11]!, state: '', county: '', tz: f[17] ?? '', seat: SEATS[f[7]!] ?? 0, names: {},
+    a1: f[10]!, a2: f[11]!, state: '', county: '', tz: f[17] ?? '', seat: SEATS[f[7]!] ?? 0, names: {}, displayNames: {},
   });
 }
 // postcodes by country + folded place name, and a coarse grid for the nearest one
@@ -395,6 +395,10 @@ cities.forEach((c, i) => {
 });
 console.log(`${renamed} large places renamed to their local (postal) spelling`);
 
+/** Population from which a place is a town whose own name no other place's other name may take. */
+const TOWN = 10_000;
+/** Folded own names (GeoNames name, ASCII name, shown name) of the towns → those towns. */
+let townNames = new Map<string, City[]>();
 /**
  * GeoNames' alternate names carry no language and hold noise (Vienna's list has "Bienne", the
  * French name of Biel): an untagged alternate name that several places of the layer hold is kept
@@ -402,6 +406,11 @@ console.log(`${renamed} large places renamed to their local (postal) spelling`);
  */
 {
   const holders = new Map<string, City[]>();
+  townNames = new Map();
+  cities.forEach((c, i) => {
+    if (c.pop < TOWN) return;
+    for (const k of new Set([geonamesName.get(i)!, asciiOf.get(i)!, foldText(c.name)])) (townNames.get(k) ?? townNames.set(k, []).get(k)!).push(c);
+  });
   cities.forEach((c, i) => {
     for (const a of c.alt) { const k = foldText(a); if (k !== asciiOf.get(i)) (holders.get(k) ?? holders.set(k, []).get(k)!).push(c); }
   });
@@ -415,7 +424,14 @@ console.log(`${renamed} large places renamed to their local (postal) spelling`);
       dropped += before - c.alt.length;
     }
   }
-  console.log(`${dropped} untagged alternate names dropped (held by several places)`);
+  // and one that is the own name of another town of 10,000 people or more is that town's (Torino's
+  // "Turi" is Turi, IT; Tori, EE): a query for it must not be taken to the larger place
+  cities.forEach((c) => {
+    const before = c.alt.length;
+    c.alt = c.alt.filter((a) => !(townNames.get(foldText(a)) ?? []).some((t) => t !== c));
+    dropped += before - c.alt.length;
+  });
+  console.log(`${dropped} untagged alternate names dropped (held by several places, or another town's own name)`);
 }
 
 /**
@@ -455,7 +471,13 @@ console.log(`${renamed} large places renamed to their local (postal) spelling`);
       c.name = local;
       localised++;
     }
-    for (const [lang, n] of names) if (foldText(n) !== foldText(c.name)) c.names[lang] = n;
+    for (const [lang, n] of names) {
+      if (foldText(n) === foldText(c.name)) continue;
+      // another language's name that is another town's own name (Wien's fr "Vienne": Vienne, FR)
+      // is shown for that locale but not matched; English names are always matched (Nicosia)
+      const other = lang !== 'en' && (townNames.get(foldText(n)) ?? []).some((t) => t !== c);
+      (other ? c.displayNames : c.names)[lang] = n;
+    }
   }
   console.log(`CLDR exemplar cities: ${found} zones matched to a place, ${localised} places renamed to their local name`);
 }
@@ -637,7 +659,8 @@ for (const cc of COUNTRIES) {
   body.push(`#C ${cc}`);
   for (const c of cities.filter((x) => x.cc === cc).sort((a, b) => b.pop - a.pop)) {
     const sid = c.state ? stateIdOfIso(c.state) : 0;
-    const names = Object.entries(c.names).sort(([a], [b]) => a.localeCompare(b)).map(([l, n]) => `${l}:${esc(n)}`).join('|');
+    const names = [...Object.entries(c.names).map(([l, n]) => [l, `${l}:${esc(n)}`]), ...Object.entries(c.displayNames).map(([l, n]) => [l, `${l}=${esc(n)}`])]
+      .sort(([a], [b]) => a!.localeCompare(b!)).map(([, x]) => x).join('|');
     body.push([esc(c.name), c.lat.toFixed(4), c.lon.toFixed(4), c.pop, c.type[0], sid || '', countyId(c.county) || '', c.alt.map(esc).join('|'), names, c.seat || ''].join('\t').replace(/\t+$/, ''));
   }
   body.push(`#P ${cc}`);

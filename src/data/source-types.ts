@@ -36,6 +36,8 @@ export interface Place {
   altNames?: string[];
   /** Localised names (OSM name:xx). */
   names?: Record<string, string>;
+  /** Localised names shown for `locale` but not matched (another town's own name: Wien's fr `Vienne`). */
+  displayNames?: Record<string, string>;
   lat: number;
   lon: number;
   population: number;

@@ -37,7 +37,8 @@ export function placeDocuments(docs: Documents, places: Place[], postcodes: Post
     D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
     const typeRank = p.type === 'city' ? 100_000 : p.type === 'town' ? 10_000 : p.type === 'village' ? 1_000 : p.type === 'suburb' ? 500 : 100;
     D.rank.a[d] = Math.min(Math.round(Math.max(p.population, typeRank) * (SEAT_WEIGHT[p.seat ?? 0] ?? 1)), 0xffffffff);
-    if (p.names) D.names.a[d] = S.intern(encodeNames(p.names));
+    const shown = p.displayNames ? { ...p.displayNames, ...p.names } : p.names;
+    if (shown) D.names.a[d] = S.intern(encodeNames(shown));
     D.admin.a[d] = admin.adminFor(p.country, '', p.lat, p.lon, p);
     const fn = foldText(p.name);
     const nb = pcGrid.nearest(p.lat, p.lon, 1, (x) => x.e.country === p.country && x.fold === fn);

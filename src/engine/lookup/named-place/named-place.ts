@@ -24,7 +24,7 @@ import { foldTokens } from '../normalize/normalize.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import { normalisePostcode } from '../parse/postcodes.ts';
 import type { Scored } from '../score/score.ts';
-import { betterPlace, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
+import { betterPlace, clearlyMoreImportant, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import { countryHint, isStreetWord } from './street-countries.ts';
 import { placeToken, streetPartTokens } from './street-part.ts';
@@ -33,6 +33,8 @@ import { placeToken, streetPartTokens } from './street-part.ts';
 const AGREE_METERS = 25_000;
 /** Destinations without postcode data (GeoNames publishes none for Greece). */
 const NO_POSTCODE_DATA = new Set(['GR']);
+/** Relevance points taken off a guess between homonyms of several countries (Córdoba: AR, not ES). */
+export const HOMONYM_GUESS_PENALTY = 15;
 /** Named places compared with the postcodes (the best by betterPlace). */
 const MAX_PLACES = 48;
 
@@ -147,8 +149,13 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   let best = places[0]!;
   for (const p of places) if (betterPlace(index, p, best, hint)) best = p;
   // the same name in another country, as well named, and nothing in the query decides: no answer
-  // rather than a guess abroad ("Velaines" is in FR and BE; a much larger place still wins)
-  if (!q.country && sharedAbroad(index, best, places, hint)) return undefined;
+  // rather than a guess abroad ("Velaines" is in FR and BE); a query that is only the name answers
+  // a place that is clearly the more important one, as a guess the relevance says (HOMONYM_GUESS_PENALTY)
+  let guess = 0;
+  if (!q.country && sharedAbroad(index, best, places, hint)) {
+    if (best.reason || !clearlyMoreImportant(index, best, places, hint)) return undefined;
+    guess = HOMONYM_GUESS_PENALTY;
+  }
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
   // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with
   // the city it came with; it counts half, since nothing could check it.
@@ -159,5 +166,5 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     if (zipText) tokens.push([q.tokens.findIndex((t) => t.text === z.key), 0.5]);
   }
   // a postal place named without its code: the place, not one of its codes
-  return make(best.doc, tokens, zipText, index.str(c.docCity[best.doc]!), 0, c.docKind[best.doc] === DOC_POSTCODE);
+  return make(best.doc, tokens, zipText, index.str(c.docCity[best.doc]!), guess, c.docKind[best.doc] === DOC_POSTCODE);
 }
