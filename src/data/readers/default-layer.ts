@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import type { SourceSink } from '../source-sink.ts';
 import type { Place, PostcodeEntry } from '../source-types.ts';
 
-export const DEFAULT_LAYER_ATTRIBUTION = 'Default layer: GeoNames (geonames.org) cities500 and postal codes, CC BY 4.0';
+export const DEFAULT_LAYER_ATTRIBUTION = 'Default layer: GeoNames (geonames.org) cities500 and postal codes, CC BY 4.0; place names per language: Unicode CLDR (Unicode licence)';
 
 export function defaultLayerPath(): string {
   return fileURLToPath(new URL('../../../assets/default-layer/default-layer.tsv.br', import.meta.url));
