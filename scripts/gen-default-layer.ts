@@ -343,7 +343,9 @@ for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
   // alternate names that fold to a known form add nothing (the index folds them anyway)
   const addAlt = (a: string) => { const k = foldText(a); if (k && !folded.has(k)) { folded.add(k); alt.add(a); } };
   if (f[2]) addAlt(f[2]);
-  if (pop >= 50_000 && f[3]) for (const a of f[3].split(',')) if (a && a.length <= 40 && /^[\p{Script=Latin}\s'’.\-]+$/u.test(a)) addAlt(a);
+  // GeoNames' untagged alternate names: Latin letters, written as a name (a capital letter: not a
+  // transliteration from another script, "lija", "meng si"), not an airport code ("LGG", "YMQ")
+  if (pop >= 50_000 && f[3]) for (const a of f[3].split(',')) if (a && a.length <= 40 && /^[\p{Script=Latin}\s'’.\-]+$/u.test(a) && /\p{Lu}/u.test(a) && !/^[A-Z]{2,4}$/.test(a)) addAlt(a);
   // GeoNames writes some capitals in English (Warsaw, Lisbon): the local spelling is the postal
   // place name among the city's alternate names (chosen below, once the postcodes are indexed)
   allAlt.set(cities.length, f[3] ? f[3].split(',') : []);
@@ -428,7 +430,10 @@ let townNames = new Map<string, City[]>();
   // "Turi" is Turi, IT; Tori, EE): a query for it must not be taken to the larger place
   cities.forEach((c) => {
     const before = c.alt.length;
-    c.alt = c.alt.filter((a) => !(townNames.get(foldText(a)) ?? []).some((t) => t !== c));
+    // a name of several words whose word is another town's name is dropped too: its words are
+    // matched one by one (Montréal's "Mons Regius" would name it for "Mons", BE)
+    const another = (k: string) => (townNames.get(k) ?? []).some((t) => t !== c);
+    c.alt = c.alt.filter((a) => !another(foldText(a)) && !foldText(a).split(' ').some((w) => w.length >= 4 && another(w)));
     dropped += before - c.alt.length;
   });
   console.log(`${dropped} untagged alternate names dropped (held by several places, or another town's own name)`);

@@ -20,6 +20,7 @@ import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type Trut
 import { runUnknownStreets } from './unknown-streets.ts';
 import { peopleMain } from './people/main.ts';
 import { baselineLines, runPeopleSection } from './people/section.ts';
+import { namesSectionLines } from './names-section.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -210,6 +211,7 @@ if (pf.length) {
 const people = runPeopleSection(def, lookup);
 for (const l of people.lines) say(l);
 for (const l of baselineLines()) say(l);
+for (const l of namesSectionLines(def, lookup)) say(l);
 
 const targets: [string, string, number][] = [
   ['clean structured', 'clean structured', 0.995],
