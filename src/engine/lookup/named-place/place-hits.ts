@@ -134,7 +134,7 @@ const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;
  * How the query tokens `toks` (n of them) name document `d`: every word of its name typed (FULL);
  * its first words, the first a real word, and only those ("Krems", "Frankfurt": PREFIX); or, for
  * a place, the whole city field is one of its other names (ALT; without a city field, one word of
- * four letters or more naming a one-word place, or the whole query naming it: wholeQuery).
+ * five letters or more naming a one-word place, or the whole query naming it: wholeQuery).
  */
 function namedHow(
   index: AddressIndex, names: NameWords, q: ParsedQuery, matches: TokenMatch[][], forms: QueryBits, d: number, toks: number, n: number, cityMask: number, cityCount: number,
@@ -157,7 +157,7 @@ function namedHow(
   if (len > 0 && lead === len) return FULL;
   if (lead >= 1 && firstLen >= 4 && lead === n) return PREFIX;
   if (index.c.docKind[d] !== DOC_PLACE) return NOT_NAMED;
-  const alt = cityCount > 0 ? toks === cityMask : (n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 4 && len === 1) || wholeQuery(q, toks, n);
+  const alt = cityCount > 0 ? toks === cityMask : (n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 5 && len === 1) || wholeQuery(q, toks, n);
   return alt ? ALT : NOT_NAMED;
 }
 
@@ -165,7 +165,13 @@ function namedHow(
 function wholeQuery(q: ParsedQuery, toks: number, n: number): boolean {
   if (n !== q.tokens.length || q.hnKeys.length > 0 || q.zipKeys.length > 0) return false;
   let long = false;
-  for (let i = 0; i < n; i++) if ((toks & (1 << i)) !== 0 && q.tokens[i]!.text.length >= 4) long = true;
+  for (let i = 0; i < n; i++) {
+    if ((toks & (1 << i)) === 0) continue;
+    const t = q.tokens[i]!;
+    // an abbreviation is not another name ("Landstr" → landstrasse); umlaut spellings are
+    if (t.alts.some((a) => a.length > t.text.length + 2)) return false;
+    if (t.text.length >= 4) long = true;
+  }
   return long;
 }
 
