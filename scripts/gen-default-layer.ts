@@ -34,6 +34,7 @@ import { foldText } from '../src/engine/lookup/normalize/normalize.ts';
 import { cities500Path } from '../src/data/readers/cities500.ts';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
+import { exemplarCities } from './cldr-exemplar-cities.ts';
 import { cldrOfIso, cldrSubdivisionNames, currentCode, firstLevelCodes, hasSecondLevel, secondLevelCodes } from './cldr-subdivisions.ts';
 
 const COUNTRIES = [...SUPPORTED_DESTINATIONS].sort();
@@ -220,6 +221,10 @@ function opencageStateNames(): Map<string, string> {
       if (!first.has(code)) continue;
       const entry = typeof v === 'string' ? { default: v } : v;
       if (langs.length === 1 && entry.default) out.set(`${langs[0]}|${code}`, entry.default);
+      // the local name, whatever the country's languages: the default `state_name` (see stateName)
+      if (entry.default) out.set(`local|${code}`, entry.default);
+      // its names in the country's languages, to find the local one where the default is English
+      for (const l of langs) if (entry[`alt_${l}`]) out.set(`alt|${code}|${l}`, entry[`alt_${l}`]!);
       for (const [k, name] of Object.entries(entry)) if (k.startsWith('alt_') && name) out.set(`${k.slice(4)}|${code}`, name);
     }
   }
@@ -272,9 +277,11 @@ for (const [k, a] of adminRows) {
 }
 
 /**
- * State name shown by default: the GeoNames name, preferring a local-language one where GeoNames
- * spells the same ISO code both ways (DK "Region Hovedstaden" over "Capital Region"), else the
- * CLDR English name. What `locale` can translate to is the pinned name table (CLDR, which has
+ * State name shown by default, one policy: the local name. address-formatting's default (local)
+ * name where it has the code (PL-14 "województwo mazowieckie", NL-NH "Noord-Holland", CH-BE
+ * "Bern"); else the GeoNames name, preferring a local-language one where GeoNames spells the same
+ * ISO code both ways (DK "Region Hovedstaden" over "Capital Region"); else the CLDR English name
+ * (GR: no offline source has the Greek region names). What `locale` can translate to is the pinned name table (CLDR, which has
  * English only plus three GB names, then address-formatting; see opencageStateNames).
  */
 const namesOfIso = new Map<string, Map<string, number>>();
@@ -287,8 +294,13 @@ for (const [k, a] of adminRows) {
   if (!m) namesOfIso.set(code, (m = new Map()));
   m.set(nm, (m.get(nm) ?? 0) + a.n);
 }
+/** address-formatting's names: `lang|code` per language, `local|code` the local name. */
+const OPENCAGE_NAMES = opencageStateNames();
 function stateName(cc: string, suffix: string, fallback: string): string {
   const code = `${cc}-${suffix}`;
+  // one policy: the local name (address-formatting's default name) wherever a source has it
+  const addressFormatting = OPENCAGE_NAMES.get(`local|${code}`);
+  if (addressFormatting) return addressFormatting;
   const en = CLDR.get('en')?.[code.replace('-', '').toLowerCase()] ?? '';
   const cands = [...(namesOfIso.get(code) ?? new Map<string, number>())].filter(([n]) => n).sort((a, b) => b[1] - a[1]);
   const local = cands.find(([n, k]) => foldText(n) !== foldText(en) && k * 10 >= cands[0]![1]);
@@ -306,10 +318,22 @@ const rawStateName = new Map<string, string>();
 for (const [k, a] of adminRows) rawStateName.set(k, a.name.split('/').pop()!.trim());
 
 // ---- cities
-type City = { cc: string; name: string; alt: string[]; lat: number; lon: number; pop: number; type: string; a1: string; a2: string; state: string; county: string };
+type City = {
+  cc: string; name: string; alt: string[]; lat: number; lon: number; pop: number; type: string; a1: string; a2: string; state: string; county: string;
+  /** GeoNames time zone (to find CLDR's exemplar city), seat (see SEATS), names per language. */
+  tz: string; seat: number; names: Record<string, string>; displayNames: Record<string, string>;
+};
+/**
+ * The seat a GeoNames feature code gives a place, carried in the layer for the importance of
+ * homonyms (src/data/build/stages/place-documents.ts): 1 capital (PPLC), 2 seat of a first-level
+ * division (PPLA), 3 of a second-level one (PPLA2).
+ */
+const SEATS: Record<string, number> = { PPLC: 1, PPLA: 2, PPLA2: 3 };
 const cities: City[] = [];
 const wanted = new Set(COUNTRIES);
 const allAlt = new Map<number, string[]>();
+const asciiOf = new Map<number, string>();
+const geonamesName = new Map<number, string>();
 for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
   const f = line.split('\t');
   if (f.length < 15 || f[6] !== 'P' || !wanted.has(f[8]!)) continue;
@@ -319,14 +343,18 @@ for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
   // alternate names that fold to a known form add nothing (the index folds them anyway)
   const addAlt = (a: string) => { const k = foldText(a); if (k && !folded.has(k)) { folded.add(k); alt.add(a); } };
   if (f[2]) addAlt(f[2]);
-  if (pop >= 50_000 && f[3]) for (const a of f[3].split(',')) if (a && a.length <= 40 && /^[\p{Script=Latin}\s'’.\-]+$/u.test(a)) addAlt(a);
+  // GeoNames' untagged alternate names: Latin letters, written as a name (a capital letter: not a
+  // transliteration from another script, "lija", "meng si"), not an airport code ("LGG", "YMQ")
+  if (pop >= 50_000 && f[3]) for (const a of f[3].split(',')) if (a && a.length <= 40 && /^[\p{Script=Latin}\s'’.\-]+$/u.test(a) && /\p{Lu}/u.test(a) && !/^[A-Z]{2,4}$/.test(a)) addAlt(a);
   // GeoNames writes some capitals in English (Warsaw, Lisbon): the local spelling is the postal
   // place name among the city's alternate names (chosen below, once the postcodes are indexed)
   allAlt.set(cities.length, f[3] ? f[3].split(',') : []);
+  asciiOf.set(cities.length, foldText(f[2] ?? ''));
+  geonamesName.set(cities.length, foldText(name));
   cities.push({
     cc: f[8]!, name, alt: [...alt], lat: Number(f[4]), lon: Number(f[5]), pop,
     type: f[7] === 'PPLC' || pop >= 100_000 ? 'city' : pop >= 10_000 ? 'town' : 'village',
-    a1: f[10]!, a2: f[11]!, state: '', county: '',
+    a1: f[10]!, a2: f[11]!, state: '', county: '', tz: f[17] ?? '', seat: SEATS[f[7]!] ?? 0, names: {}, displayNames: {},
   });
 }
 // postcodes by country + folded place name, and a coarse grid for the nearest one
@@ -368,6 +396,96 @@ cities.forEach((c, i) => {
   }
 });
 console.log(`${renamed} large places renamed to their local (postal) spelling`);
+
+/** Population from which a place is a town whose own name no other place's other name may take. */
+const TOWN = 10_000;
+/** Folded own names (GeoNames name, ASCII name, shown name) of the towns → those towns. */
+let townNames = new Map<string, City[]>();
+/**
+ * GeoNames' alternate names carry no language and hold noise (Vienna's list has "Bienne", the
+ * French name of Biel): an untagged alternate name that several places of the layer hold is kept
+ * only by a place whose own name holds it as words ("Biel/Bienne"), and dropped by the others.
+ */
+{
+  const holders = new Map<string, City[]>();
+  townNames = new Map();
+  cities.forEach((c, i) => {
+    if (c.pop < TOWN) return;
+    for (const k of new Set([geonamesName.get(i)!, asciiOf.get(i)!, foldText(c.name)])) (townNames.get(k) ?? townNames.set(k, []).get(k)!).push(c);
+  });
+  cities.forEach((c, i) => {
+    for (const a of c.alt) { const k = foldText(a); if (k !== asciiOf.get(i)) (holders.get(k) ?? holders.set(k, []).get(k)!).push(c); }
+  });
+  let dropped = 0;
+  for (const [k, cs] of holders) {
+    if (new Set(cs).size < 2) continue;
+    for (const c of cs) {
+      if (` ${foldText(c.name)} `.includes(` ${k} `)) continue;
+      const before = c.alt.length;
+      c.alt = c.alt.filter((a) => foldText(a) !== k);
+      dropped += before - c.alt.length;
+    }
+  }
+  // and one that is the own name of another town of 10,000 people or more is that town's (Torino's
+  // "Turi" is Turi, IT; Tori, EE): a query for it must not be taken to the larger place
+  cities.forEach((c) => {
+    const before = c.alt.length;
+    // a name of several words whose word is another town's name is dropped too: its words are
+    // matched one by one (Montréal's "Mons Regius" would name it for "Mons", BE)
+    const another = (k: string) => (townNames.get(k) ?? []).some((t) => t !== c);
+    c.alt = c.alt.filter((a) => !another(foldText(a)) && !foldText(a).split(' ').some((w) => w.length >= 4 && another(w)));
+    dropped += before - c.alt.length;
+  });
+  console.log(`${dropped} untagged alternate names dropped (held by several places, or another town's own name)`);
+}
+
+/**
+ * Names as people write them, from a language-tagged source: CLDR's exemplar cities (per time
+ * zone, its city in every language; scripts/cldr-exemplar-cities.ts). The zone's place is the most
+ * populous place of that GeoNames time zone whose GeoNames name is the zone's English name. Its display name
+ * becomes the one of the country's first language when written in Latin letters and not already
+ * one of the country's languages' (Prague → Praha, Vienna → Wien, Copenhagen → København; Greek
+ * and Cyrillic names stay GeoNames' romanised ones for display); every other language's name is
+ * carried for matching and for `locale` (de "Prag", el "Αθήνα", en "Prague").
+ */
+{
+  const zones = exemplarCities(allLangs);
+  const byTz = new Map<string, number[]>();
+  cities.forEach((c, i) => { if (c.tz) (byTz.get(c.tz) ?? byTz.set(c.tz, []).get(c.tz)!).push(i); });
+  const LATIN = /^[\p{Script=Latin}\s'’.\-]+$/u;
+  let found = 0, localised = 0;
+  for (const [zone, names] of zones) {
+    // the zone's English name (or its id's) is the place's own GeoNames name: not an alternate
+    // name (Valletta's "Malta", Salvador's "Bahia" name the zone after a country or a state)
+    const keys = new Set([foldText(names.get('en')!), foldText(zone.split('/').pop()!.replace(/_/g, ' '))]);
+    let best = -1;
+    for (const i of byTz.get(zone) ?? []) {
+      const c = cities[i]!;
+      const hit = keys.has(geonamesName.get(i)!) || keys.has(asciiOf.get(i)!);
+      if (hit && (best < 0 || c.pop > cities[best]!.pop)) best = i;
+    }
+    if (best < 0) continue;
+    found++;
+    const c = cities[best]!;
+    const langs = LOCAL_LANGS[c.cc] ?? [];
+    const local = names.get(langs[0] ?? '');
+    const isLocal = langs.some((l) => names.get(l) !== undefined && foldText(names.get(l)!) === foldText(c.name));
+    if (local && !isLocal && LATIN.test(local) && foldText(local) !== foldText(c.name)) {
+      if (!c.alt.includes(c.name)) c.alt.push(c.name);
+      c.alt = c.alt.filter((a) => foldText(a) !== foldText(local));
+      c.name = local;
+      localised++;
+    }
+    for (const [lang, n] of names) {
+      if (foldText(n) === foldText(c.name)) continue;
+      // another language's name that is another town's own name (Wien's fr "Vienne": Vienne, FR)
+      // is shown for that locale but not matched; English names are always matched (Nicosia)
+      const other = lang !== 'en' && (townNames.get(foldText(n)) ?? []).some((t) => t !== c);
+      (other ? c.displayNames : c.names)[lang] = n;
+    }
+  }
+  console.log(`CLDR exemplar cities: ${found} zones matched to a place, ${localised} places renamed to their local name`);
+}
 const votes = new Map<string, Map<string, number>>();
 // a state vote weighs the place's population (at least 1): Riga decides for its admin1 code, not
 // its suburbs that share a name with villages of the next municipality (Dreiliņi, Berģi in Ropaži)
@@ -488,6 +606,25 @@ const fillCounty = new Map<Pc, string>();
   }
 }
 
+/**
+ * In a country of several languages address-formatting's default name may be the English one
+ * (CH-GE "Geneva"): the local name is then its name in the language of the state's own places,
+ * the one of the country's languages that names a place of the state (CH-GE fr "Genève").
+ */
+{
+  const placesOf = new Map<string, Set<string>>();
+  for (const c of cities) if (c.state) (placesOf.get(c.state) ?? placesOf.set(c.state, new Set()).get(c.state)!).add(foldText(c.name));
+  let fixed = 0;
+  for (const [k, en] of OPENCAGE_NAMES) {
+    if (!k.startsWith('local|')) continue;
+    const code = k.slice(6), cc = code.slice(0, 2);
+    if (foldText(en) !== foldText(CLDR.get('en')?.[cldrOfIso(code)] ?? '')) continue;
+    const local = (LOCAL_LANGS[cc] ?? []).map((l) => OPENCAGE_NAMES.get(`alt|${code}|${l}`)).find((n) => n && placesOf.get(code)?.has(foldText(n)));
+    if (local) { OPENCAGE_NAMES.set(k, local); fixed++; }
+  }
+  console.log(`${fixed} English default state names replaced by the name of the state's own places' language`);
+}
+
 // ---- the asset: one Brotli-compressed TSV. Sections: `#S` states (id, ISO code, name), `#K` counties
 // (id, name), then per country `#C CC` places and `#P CC` postcodes, referring to states and
 // counties by id. PT's seven-digit codes are kept at their four-digit CP4 area (one row per CP4
@@ -527,7 +664,9 @@ for (const cc of COUNTRIES) {
   body.push(`#C ${cc}`);
   for (const c of cities.filter((x) => x.cc === cc).sort((a, b) => b.pop - a.pop)) {
     const sid = c.state ? stateIdOfIso(c.state) : 0;
-    body.push([esc(c.name), c.lat.toFixed(4), c.lon.toFixed(4), c.pop, c.type[0], sid || '', countyId(c.county) || '', c.alt.map(esc).join('|')].join('\t').replace(/\t+$/, ''));
+    const names = [...Object.entries(c.names).map(([l, n]) => [l, `${l}:${esc(n)}`]), ...Object.entries(c.displayNames).map(([l, n]) => [l, `${l}=${esc(n)}`])]
+      .sort(([a], [b]) => a!.localeCompare(b!)).map(([, x]) => x).join('|');
+    body.push([esc(c.name), c.lat.toFixed(4), c.lon.toFixed(4), c.pop, c.type[0], sid || '', countyId(c.county) || '', c.alt.map(esc).join('|'), names, c.seat || ''].join('\t').replace(/\t+$/, ''));
   }
   body.push(`#P ${cc}`);
   const groups = new Map<string, { code: string; place: string; lat: number; lon: number; n: number; p: Pc }>();
@@ -572,7 +711,7 @@ writeFileSync(resolve(PROJECT_ROOT, 'src', 'data', 'iso3166-2.generated.ts'), is
 
 const codes = [...stateCodes].sort();
 const names: Record<string, string> = {};
-const otherNames = opencageStateNames();
+const otherNames = OPENCAGE_NAMES;
 const nameCount: Record<string, [number, number]> = {};
 for (const l of NAME_LANGS) {
   const m = CLDR.get(l) ?? {};

@@ -21,8 +21,8 @@ import { runUnknownStreets } from './unknown-streets.ts';
 import { peopleMain } from './people/main.ts';
 import { baselineLines, runPeopleSection } from './people/section.ts';
 import { deductionsSection } from './deductions-doc.ts';
-
 import { peopleTargetLines } from './people/report.ts';
+import { namesSectionLines } from './names-section.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -213,6 +213,7 @@ if (pf.length) {
 const people = runPeopleSection(def, lookup);
 for (const l of people.lines) say(l);
 for (const l of baselineLines()) say(l);
+for (const l of namesSectionLines(def, lookup)) say(l);
 
 const targets: [string, string, number][] = [
   ['clean structured', 'clean structured', 0.995],

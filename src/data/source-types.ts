@@ -36,11 +36,15 @@ export interface Place {
   altNames?: string[];
   /** Localised names (OSM name:xx). */
   names?: Record<string, string>;
+  /** Localised names shown for `locale` but not matched (another town's own name: Wien's fr `Vienne`). */
+  displayNames?: Record<string, string>;
   lat: number;
   lon: number;
   population: number;
   /** city, town, village, hamlet, suburb, locality, … */
   type: string;
+  /** Seat of government: 1 national capital, 2 seat of a first-level division, 3 of a second-level one; 0 or absent none. */
+  seat?: number;
   /** First ISO 3166-2 level name (region, Land), when the source knows it. */
   state?: string;
   /** Full ISO 3166-2 code of that level (`DE-BE`), when known. */

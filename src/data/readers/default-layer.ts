@@ -6,7 +6,8 @@
  *
  * File: Brotli-compressed UTF-8 lines. `#S` rows `id TAB ISO-code TAB name`, `#K` rows
  * `id TAB county`, then per country `#C CC` places `name lat lon population type(c|t|v) state
- * county altnames(|)` and `#P CC` postcodes `code place dlat dlon state county`, where an empty
+ * county altnames(|) names(lang:name|…, lang=name shown only) seat` (seat: 1 capital, 2 first-level seat, 3 second-level
+ * seat) and `#P CC` postcodes `code place dlat dlon state county`, where an empty
  * code repeats the row before, dlat/dlon are 1e-4 degree steps from the row before and an empty
  * state/county repeats the row before.
  */
@@ -17,13 +18,26 @@ import { promisify } from 'node:util';
 import type { SourceSink } from '../source-sink.ts';
 import type { Place, PostcodeEntry } from '../source-types.ts';
 
-export const DEFAULT_LAYER_ATTRIBUTION = 'Default layer: GeoNames (geonames.org) cities500 and postal codes, CC BY 4.0';
+export const DEFAULT_LAYER_ATTRIBUTION = 'Default layer: GeoNames (geonames.org) cities500 and postal codes, CC BY 4.0; place names per language: Unicode CLDR (Unicode licence)';
 
 export function defaultLayerPath(): string {
   return fileURLToPath(new URL('../../../assets/default-layer/default-layer.tsv.br', import.meta.url));
 }
 
 const TYPES: Record<string, string> = { c: 'city', t: 'town', v: 'village' };
+
+/**
+ * `de:Prag|el:Πράγα|fr=Vienne` → names { de: 'Prag', el: 'Πράγα' } (CLDR's names of the place per
+ * language, matched and shown) and display names { fr: 'Vienne' } (shown for `locale` only: `=`).
+ */
+function namesOf(field: string, sep: string): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  for (const part of field.split('|')) {
+    const i = part.search(/[:=]/);
+    if (i > 0 && part[i] === sep) (out ??= {})[part.slice(0, i)] = part.slice(i + 1);
+  }
+  return out;
+}
 
 interface State { code: string; suffix: string; name: string }
 
@@ -32,7 +46,7 @@ export async function readDefaultLayer(sink: SourceSink, path = defaultLayerPath
   const states: State[] = [{ code: '', suffix: '', name: '' }];
   const counties: string[] = [''];
   let section = '', cc = '';
-  const place: Place = { country: '', name: '', altNames: [], lat: 0, lon: 0, population: 0, type: '', state: '', stateCode: '', county: '' };
+  const place: Place = { country: '', name: '', altNames: [], names: undefined, displayNames: undefined, seat: 0, lat: 0, lon: 0, population: 0, type: '', state: '', stateCode: '', county: '' };
   const pc: PostcodeEntry = { country: '', code: '', place: '', state: '', stateCode: '', county: '', lat: 0, lon: 0 };
   let code = '', lat = 0, lon = 0, st = 0, co = 0;
   let start = 0;
@@ -65,6 +79,9 @@ export async function readDefaultLayer(sink: SourceSink, path = defaultLayerPath
         place.stateCode = s.code;
         place.county = counties[Number(f[6] || 0)] ?? '';
         place.altNames = f[7] ? f[7].split('|') : [];
+        place.names = f[8] ? namesOf(f[8], ':') : undefined;
+        place.displayNames = f[8] ? namesOf(f[8], '=') : undefined;
+        place.seat = Number(f[9] || 0);
         if (!Number.isFinite(place.lat) || !Number.isFinite(place.lon)) { sink.reject('bad-coordinates'); break; }
         sink.place(place);
         break;

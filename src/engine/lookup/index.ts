@@ -32,6 +32,7 @@ import { exactChoice } from './exact-path/exact-path.ts';
 import { Explainer } from './explain/explain.ts';
 import { exactMatches } from './match/matches.ts';
 import type { TokenMatch } from './match/token-match.ts';
+import { placeNamedLikeCountry } from './named-place/country-place.ts';
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
 import { buildRecord, type Choice } from './record/record.ts';
@@ -45,8 +46,9 @@ export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
   return buildRecord(index, q, answer(index, q, exactMatches(index, q)));
 }
 
-/** The chosen answer of a query with tokens (stages 3–9). */
+/** The chosen answer of a query with tokens (stages 3–9); a query that is only a country's name first looks for a place of that name. */
 function answer(index: AddressIndex, q: ReturnType<typeof parseRequest>, matches: TokenMatch[][]): Choice {
+  if (q.countryNameOnly) return placeNamedLikeCountry(index, q, matches);
   return exactChoice(index, q, matches) ?? fallback(index, q, matches, searchWithTypoRetry(index, q, matches));
 }
 

@@ -1,6 +1,7 @@
 /**
  * Place documents: one per place with a name and a country, its names (main, alternate,
- * localised) as city tokens, ranked by population (at least its type's rank), with the postcode
+ * localised) as city tokens, ranked by importance (population, at least its type's rank, weighed by
+ * its seat of government: SEAT_WEIGHT), with the postcode
  * of the nearest postcode entry of the same place name within 10 km.
  */
 import { DOC_PLACE, ROLE_CITY } from '../../../engine/index/format.ts';
@@ -11,6 +12,13 @@ import { fix } from '../doc-columns.ts';
 import { encodeNames } from '../encode-names.ts';
 import type { BuildProgress } from '../progress.ts';
 import type { Documents } from './documents.ts';
+
+/**
+ * A seat of government weighs more than its population among homonyms (the importance of a place):
+ * a capital ten times (Nicosia, CY, over Nicosia, Sicily), a first-level seat three times, a
+ * second-level seat one and a half.
+ */
+const SEAT_WEIGHT = [1, 10, 3, 1.5];
 
 export function placeDocuments(docs: Documents, places: Place[], postcodes: PostcodeEntry[], nAddr: number, pr: BuildProgress): void {
   const { D, T, S, admin } = docs;
@@ -28,8 +36,9 @@ export function placeDocuments(docs: Documents, places: Place[], postcodes: Post
     for (const nm of Object.values(p.names ?? {})) for (const t of foldTokens(nm)) T.add(S.intern(t), ROLE_CITY);
     D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
     const typeRank = p.type === 'city' ? 100_000 : p.type === 'town' ? 10_000 : p.type === 'village' ? 1_000 : p.type === 'suburb' ? 500 : 100;
-    D.rank.a[d] = Math.min(Math.max(p.population, typeRank), 0xffffffff);
-    if (p.names) D.names.a[d] = S.intern(encodeNames(p.names));
+    D.rank.a[d] = Math.min(Math.round(Math.max(p.population, typeRank) * (SEAT_WEIGHT[p.seat ?? 0] ?? 1)), 0xffffffff);
+    const shown = p.displayNames ? { ...p.displayNames, ...p.names } : p.names;
+    if (shown) D.names.a[d] = S.intern(encodeNames(shown));
     D.admin.a[d] = admin.adminFor(p.country, '', p.lat, p.lon, p);
     const fn = foldText(p.name);
     const nb = pcGrid.nearest(p.lat, p.lon, 1, (x) => x.e.country === p.country && x.fold === fn);

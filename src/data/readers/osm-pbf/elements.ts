@@ -57,8 +57,15 @@ export function placeOf(tags: Tags, lat: number, lon: number): Place {
   return {
     country: countryTag(tags), name: tags.name!, lat, lon,
     population: Number(tags.population) || 0, type: tags.place!, ...(names ? { names } : {}),
+    ...(tags.capital && SEATS[tags.capital] ? { seat: SEATS[tags.capital] } : {}),
   };
 }
+
+/**
+ * OSM's `capital` tag → the place's seat (Place.seat): `yes`/`2` a national capital, `4` the seat
+ * of a first-level division (a state's capital), `5`/`6` of a second-level one.
+ */
+const SEATS: Record<string, number> = { yes: 1, 2: 1, 4: 2, 5: 3, 6: 3 };
 
 export function isStreet(tags: Tags): boolean {
   return !!tags.highway && !!tags.name;

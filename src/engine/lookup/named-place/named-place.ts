@@ -31,7 +31,7 @@ import { foldTokens } from '../normalize/normalize.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import { normalisePostcode } from '../parse/postcodes.ts';
 import type { Scored } from '../score/score.ts';
-import { betterPlace, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
+import { MUCH_MORE_IMPORTANT, betterPlace, clearlyMoreImportant, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
   COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, NAME_ALTERNATE, NAME_FUZZY, POSTCODE_CITY_DISAGREE, type Deduction,
@@ -174,9 +174,15 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   let best = places[0]!;
   for (const p of places) if (betterPlace(index, p, best, hint, q.prefer)) best = p;
   // the same name in another country, as well named, and nothing in the query decides: no answer
-  // rather than a guess abroad ("Velaines" is in FR and BE; a much larger place still wins)
-  if (!q.country && sharedAbroad(index, best, places, hint, q.prefer)) return undefined;
+  // rather than a guess abroad ("Velaines" is in FR and BE); a query that is only the name answers
+  // a place that is clearly the more important one, as a guess the relevance says (HOMONYM_GUESS)
+  let guessed = false;
+  if (!q.country && sharedAbroad(index, best, places, hint, q.prefer)) {
+    if (best.reason || !clearlyMoreImportant(index, best, places, hint)) return undefined;
+    guessed = true;
+  }
   const deductions = placeDeductions(index, q, best, places, hint);
+  if (guessed && !deductions.includes(HOMONYM_GUESS)) deductions.push(HOMONYM_GUESS);
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
   // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with
   // the city it came with; it counts half, since nothing could check it.
@@ -204,7 +210,7 @@ function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, pl
   for (const p of places) {
     if (p.doc === best.doc || c.docKind[p.doc] !== c.docKind[best.doc] || p.seg !== best.seg || p.tokens.length !== best.tokens.length) continue;
     if (p.full !== best.full || Math.abs(p.quality - best.quality) > 1e-9) continue;
-    if (c.docRank[best.doc]! > c.docRank[p.doc]! * 20) continue;
+    if (c.docRank[best.doc]! > c.docRank[p.doc]! * MUCH_MORE_IMPORTANT) continue;
     if (!q.country && p.country !== best.country && hint.size > 0 && hint.has(best.country) && !hint.has(p.country)) byHint = true;
     else if (!q.country && q.prefer && p.country !== best.country && best.country === q.prefer) byPrefer = true;
     else if (index.docDistance(p.doc, best.doc) > HOMONYM_METERS) homonym = true;

@@ -13,12 +13,25 @@ import { foldedName, nameWords, type NameWords } from './name-words.ts';
 import { placeDocs } from './place-docs.ts';
 import { PlaceEntries } from './place-entries.ts';
 import { placeToken } from './street-part.ts';
+import { foldText } from '../normalize/normalize.ts';
 
 export interface PlaceHit {
   doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean;
-  /** Named by one of its other names (an exonym: Copenhagen for København). */
+  /** Named by one of its other names (an exonym, an alternate name), not its own. */
   alt: boolean;
+  /**
+   * The query says more than this place's name, which may be a reason for it: other words (a
+   * street, a region), a house number, a postcode of its country's shape, its state or county.
+   */
+  reason: boolean;
 }
+
+/**
+ * A place this many times as important as another (its rank: population, weighed by its seat of
+ * government; src/data/build/stages/place-documents.ts) is the one a query that names both means,
+ * unless the query's other words point elsewhere.
+ */
+export const MUCH_MORE_IMPORTANT = 10;
 
 /** This thread's table of the place documents one lookup's words hit (emptied per lookup). */
 const entries = new PlaceEntries();
@@ -42,6 +55,7 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
   // which query tokens stand for each index token: as typed, expanded, or a typo neighbour
   const forms = new QueryBits(matches);
   const names = nameWords(index);
+  const zipCountries = new Set(q.zipCands.flatMap((z) => z.countries));
   const out: PlaceHit[] = [];
   for (let e = 0; e < entries.size; e++) {
     const d = entries.doc[e]!, toks = entries.tokens[e]!;
@@ -60,10 +74,12 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
       tokens.push(i);
       seg = Math.min(seg, q.tokens[i]!.seg ?? 0);
     }
+    const country = countries.of(d);
     out.push({
-      doc: d, country: countries.of(d), tokens,
+      doc: d, country, tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
       full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
+      reason: n < q.tokens.length || q.hnKeys.length > 0 || zipCountries.has(country) || statesNamed(index, q, d),
     });
   }
   return out;
@@ -104,13 +120,21 @@ function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: Token
   }
 }
 
+/** The query's state or county field names the state or county of document `d`. */
+function statesNamed(index: AddressIndex, q: ParsedQuery, d: number): boolean {
+  if (q.state.length === 0 && q.county.length === 0) return false;
+  const c = index.c, a = c.docAdmin[d]!;
+  const held = [c.admStateName[a]!, c.admState[a]!, c.admStateCode[a]!, c.admCounty[a]!].map((id) => foldText(index.str(id))).filter(Boolean);
+  return [...q.state, ...q.county].some((s) => held.includes(s));
+}
+
 const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;
 
 /**
  * How the query tokens `toks` (n of them) name document `d`: every word of its name typed (FULL);
  * its first words, the first a real word, and only those ("Krems", "Frankfurt": PREFIX); or, for
  * a place, the whole city field is one of its other names (ALT; without a city field, one word of
- * five letters or more naming a one-word place).
+ * five letters or more naming a one-word place, or the whole query naming it: wholeQuery).
  */
 function namedHow(
   index: AddressIndex, names: NameWords, q: ParsedQuery, matches: TokenMatch[][], forms: QueryBits, d: number, toks: number, n: number, cityMask: number, cityCount: number,
@@ -133,8 +157,22 @@ function namedHow(
   if (len > 0 && lead === len) return FULL;
   if (lead >= 1 && firstLen >= 4 && lead === n) return PREFIX;
   if (index.c.docKind[d] !== DOC_PLACE) return NOT_NAMED;
-  const alt = cityCount > 0 ? toks === cityMask : n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 5 && len === 1;
+  const alt = cityCount > 0 ? toks === cityMask : (n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 5 && len === 1) || wholeQuery(q, toks, n);
   return alt ? ALT : NOT_NAMED;
+}
+
+/** The query is these words and nothing else, one of them of four letters or more ("Den Haag", "Prag"). */
+function wholeQuery(q: ParsedQuery, toks: number, n: number): boolean {
+  if (n !== q.tokens.length || q.hnKeys.length > 0 || q.zipKeys.length > 0) return false;
+  let long = false;
+  for (let i = 0; i < n; i++) {
+    if ((toks & (1 << i)) === 0) continue;
+    const t = q.tokens[i]!;
+    // an abbreviation is not another name ("Landstr" → landstrasse); umlaut spellings are
+    if (t.alts.some((a) => a.length > t.text.length + 2)) return false;
+    if (t.text.length >= 4) long = true;
+  }
+  return long;
 }
 
 /** The texts the query tokens `toks` stand for: as typed, their expansions, the index tokens matched. */
@@ -152,19 +190,47 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
   // free text: a place named in a later part ("…, Bindlach") over street words of the first part
   if (a.seg !== b.seg) return a.seg > b.seg;
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
+  const hinted = hint !== undefined && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country);
+  // a place named by another of its names (Milan, Cracow, Geneva) that is far more important than
+  // one named in full (the village MILAN, AR) is the one meant, unless the query says more than the
+  // name: a street, a postcode of the smaller place's country, its state ("Lotissement de la Plaine
+  // 4, Plaisance" is Plaisance, FR, not Piacenza, which the French also call Plaisance)
+  if (a.full !== b.full && !hinted) {
+    const other = a.full ? b : a, full = a.full ? a : b;
+    if (other.alt && !other.typo && !full.reason && index.c.docRank[other.doc]! > index.c.docRank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
+  }
   if (a.full !== b.full) return a.full;
   if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
   // the same name in two countries: the one the street's type word points to (Triq → MT)
-  if (hint && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country)) return hint.has(a.country);
+  if (hinted) return hint.has(a.country);
   const ka = index.c.docKind[a.doc], kb = index.c.docKind[b.doc];
   if (ka !== kb) return ka === DOC_PLACE;
   const ra = index.c.docRank[a.doc]!, rb = index.c.docRank[b.doc]!;
-  // a much larger place wins; between places of similar size, the one named later in the text
-  if (ra > rb * 20 || rb > ra * 20) return ra > rb;
-  // places of similar size in two countries: the preferred country's (prefer_country)
+  // a much more important place wins; between places of similar importance, the one named later in the text
+  if (ra > rb * MUCH_MORE_IMPORTANT || rb > ra * MUCH_MORE_IMPORTANT) return ra > rb;
+  // places of similar importance in two countries: the preferred country's (prefer_country)
   if (prefer && a.country !== b.country && (a.country === prefer) !== (b.country === prefer)) return a.country === prefer;
   if (a.pos !== b.pos) return a.pos > b.pos;
   return ra > rb;
+}
+
+/**
+ * A place this many times as important as every other place of the same name abroad is the answer
+ * to a query that names only that name, as a guess that lowers the relevance (Córdoba, AR, over
+ * Córdoba, ES); closer than that, nothing decides and there is no answer.
+ */
+export const GUESS_RATIO = 1.25;
+
+/** Whether `best` is GUESS_RATIO times as important as each place sharedAbroad would weigh against it. */
+export function clearlyMoreImportant(index: AddressIndex, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>): boolean {
+  const rank = index.c.docRank;
+  for (const p of places) {
+    if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
+    if (Math.abs(p.quality - best.quality) > 1e-9) continue;
+    if (hint.size > 0 && hint.has(p.country) !== hint.has(best.country)) continue;
+    if (rank[best.doc]! < rank[p.doc]! * GUESS_RATIO) return false;
+  }
+  return true;
 }
 
 /** Another country's place named exactly as well as `best`, which neither hint, size nor the preferred country prefers. */
@@ -176,7 +242,7 @@ export function sharedAbroad(index: AddressIndex, best: PlaceHit, places: readon
     if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
     if (Math.abs(p.quality - best.quality) > 1e-9) continue;
     if (hint.size > 0 && hint.has(p.country) !== hint.has(best.country)) continue;
-    if (rank[best.doc]! > rank[p.doc]! * 20) continue;
+    if (rank[best.doc]! > rank[p.doc]! * MUCH_MORE_IMPORTANT) continue;
     return true;
   }
   return false;

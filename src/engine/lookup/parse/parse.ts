@@ -39,6 +39,11 @@ export interface ParsedQuery {
   countryUnknown: boolean;
   /** Weight of the tokens that named the country. */
   countryWeight: number;
+  /**
+   * The text is only a country's name (`Luxembourg`, `Brasília`): its words are kept, and answer a
+   * place of that country bearing that very name, else the country alone.
+   */
+  countryNameOnly: boolean;
   /** Folded state / county values to check against the result. */
   state: string[];
   county: string[];
@@ -126,6 +131,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   let country = '';
   let countryUnknown = false;
   let countryWeight = 0;
+  let countryNameOnly = false;
   if (req.country) {
     country = resolveCountry(req.country);
     countryUnknown = country === '';
@@ -193,7 +199,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
       }
     }
     // a country name anywhere in the free text (longest phrase first), when more text remains
-    for (let n = Math.min(3, longestPhrase); n >= 1; n--) {
+    phrases: for (let n = Math.min(3, longestPhrase); n >= 1; n--) {
       for (let i = 0; i + n <= free.length; i++) {
         if (phrase[i]! < n) continue;
         // a country is named at the end of the text or as a part of its own, not inside a
@@ -210,11 +216,12 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
           phrase.splice(i, n);
           i--;
         } else if (iso && !country) {
+          // the text is only a country's name: also a place of that country, often its capital
+          // (Luxembourg, Brasília), which the words still name; else the country alone answers
           country = iso;
           countryWeight += 0.5;
-          free = [];
-          segs = [];
-          phrase = [];
+          countryNameOnly = true;
+          break phrases;
         }
       }
     }
@@ -235,7 +242,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   total += hnKeys.length > 0 ? 1 : 0;
   total += state.length * 0.5 + county.length * 0.5;
   return {
-    tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, state, county,
+    tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, countryNameOnly, state, county,
     additional: found.join(', '), locale: (req.locale ?? '').trim(), totalWeight: total,
     rawText: [req.street, req.city, req.district, req.address].filter(Boolean).join(' '),
     prefer: country ? '' : (req.prefer_country ?? '').trim().toUpperCase(),

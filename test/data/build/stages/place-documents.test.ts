@@ -35,3 +35,20 @@ describe('place documents', () => {
     expect(words).toEqual(['vaduz', 'faduz', 'cita']);
   });
 });
+
+describe('place documents: importance', () => {
+  it('weighs a seat of government: a capital ten times its population, a first-level seat three times, a second-level one and a half', () => {
+    const S = new StringInterner();
+    const docs = new Documents(S, new StringKeys(S), new AdminIndex([], []));
+    const places = [
+      place({ name: 'Lefkosia', country: 'CY', population: 200_000, seat: 1 }),
+      place({ name: 'Graz', country: 'AT', population: 290_000, seat: 2 }),
+      place({ name: 'Heidelberg', country: 'DE', population: 160_000, seat: 3 }),
+      place({ name: 'Nicosia', country: 'IT', population: 14_000 }),
+      place({ name: 'Hamlet', country: 'IT', type: 'village', population: 40, seat: 1 }),
+    ];
+    placeDocuments(docs, places, [], 0, recorder());
+    // the capital's seat weighs its population, at least its type's rank (a village: 1,000)
+    expect([...docs.D.rank.view()]).toEqual([2_000_000, 870_000, 240_000, 14_000, 10_000]);
+  });
+});

@@ -23,12 +23,13 @@ const TABLE: [SearchRequest, Want, number][] = [
   [{ address: 'ul. Marszałkowska 10, 00-590 Warszawa' }, { country_iso_2: 'PL', city: 'Warszawa', zip: '00-590', state_code: 'PL-14', matchlevel: 'general' }, 89],
   [{ address: 'Rua Augusta 100, 1100-053 Lisboa' }, { country_iso_2: 'PT', city: 'Lisboa', zip: '1100-053', state_code: 'PT-11', matchlevel: 'general' }, 89],
   [{ address: '12 Rue de la République, 69002 Lyon' }, { country_iso_2: 'FR', city: 'Lyon', zip: '69002', state_code: 'FR-ARA', county: 'Rhône', matchlevel: 'general' }, 89],
-  [{ address: '10115 Berlin' }, { country_iso_2: 'DE', city: 'Berlin', zip: '10115', state_code: 'DE-BE', state_name: 'Land Berlin' }, 100],
+  [{ address: '10115 Berlin' }, { country_iso_2: 'DE', city: 'Berlin', zip: '10115', state_code: 'DE-BE', state_name: 'Berlin' }, 100],
   [{ zip: '1010', country: 'AUT' }, { country_iso_2: 'AT', zip: '1010', state_code: 'AT-9', state_name: 'Wien' }, 100],
-  // the default has no translated city names (GeoNames' cities500 alternate names carry no
-  // language): the city is GeoNames' name; the country and the state follow the locale
-  [{ city: 'Copenhagen', locale: 'de' }, { country_iso_2: 'DK', city: 'Copenhagen', country: 'Dänemark', state_code: 'DK-84', state_name: 'Region Hovedstaden' }, 100],
-  [{ city: 'Copenhagen', locale: 'en' }, { country: 'Denmark', state_code: 'DK-84', state_name: 'Capital Region' }, 100],
+  // the city is the local name by default, the locale's where CLDR's exemplar cities have it; the
+  // country and the state follow the locale (no German name of DK-84 in any source: the local one)
+  [{ city: 'Copenhagen' }, { country_iso_2: 'DK', city: 'København', state_code: 'DK-84', state_name: 'Region Hovedstaden' }, 90],
+  [{ city: 'Copenhagen', locale: 'de' }, { country_iso_2: 'DK', city: 'Kopenhagen', country: 'Dänemark', state_code: 'DK-84', state_name: 'Region Hovedstaden' }, 90],
+  [{ city: 'Copenhagen', locale: 'en' }, { city: 'Copenhagen', country: 'Denmark', state_code: 'DK-84', state_name: 'Capital Region' }, 90],
   // a valid postcode of Manosque with a street the data does not hold: Manosque, not Mexico City
   [{ address: '5 rue Saint-Lazare, 04100 Manosque' }, { country_iso_2: 'FR', city: 'Manosque', zip: '04100', state_code: 'FR-PAC' }, 89],
   // partial postcode data: the area by its longest known prefix, the full code in `zip`

@@ -1,0 +1,52 @@
+/**
+ * The names policy of the answers (issue 18) and how many answers another name of a place made
+ * wrong, for docs/accuracy.md: over every case of the "queries as people write them" sets (both
+ * halves: a count, not a tuning target), the answers whose city shares no word with the query (the
+ * place was named by another of its names: an exonym, a CLDR name, a GeoNames alternate name),
+ * and how many of those are wrong by the sets' truth rules.
+ */
+import type { AddressIndex } from '../../src/engine/index/index.ts';
+import { foldTokens } from '../../src/engine/lookup/normalize/normalize.ts';
+import { PEOPLE_SETS, type Lookup } from './people/evaluate.ts';
+import { isRight } from './people/score.ts';
+
+export function namesSectionLines(index: AddressIndex, lookupFn: Lookup): string[] {
+  const rows: string[] = [];
+  let all = 0, wrong = 0;
+  const examples: string[] = [];
+  for (const [set, make] of Object.entries(PEOPLE_SETS)) {
+    let n = 0, other = 0, bad = 0;
+    for (const c of make()) {
+      // queries that name a place only (the addresses' street patterns name no place by another name)
+      if (set === 'addresses' && c.pattern !== 'city alone' && c.pattern !== 'exonym city') continue;
+      n++;
+      const r = lookupFn(index, c.query);
+      if (!r.city) continue;
+      const typed = new Set(foldTokens(Object.values(c.query).join(' ')));
+      if (foldTokens(r.city).some((w) => typed.has(w))) continue;
+      other++;
+      if (!isRight(c, r)) {
+        bad++;
+        if (examples.length < 12) examples.push(`\`${JSON.stringify(c.query)}\` → ${r.city}, ${r.country_iso_2} (${r.relevance})`);
+      }
+    }
+    rows.push(`| ${set} | ${n} | ${other} | ${bad} |`);
+    all += other; wrong += bad;
+  }
+  return [
+    '## Names in the answer and answers found by another name (issue 18)',
+    '',
+    'Policy (also in docs/http.md, "Names in the answer"): `city` and `state_name` are the names used locally by default (`Praha`, `København`, `Wien`; `Noord-Holland`, `województwo mazowieckie`), the `locale`\'s where a source has it (CLDR exemplar cities, CLDR subdivisions in English, OpenCage address-formatting), else the local one; nothing is translated by us. Still without local names: GR, CY and BG cities are shown in GeoNames\' Latin spelling (Greek or Cyrillic only with `locale=el`/`bg` and only for the capitals), GR regions have CLDR\'s English names, FI regions GeoNames\' English ones, DK `Zealand`: no offline source has them.',
+    '',
+    'Answers found by another name of a place: over every case of the sets above (both halves), the answers whose `city` shares no word with the query (the place was named by an exonym, a CLDR name or a GeoNames alternate name), and how many of them are wrong by the sets\' truth rules. GeoNames\' untagged alternate names are kept only for places of 50,000 people or more, and dropped when several places hold them or another town of 10,000 people or more is named so (scripts/gen-default-layer.ts).',
+    '',
+    '| set | queries (addresses: patterns `city alone`, `exonym city`) | answered by another name | of which wrong |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+    `In all: ${all} answers by another name, **${wrong} wrong**.${examples.length ? ' The wrong ones (first):' : ''}`,
+    '',
+    ...examples.map((e) => `- ${e}`),
+    ...(examples.length ? [''] : []),
+  ];
+}

@@ -1,0 +1,101 @@
+/**
+ * Issue 18, on the embedded default: homonyms ranked by importance (population, seat of
+ * government) together with the query's evidence, names as people write them (CLDR exemplar
+ * cities, GeoNames alternate names), the local name by default and the locale's on request. None
+ * of these places is special-cased: the answers come from the layer's data and the ranking rules.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
+import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { lookup } from '../../../../src/engine/lookup/index.ts';
+import type { SearchRequest } from '../../../../src/contract/requests.ts';
+
+let index: AddressIndex;
+beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+
+type Want = Partial<Record<'country_iso_2' | 'city' | 'zip' | 'state_name' | 'state_code', string>>;
+const a = (address: string, more: Partial<SearchRequest> = {}): SearchRequest => ({ address, ...more });
+
+const CASES: [SearchRequest, Want, number][] = [
+  // query, the fields it must have, the lowest relevance it may have
+  // the well-known place, not the village of the same name (issue 18's examples)
+  [a('Praha'), { country_iso_2: 'CZ', city: 'Praha', state_code: 'CZ-10' }, 90],
+  [a('Nicosia'), { country_iso_2: 'CY' }, 90],
+  [a('Geneva'), { country_iso_2: 'CH', city: 'Genève' }, 90],
+  [a('Milan'), { country_iso_2: 'IT', city: 'Milano' }, 90],
+  [a('Cracow'), { country_iso_2: 'PL', city: 'Kraków' }, 90],
+  [a('Seville'), { country_iso_2: 'ES', city: 'Sevilla' }, 90],
+  [a('Heidelberg'), { country_iso_2: 'DE', city: 'Heidelberg' }, 90],
+  [a('Cologne'), { country_iso_2: 'DE', city: 'Köln' }, 90],
+  [a('Αθήνα'), { country_iso_2: 'GR', city: 'Athens' }, 90],
+  [a('Luxembourg'), { country_iso_2: 'LU', city: 'Luxembourg' }, 90],
+  [a('Brasília'), { country_iso_2: 'BR', city: 'Brasília' }, 90],
+  [a('Brasilia'), { country_iso_2: 'BR', city: 'Brasília' }, 90],
+  [a('Wien'), { country_iso_2: 'AT', city: 'Wien' }, 100],
+  [a('København'), { country_iso_2: 'DK', city: 'København' }, 100],
+  [a('Den Haag'), { country_iso_2: 'NL', city: "'s-Gravenhage" }, 90],
+  [a("'s-Gravenhage"), { country_iso_2: 'NL', city: "'s-Gravenhage" }, 100],
+  [a('Berlin'), { country_iso_2: 'DE', city: 'Berlin', state_code: 'DE-BE' }, 100],
+  // words the issue does not quote: English, German and French exonyms of other places
+  [a('Turin'), { country_iso_2: 'IT', city: 'Torino' }, 90],
+  [a('Hanover'), { country_iso_2: 'DE', city: 'Hannover' }, 90],
+  [a('Bâle'), { country_iso_2: 'CH', city: 'Basel' }, 90],
+  [a('Prag'), { country_iso_2: 'CZ', city: 'Praha' }, 90],
+  [a('Rome'), { country_iso_2: 'IT', city: 'Roma' }, 90],
+  [a('Genf'), { country_iso_2: 'CH', city: 'Genève' }, 90],
+  [a('Lisbonne'), { country_iso_2: 'PT', city: 'Lisboa' }, 90],
+  [a('Brussels'), { country_iso_2: 'BE', city: 'Bruxelles' }, 90],
+  [a('Bucharest'), { country_iso_2: 'RO', city: 'București' }, 90],
+  [a('Λευκωσία'), { country_iso_2: 'CY' }, 90],
+  // the village of that name when the query gives a reason: its country, its postcode, its state
+  [a('Praha', { country: 'SK' }), { country_iso_2: 'SK', city: 'Praha' }, 90],
+  [a('Praha, 985 11'), { country_iso_2: 'SK', city: 'Praha', zip: '985 11' }, 90],
+  [a('Milan', { country: 'AR' }), { country_iso_2: 'AR' }, 90],
+  [a('2474 Geneva'), { country_iso_2: 'AU', city: 'Geneva', zip: '2474' }, 90],
+  [{ city: 'Cracow', state: 'Queensland' }, { country_iso_2: 'AU', city: 'Cracow' }, 90],
+  [a('Nicosia', { country: 'IT' }), { country_iso_2: 'IT', city: 'Nicosia' }, 90],
+];
+
+describe('issue 18: the well-known place first, named as people write it', () => {
+  for (const [q, want, minRel] of CASES) {
+    it(JSON.stringify(q), () => {
+      const r = lookup(index, q);
+      expect(r).toMatchObject(want);
+      expect(Number(r.relevance)).toBeGreaterThanOrEqual(minRel);
+    });
+  }
+  it('a country name alone answers the place bearing that very name, else the country alone', () => {
+    for (const address of ['Germany', 'France', 'Deutschland', 'Italia', 'Malta']) {
+      const r = lookup(index, { address });
+      expect(r.city, address).toBe('');
+      expect(r.relevance, address).toBe('20');
+    }
+  });
+});
+
+describe('issue 18: local names by default, the locale\'s where a source has them', () => {
+  it('city: the local name, else the locale\'s (CLDR exemplar cities)', () => {
+    const city = (q: SearchRequest) => lookup(index, q).city;
+    expect(city({ city: 'Prague' })).toBe('Praha');
+    expect(city({ city: 'Praha', locale: 'en' })).toBe('Prague');
+    expect(city({ city: 'Praha', locale: 'de' })).toBe('Prag');
+    expect(city({ city: 'Wien', locale: 'fr' })).toBe('Vienne');
+    expect(city({ city: 'Athens', locale: 'el' })).toBe('Αθήνα');
+    expect(city({ city: 'Warszawa', locale: 'en' })).toBe('Warsaw');
+    // a postal name that is a city and its part: the part in district
+    expect(lookup(index, { zip: '1010', country: 'AUT' })).toMatchObject({ city: 'Wien', district: 'Innere Stadt' });
+    // a locale without a name for the place: the local name
+    expect(city({ city: 'Heidelberg', locale: 'fr' })).toBe('Heidelberg');
+  });
+  it('state_name: the local name by default (address-formatting), the locale\'s where a translation exists', () => {
+    const st = (q: SearchRequest) => lookup(index, q).state_name;
+    expect(st({ city: 'Amsterdam' })).toBe('Noord-Holland');
+    expect(st({ city: 'Amsterdam', locale: 'en' })).toBe('North Holland');
+    expect(st({ city: 'Bern' })).toBe('Bern');
+    expect(st({ city: 'Bern', locale: 'fr' })).toBe('Berne');
+    expect(st({ city: 'Warszawa' })).toBe('województwo mazowieckie');
+    expect(st({ city: 'München' })).toBe('Bayern');
+    // no source names DK-84 in German: the local name
+    expect(st({ city: 'København', locale: 'de' })).toBe('Region Hovedstaden');
+  });
+});
