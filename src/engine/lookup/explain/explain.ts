@@ -153,5 +153,7 @@ function wordFate(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], 
   if (best.kind === 'typo') return { part: { input, status: 'corrected', field, became, why: 'typo' }, reason: TYPO };
   if (best.kind === 'expansion' || (best.quality < 1 && became !== t.text)) return { part: { input, status: 'corrected', field, became, why: 'abbreviation' }, reason: ABBREVIATION };
   if (became !== t.text) return { part: { input, status: 'corrected', field, became, why: 'another form' }, reason: OTHER_ROLE };
+  // a place matched by one of its other names (an exonym: Cologne for Köln) counts less than by its own
+  if (field === 'city' && x < best.quality - 1e-9) return { part: { input, status: 'corrected', field, became, why: 'another name of the place' }, reason: WEAK_PLACE_NAME };
   return { part: { input, status: 'matched', field, became, why: x < best.quality - 1e-9 ? 'in another role' : '' }, reason: OTHER_ROLE };
 }

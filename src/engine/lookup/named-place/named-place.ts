@@ -34,7 +34,7 @@ import type { Scored } from '../score/score.ts';
 import { MUCH_MORE_IMPORTANT, betterPlace, clearlyMoreImportant, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
-  COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, NAME_ALTERNATE, NAME_FUZZY, POSTCODE_CITY_DISAGREE, type Deduction,
+  COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, POSTCODE_CITY_DISAGREE, type Deduction,
 } from '../score/deductions.ts';
 import { allowedCountries, dominantCountry, queryCountryHint, streetWordsOf, streetWordWeights } from './country-evidence.ts';
 import { isStreetWord } from './street-countries.ts';
@@ -44,6 +44,8 @@ import { placeToken, streetPartTokens } from './street-part.ts';
 const AGREE_METERS = 25_000;
 /** Destinations without postcode data (GeoNames publishes none for Greece). */
 const NO_POSTCODE_DATA = new Set(['GR']);
+/** A place named only by a misspelling must explain at least this share of a query that gives no country. */
+const MIN_TYPO_SHARE = 0.1;
 /** Named places compared with the postcodes (the best by betterPlace). */
 const MAX_PLACES = 48;
 
@@ -181,6 +183,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     if (best.reason || !clearlyMoreImportant(index, best, places, hint)) return undefined;
     guessed = true;
   }
+  // without a country, a place named only by a misspelling that explains under a tenth of the
+  // query is a coincidence, not an answer ("GwardaMangia Hill 104, Gmangia" is not Grangia, IT)
+  if (!q.country && best.typo && (best.tokens.length * best.quality) / q.totalWeight < MIN_TYPO_SHARE) return undefined;
   const deductions = placeDeductions(index, q, best, places, hint);
   if (guessed && !deductions.includes(HOMONYM_GUESS)) deductions.push(HOMONYM_GUESS);
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
@@ -203,8 +208,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
  */
 function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>): Deduction[] {
   const out: Deduction[] = [];
-  if (best.typo) out.push(NAME_FUZZY);
-  else if (best.alt) out.push(NAME_ALTERNATE);
+  // a misspelt or alternate name is already paid for by its word's quality (WEAK_PLACE_NAME)
   const c = index.c;
   let homonym = false, byHint = false, byPrefer = false;
   for (const p of places) {

@@ -55,10 +55,6 @@ export const HOMONYM_GUESS: Deduction = { code: 'HOMONYM_GUESS', points: 15, why
 export const COUNTRY_WEAK_EVIDENCE: Deduction = { code: 'COUNTRY_WEAK_EVIDENCE', points: 10, why: 'no country given; it was inferred from street-type words or letters only; add the country' };
 /** No country given: the job's or account's preferred country chose among several. */
 export const COUNTRY_PREFERRED: Deduction = { code: 'COUNTRY_PREFERRED', points: 5, why: 'no country given; the preferred country (prefer_country) chose among several that fit' };
-/** The place was named by a misspelling (a typo neighbour). */
-export const NAME_FUZZY: Deduction = { code: 'NAME_FUZZY', points: 10, why: 'the place name matched only with a spelling correction' };
-/** The place was named by another name (an exonym, an older or alternate name). */
-export const NAME_ALTERNATE: Deduction = { code: 'NAME_ALTERNATE', points: 5, why: 'the place name matched one of its other names, not its own' };
 /** The postcode and the city name different places; the postcode won. */
 export const POSTCODE_CITY_DISAGREE: Deduction = { code: 'POSTCODE_CITY_DISAGREE', points: 20, why: 'the postcode and the city name different places; the answer follows the postcode' };
 
@@ -76,7 +72,7 @@ export const DEDUCTIONS: readonly Deduction[] = [
   UNEXPLAINED_WORD, POSTCODE_NOT_MATCHED, TYPO, ABBREVIATION, OTHER_ROLE, POSTCODE_PREFIX, WEAK_PLACE_NAME,
   HOUSENUMBER_APPROXIMATE, HOUSENUMBER_NOT_FOUND, COUNTRY_NOT_MATCHED, STATE_NOT_MATCHED, COUNTY_NOT_MATCHED,
   STREET_NAME_PARTLY_NAMED, AMBIGUOUS_STREET, POSTCODE_CITY_DISAGREE, HOMONYM_GUESS, COUNTRY_WEAK_EVIDENCE,
-  COUNTRY_PREFERRED, NAME_FUZZY, NAME_ALTERNATE, STREET_NOT_FOUND, COUNTRY_ONLY, NOTHING_FOUND,
+  COUNTRY_PREFERRED, STREET_NOT_FOUND, COUNTRY_ONLY, NOTHING_FOUND,
 ];
 
 /**
