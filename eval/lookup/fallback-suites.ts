@@ -18,6 +18,7 @@ import { SUPPORTED_DESTINATIONS } from '../../src/engine/lines/iso3166.ts';
 import { splitCsv } from '../../src/data/readers/lines.ts';
 import { gunzipSync } from 'node:zlib';
 import { D, sample, type Truth } from './suites.ts';
+import { peliasRequest } from '../support/pelias-request.ts';
 
 type Lookup = (i: AddressIndex, r: SearchRequest) => SearchRecord;
 
@@ -189,13 +190,7 @@ export function peliasCases(index: AddressIndex, lookupFn: Lookup): PeliasFileRe
       if (!exp || (t.endpoint && t.endpoint !== 'search' && t.endpoint !== 'search/structured')) continue;
       if (!exp.country_a || !ours.has(exp.country_a)) continue;
       const i = t.in;
-      const req: Record<string, string> = {};
-      if (typeof i.text === 'string') req.address = i.text;
-      if (typeof i.postalcode === 'string') req.zip = i.postalcode;
-      if (typeof i.locality === 'string') req.city = i.locality;
-      if (typeof i.region === 'string') req.state = i.region;
-      if (typeof i.country === 'string') req.country = i.country;
-      if (typeof i.address === 'string') req.address = i.address;
+      const req = peliasRequest(i);
       if (Object.keys(req).length === 0) continue;
       res.applicable++;
       const r = lookupFn(index, req as SearchRequest);

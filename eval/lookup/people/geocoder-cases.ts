@@ -20,6 +20,7 @@ import { foldText } from '../../../src/engine/lookup/normalize/normalize.ts';
 import { D } from '../suites.ts';
 import { makeCase, type PeopleCase } from './cases.ts';
 import { chosenPlaces } from './places.ts';
+import { peliasRequest } from '../../support/pelias-request.ts';
 
 /** All names of a chosen place (30 largest per destination, capitals) that `name` is one of. */
 function placeNamesOf(cc: string, name: string): string[] {
@@ -53,13 +54,7 @@ function peliasCases(): PeopleCase[] {
       if (!cc || exp.layer === 'venue') return;
       const i = t.in;
       if (Object.keys(i).some((k) => !PELIAS_KEYS.has(k))) return;
-      const req: Record<string, string> = {};
-      if (typeof i.text === 'string') req.address = i.text;
-      if (typeof i.address === 'string') req.address = i.address;
-      if (typeof i.postalcode === 'string') req.zip = i.postalcode;
-      if (typeof i.locality === 'string') req.city = i.locality;
-      if (typeof i.region === 'string') req.state = i.region;
-      if (typeof i.country === 'string') req.country = i.country;
+      const req = peliasRequest(i);
       if (Object.keys(req).length === 0) return;
       const pc = exp.postalcode ?? (exp.layer === 'postalcode' ? exp.name : undefined);
       const layer = exp.layer ?? '';

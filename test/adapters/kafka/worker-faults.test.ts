@@ -34,6 +34,16 @@ const suite = unavailable ? describe.skip : describe;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The SIGTERM-under-broker-faults cases test the worker's bounded stop, which is the one worker's
+ * own code whichever client it uses; the kafkajs project (vitest.config.ts) runs the issue's
+ * conformance list (results, ledger, DLQ, kill -9, rebalance, broker restart, credit pause) and
+ * leaves these two to the default client, to keep CI under its time budget.
+ */
+const onKafkajs = process.env.ADDRFLOW_KAFKA_CLIENT === 'kafkajs';
+const sigtermCase = onKafkajs ? it.skip : it;
+const SIGTERM_SKIP = onKafkajs ? ' — SKIPPED on kafkajs: the stop is the shared worker\'s, run on the default client' : '';
+
 suite(`addrflow consume survives broker faults (own broker per test)${unavailable ? ` — SKIPPED: ${unavailable}` : ''}`, () => {
   let broker: OwnBroker | undefined;
   let h: Harness | undefined;
@@ -96,7 +106,7 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
     await checkInvariants(h, topics, records, db, account);
   }, 420_000);
 
-  it('SIGTERM while the broker is down: exits within the bound; the next worker takes over; exactly one result each', async () => {
+  sigtermCase(`SIGTERM while the broker is down: exits within the bound; the next worker takes over; exactly one result each${SIGTERM_SKIP}`, async () => {
     const { broker, h, dir } = await setup('term-down');
     const topics = await createTopics(h, 'term-down', 2);
     const db = `sqlite:${join(dir, 'billing.sqlite')}`;
@@ -125,7 +135,7 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
     await checkInvariants(h, topics, records, db, account, { killed: true }); // the first may leave a reservation until stale
   }, 420_000);
 
-  it('SIGTERM after the broker was killed and came back: exits within the bound, code 0', async () => {
+  sigtermCase(`SIGTERM after the broker was killed and came back: exits within the bound, code 0${SIGTERM_SKIP}`, async () => {
     const { broker, h, dir } = await setup('term-back');
     const topics = await createTopics(h, 'term-back', 2);
     const db = `sqlite:${join(dir, 'billing.sqlite')}`;
