@@ -18,9 +18,8 @@
  * named. A name that several countries share, with nothing deciding, gives no answer; the
  * preferred country (`prefer_country`), when the query names none, decides where they do not.
  * Strong evidence (a postcode's shape, narrowed by the street words: country-evidence.ts) is
- * never contradicted by a guess: no postcode, and no place named only weakly (its first words, a
- * typo, another name), outside the countries it allows is answered. A city the query names in
- * full, or a street in it (fallback.ts), outweighs a postcode of the wrong shape.
+ * never contradicted: no postcode and no named place outside the countries it allows is
+ * answered, even a place named in full ("Via Marconi 22, 40042" is not Marconi, PT).
  *
  * The answer carries the relevance deductions it earned (../score/deductions.ts).
  */
@@ -77,11 +76,13 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   const inAllowed = (cc: string) => allowed.size === 0 || allowed.has(cc);
   const pcs = pcs0.filter((p) => inAllowed(p.country));
   const { texts: words, firsts } = streetWordsOf(q);
-  // the best-named places only (a common name word can hit hundreds of postal places); a place
-  // named only by a typo, another name or its first words, in a country the street words and
-  // letters rule out, is not named ("St. Julians" by a typo is not Juliana, ES, beside "Triq")
+  // the best-named places only (a common name word can hit hundreds of postal places); no place in
+  // a country a strong postcode's shape (and the street words) rule out, even named in full
+  // ("Via Marconi 22, 40042" is not Marconi, PT); a place named only by a typo, another name or
+  // its first words, in a country the street words and letters rule out, is not named ("St.
+  // Julians" by a typo is not Juliana, ES, beside "Triq")
   const places = placeHits(index, q, matches, streetPart)
-    .filter((p) => !(p.weak && !inAllowed(p.country)) && !(p.weak && hint0.size > 0 && !hint0.has(p.country)) && !namedByTypeWord(q, p, words, firsts))
+    .filter((p) => inAllowed(p.country) && !(p.weak && hint0.size > 0 && !hint0.has(p.country)) && !namedByTypeWord(q, p, words, firsts))
     .sort((a, b) => (betterPlace(index, a, b, hint0) ? -1 : betterPlace(index, b, a, hint0) ? 1 : 0))
     .slice(0, MAX_PLACES);
   const c = index.c;
