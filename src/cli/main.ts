@@ -25,7 +25,7 @@ const COMMANDS: Record<string, Entry> = {
   topics: { summary: "create or check the Kafka topics of 'consume' (input, results, ledger, DLQ) with exactly-once settings", load: async () => (await import('./commands/topics.ts')).default },
 };
 
-/** The package version and the Node running it: `addrflow 0.2.0 (node v24.x)`. */
+/** The package version and the Node running it: `addrflow 0.3.0 (node v24.x)`. */
 export function versionLine(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return `addrflow ${pkg.version} (node ${process.version})`;
