@@ -4,7 +4,7 @@
  * JSON.stringify → write of the same file in the same run (the I/O floor). Then a
  * 10,000,000-record NDJSON lines job, to show that peak RSS stays flat as the file grows tenfold.
  *
- * Lines requests are generated (tools/generate-requests.ts). Search requests are real addresses
+ * Lines requests are generated (scripts/generate-requests.ts). Search requests are real addresses
  * from ../shared/data (LI, Copenhagen, a BANO sample), half structured and half free text, run on
  * the benchmark index (LI + Copenhagen + all BANO files); that part is skipped without the data.
  *
@@ -24,7 +24,7 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, statSync } 
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { generateLines } from '../tools/generate-requests.ts';
+import { generateLines } from '../scripts/generate-requests.ts';
 import { hasSharedData } from '../src/config/shared-data.ts';
 import { timedJob as timedJobIn } from './support/timed-job.ts';
 import { ensureCsvTrio as ensureCsvTrioIn } from './support/csv-trio.ts';

@@ -2,7 +2,7 @@
  * National-scale index build (issue 9), `npm run bench -- index-scale`:
  *
  *  1. generates (once, cached in .cache/index-scale/) an OpenAddresses CSV of N points
- *     (INDEX_SCALE_POINTS, default 30M) from the real BANO points (tools/gen-oa-national.ts);
+ *     (INDEX_SCALE_POINTS, default 30M) from the real BANO points (scripts/gen-oa-national.ts);
  *  2. baseline: the previous builder (git 388608f, whole build in JS objects) and the current one
  *     on the first BASE points (INDEX_SCALE_BASE, default 2M): wall time and peak RSS, ratio;
  *  3. builds the N-point index in a child process: wall time, peak RSS, index size, peak temp disk;
@@ -51,7 +51,7 @@ function childJson<T>(args: string[], opts: { cwd?: string } = {}): T {
 const file = join(work, 'fr', `oa-national-${N}.csv`);
 if (!existsSync(file)) {
   const t = performance.now();
-  execFileSync(node, [join(PROJECT_ROOT, 'tools', 'gen-oa-national.ts'), file, String(N)], { stdio: 'inherit' });
+  execFileSync(node, [join(PROJECT_ROOT, 'scripts', 'gen-oa-national.ts'), file, String(N)], { stdio: 'inherit' });
   console.log(`generated ${file} (${gb(statSync(file).size)}) in ${sec(performance.now() - t)}`);
 }
 const realRows = readBanoRows();

@@ -1,6 +1,6 @@
 /**
  * OSM PBF at national scale (issue 9): the real Liechtenstein extract tiled to ≥ 50M nodes
- * (tools/gen-osm-tiled.ts, cached under $ADDRFLOW_BENCH_DIR or /tmp/addrflow-bench), read by the
+ * (scripts/gen-osm-tiled.ts, cached under $ADDRFLOW_BENCH_DIR or /tmp/addrflow-bench), read by the
  * index reader into a counting sink in a clean child process (tools/osm-read-counts.ts): wall
  * time, elements/s and peak RSS (worker threads included). Baselines in the same run, on the same
  * file: `osmium cat FILE -o /dev/null -f pbf` (decode + re-encode, the issue's command) and
@@ -33,6 +33,7 @@ const NODES = Number(process.env.ADDRFLOW_BENCH_OSM_NODES ?? 50_000_000);
 const dir = process.env.ADDRFLOW_BENCH_DIR ?? '/tmp/addrflow-bench';
 mkdirSync(dir, { recursive: true });
 const tool = (name: string): string => resolve(PROJECT_ROOT, 'tools', name);
+const script = (name: string): string => resolve(PROJECT_ROOT, 'scripts', name);
 const GIB = 1024;
 
 interface ReadOut {
@@ -115,7 +116,7 @@ const single = readCounts(sharedDataPath(...SOURCE));
 console.log(`single extract: ${single.addresses} addresses, ${single.lines} street lines, ${single.places} places, ${single.admins} admin areas in ${s0(single.ms)}`);
 // ---- the tiled file (generated once, then reused)
 const nodesPerTile = JSON.parse(node(['-e', `
-  const { loadTileSource } = await import(${JSON.stringify(tool('osm-tiler.ts'))});
+  const { loadTileSource } = await import(${JSON.stringify(script('osm-tiler.ts'))});
   const s = await loadTileSource(${JSON.stringify(sharedDataPath(...SOURCE))});
   console.log(JSON.stringify(s.nodeCount));`, '--input-type=module'])) as number;
 const tiles = Math.ceil(NODES / nodesPerTile);
@@ -123,7 +124,7 @@ const file = join(dir, `liechtenstein-x${tiles}.osm.pbf`);
 if (!existsSync(file)) {
   console.log(`generating ${file}: ${tiles} tiles of ${nodesPerTile} nodes …`);
   const t = performance.now();
-  node([tool('gen-osm-tiled.ts'), '--tiles', String(tiles), '--out', file]);
+  node([script('gen-osm-tiled.ts'), '--tiles', String(tiles), '--out', file]);
   console.log(`  generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
 const sizeMiB = statSync(file).size / 1048576;

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parser } from 'stream-json';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import { readJsonArrayBatches } from '../src/adapters/file/json-array-reader.ts';
-import { generateLines } from '../tools/generate-requests.ts';
+import { generateLines } from '../scripts/generate-requests.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const N = process.env.ADDRFLOW_BENCH_QUICK === '1' ? 100_000 : 500_000;

@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Kafka, logLevel, Partitioners, type Producer } from '../src/adapters/kafka/client/kafkajs.ts';
 import { Consumer as PConsumer, Producer as PProducer, type Message as PMessage } from '@platformatic/kafka';
-import { generateLines } from '../tools/generate-requests.ts';
+import { generateLines } from '../scripts/generate-requests.ts';
 import { createValueCodec } from '../src/adapters/kafka/avro/index.ts';
 import { sendOffsetsRetrying } from '../src/adapters/kafka/send-offsets.ts';
 import { runningLocalBroker } from '../test/helpers/kafka-broker.ts';

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { generateLines } from '../tools/generate-requests.ts';
+import { generateLines } from '../scripts/generate-requests.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = `${root}.cache/bench`;

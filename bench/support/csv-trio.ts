@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { generateLines } from '../../tools/generate-requests.ts';
+import { generateLines } from '../../scripts/generate-requests.ts';
 import { csvRow } from '../../src/csv/writer.ts';
 
 export async function ensureCsvTrio(dir: string, count: number): Promise<{ nd: string; csv: string; gz: string }> {

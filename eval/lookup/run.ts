@@ -97,7 +97,7 @@ if (large) {
   const { results, pooled } = runSuite(large, truth, VARIANTS, lookup);
   say(`## BANO real copy inside the national-scale index (${large.meta.counts.addresses} address points, ${values.large})`);
   say();
-  say(`${truth.length} reference addresses sampled from all 17 BANO files (the index's copy 0; the other copies have the same street and commune names in other places and postcodes; tools/gen-oa-national.ts).`);
+  say(`${truth.length} reference addresses sampled from all 17 BANO files (the index's copy 0; the other copies have the same street and commune names in other places and postcodes; scripts/gen-oa-national.ts).`);
   say();
   table(results);
   say();

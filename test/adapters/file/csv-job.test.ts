@@ -10,7 +10,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateLines } from '../../../tools/generate-requests.ts';
+import { generateLines } from '../../../scripts/generate-requests.ts';
 import { runCli, startCli } from '../../helpers/cli.ts';
 import { parseFields } from '../../../src/csv/fields.ts';
 import { RecordSplitter } from '../../../src/csv/splitter.ts';

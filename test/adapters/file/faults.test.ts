@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateLines } from '../../../tools/generate-requests.ts';
+import { generateLines } from '../../../scripts/generate-requests.ts';
 import { BIN, runCli, startCli } from '../../helpers/cli.ts';
 import { readJsonArrayBatches } from '../../../src/adapters/file/json-array-reader.ts';
 import { EXIT_INPUT, EXIT_OUTPUT, EXIT_UNREADABLE_ROWS } from '../../../src/contract/exit-codes.ts';

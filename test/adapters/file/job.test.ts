@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateLines } from '../../../tools/generate-requests.ts';
+import { generateLines } from '../../../scripts/generate-requests.ts';
 import { runCli, startCli } from '../../helpers/cli.ts';
 import { Billing } from '../../../src/billing/billing.ts';
 import { EXIT_UNREADABLE_ROWS } from '../../../src/contract/exit-codes.ts';

@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateLines } from '../../../tools/generate-requests.ts';
+import { generateLines } from '../../../scripts/generate-requests.ts';
 import { BIN, runCli, type CliResult } from '../../helpers/cli.ts';
 import { EXIT_LOCKED, EXIT_OUTPUT, EXIT_USAGE } from '../../../src/contract/exit-codes.ts';
 import { CHECKPOINT_VERSION } from '../../../src/adapters/file/checkpoint.ts';

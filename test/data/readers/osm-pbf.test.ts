@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { createOsmPbfReader, OsmPbfError, readOsmPbf } from '../../../src/data/readers/osm-pbf/index.ts';
 import { collectSource } from '../../../src/data/readers/collect.ts';
 import { countingSink, type SourceCounts } from '../../../src/data/source-sink.ts';
-import { headerFrame, writeOsmPbf, type NodeSpec, type RelationSpec, type WaySpec } from '../../../tools/osm-pbf-writer.ts';
-import { loadTileSource, writeTiledPbf } from '../../../tools/osm-tiler.ts';
+import { headerFrame, writeOsmPbf, type NodeSpec, type RelationSpec, type WaySpec } from '../../../scripts/osm-pbf-writer.ts';
+import { loadTileSource, writeTiledPbf } from '../../../scripts/osm-tiler.ts';
 import { describeWithSharedData, sharedDataPath } from '../../helpers/shared-data.ts';
 
 let dir: string;

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateLines } from '../../../../tools/generate-requests.ts';
+import { generateLines } from '../../../../scripts/generate-requests.ts';
 import { runCli, startCli } from '../../../helpers/cli.ts';
 import { readNdjsonBatches } from '../../../../src/adapters/file/ndjson-reader.ts';
 import { runFileBatch } from '../../../../src/adapters/file/worker/run-file-batch.ts';

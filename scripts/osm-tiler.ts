@@ -8,7 +8,7 @@
  * (src/data/readers/osm-pbf/proto.ts) and zlib, in the order osmium writes (header, all nodes,
  * all ways, all relations, ids ascending: "Sort.Type_then_ID"). Only the first value of each
  * delta-coded column changes when a block is moved, so the copies are cheap to make.
- * Used by the >2^24-node test and by `tools/gen-osm-tiled.ts` (the benchmark's 50M-node file).
+ * Used by the >2^24-node test and by `scripts/gen-osm-tiled.ts` (the benchmark's 50M-node file).
  */
 import { open } from 'node:fs/promises';
 import { readAt, scanBlobs } from '../src/data/readers/osm-pbf/blob-file.ts';

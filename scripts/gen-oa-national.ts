@@ -2,7 +2,7 @@
  * Writes a national-size OpenAddresses CSV made of the real BANO points in
  * ../shared/data/bano-fr-2015 (never committed; the output goes where you say):
  *
- *   node tools/gen-oa-national.ts OUT.csv [N=30000000]
+ *   node scripts/gen-oa-national.ts OUT.csv [N=30000000]
  *
  * Copy 0 is the real data, unchanged. Every other copy is moved (a per-copy offset of up to a
  * few degrees), its communes renamed to other REAL commune names of the data by a per-copy
@@ -69,7 +69,7 @@ export function generate(out: string, n: number): { rows: number; copies: number
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [out, nArg] = process.argv.slice(2);
   if (!out) {
-    console.error('usage: node tools/gen-oa-national.ts OUT.csv [N=30000000]');
+    console.error('usage: node scripts/gen-oa-national.ts OUT.csv [N=30000000]');
     process.exit(2);
   }
   const t = performance.now();

@@ -1,6 +1,6 @@
 /**
  * Deterministic generator of request elements, for benchmarks and large-file tests.
- *   node tools/generate-requests.ts --op lines --count 1000000 [--seed 1] [--format ndjson|array] [--bad-every N] > file
+ *   node scripts/generate-requests.ts --op lines --count 1000000 [--seed 1] [--format ndjson|array] [--bad-every N] > file
  * Lines requests cover all 34 destinations, domestic and international, with additional data and
  * a share of invalid elements; nothing here comes from ../shared/data.
  */

@@ -1,8 +1,8 @@
 /**
- * `node tools/gen-osm-tiled.ts [--nodes 50000000 | --tiles N] [--source FILE.osm.pbf] [--level 6] --out FILE`
+ * `node scripts/gen-osm-tiled.ts [--nodes 50000000 | --tiles N] [--source FILE.osm.pbf] [--level 6] --out FILE`
  *
  * Makes a national-size OSM PBF for the index-scale benchmark out of the real Liechtenstein extract
- * in ../shared/data: tiled copies with moved ids and coordinates (tools/osm-tiler.ts), written by
+ * in ../shared/data: tiled copies with moved ids and coordinates (scripts/osm-tiler.ts), written by
  * the project's own encoder, sorted by type then id like a Geofabrik extract. The output is never
  * committed. `osmium fileinfo -e FILE` (Debian's osmium-tool) reads it back as a valid, sorted PBF.
  */
@@ -22,7 +22,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.out) {
-  console.error('usage: node tools/gen-osm-tiled.ts [--nodes 50000000 | --tiles N] [--source FILE.osm.pbf] [--level 6] --out FILE');
+  console.error('usage: node scripts/gen-osm-tiled.ts [--nodes 50000000 | --tiles N] [--source FILE.osm.pbf] [--level 6] --out FILE');
   process.exit(2);
 }
 const source = values.source ?? DEFAULT_SOURCE;
