@@ -9,7 +9,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BUILD_ERRORS, ERROR_TABLES, ERRORS, START_ERRORS, type CodedErrorDef } from '../src/contract/errors.ts';
+import { BUILD_ERRORS, ERROR_TABLES, ERRORS, START_ERRORS, VALUE_ERRORS, type CodedErrorDef } from '../src/contract/errors.ts';
 import { EXIT_CODE_TABLE } from '../src/contract/exit-codes.ts';
 
 export const ERRORS_DOC = fileURLToPath(new URL('../docs/errors.md', import.meta.url));
@@ -46,6 +46,7 @@ export function sections(): Record<string, string> {
     build: table(['code', 'exit', 'when'], defs(BUILD_ERRORS).filter(([k]) => !k.startsWith('OSM_PBF_')).map(([, d]) => [`\`${d.code}\``, exitCell(d), cell(d.when)])),
     osm: table(['code', 'when'], defs(BUILD_ERRORS).filter(([k]) => k.startsWith('OSM_PBF_')).map(([, d]) => [`\`${d.code}\``, cell(d.when)])),
     start: table(['code', 'exit', 'when'], defs(START_ERRORS).map(([, d]) => [`\`${d.code}\``, exitCell(d), cell(d.when)])),
+    value: table(['code', 'when'], defs(VALUE_ERRORS).map(([, d]) => [`\`${d.code}\``, cell(d.when)])),
     exit: exitTable(),
   };
 }

@@ -175,8 +175,28 @@ export const BUILD_ERRORS = Object.freeze({
 
 export type BuildErrorName = keyof typeof BUILD_ERRORS;
 
+/**
+ * Codes of a Kafka record value that cannot be decoded (input) or encoded (output): the record
+ * goes to the DLQ with the code and the reason in its headers (docs/kafka-values.md); it is never
+ * dropped and never blocks its partition. The codec raises them (src/adapters/kafka/avro/errors.ts).
+ */
+export const VALUE_ERRORS = Object.freeze({
+  DECODE_EMPTY: { code: 'ADDR_DECODE_EMPTY', when: 'a null or zero-length value (e.g. a tombstone)' },
+  DECODE_UNKNOWN_FORMAT: { code: 'ADDR_DECODE_UNKNOWN_FORMAT', when: 'the first bytes are neither Avro single-object (`C3 01`), Confluent (`00`) nor a JSON object' },
+  DECODE_TRUNCATED_HEADER: { code: 'ADDR_DECODE_TRUNCATED_HEADER', when: 'an Avro header that ends before its fingerprint or schema id' },
+  DECODE_UNKNOWN_FINGERPRINT: { code: 'ADDR_DECODE_UNKNOWN_FINGERPRINT', when: 'single-object encoding with the fingerprint of no schema in `schemas/*.avsc`' },
+  DECODE_UNKNOWN_SCHEMA_ID: { code: 'ADDR_DECODE_UNKNOWN_SCHEMA_ID', when: 'Confluent wire format with a schema id that no configured schema version carries (`--registry-ids`)' },
+  DECODE_CORRUPT_AVRO: { code: 'ADDR_DECODE_CORRUPT_AVRO', when: 'the Avro body does not decode with the writer schema (truncated, trailing bytes, bad union index…)' },
+  DECODE_UNEXPECTED_SCHEMA: { code: 'ADDR_DECODE_UNEXPECTED_SCHEMA', when: 'a valid record of a schema this consumer does not accept (e.g. a result on the input topic)' },
+  DECODE_INVALID_JSON: { code: 'ADDR_DECODE_INVALID_JSON', when: 'a value that starts like JSON but does not parse' },
+  DECODE_JSON_NOT_OBJECT: { code: 'ADDR_DECODE_JSON_NOT_OBJECT', when: 'valid JSON that is not an object (array, string, number…)' },
+  DECODE_UNKNOWN_OP: { code: 'ADDR_DECODE_UNKNOWN_OP', when: 'a JSON value whose `op` is missing or unknown (worker without `--op`), or differs from the worker\'s `--op`' },
+  ENCODE_UNKNOWN_SUBJECT: { code: 'ADDR_ENCODE_UNKNOWN_SUBJECT', when: 'a result or ledger entry for a schema subject the codec does not know (a bug: reported as an internal error, never written)' },
+  ENCODE_INVALID_VALUE: { code: 'ADDR_ENCODE_INVALID_VALUE', when: 'a result or ledger entry that does not fit its Avro schema (a bug: reported as an internal error, never written)' },
+} as const satisfies Record<string, CodedErrorDef>);
+
 /** Every coded error, by table, for the docs and for the uniqueness test. */
-export const ERROR_TABLES = Object.freeze({ http: ERRORS, start: START_ERRORS, build: BUILD_ERRORS });
+export const ERROR_TABLES = Object.freeze({ http: ERRORS, start: START_ERRORS, build: BUILD_ERRORS, value: VALUE_ERRORS });
 
 /** The definition of a code (`ADDR_ERR_…`), whichever table holds it. */
 export function findError(code: string): CodedErrorDef | undefined {

@@ -21,18 +21,18 @@ describe('docs/errors.md and the README exit-code table', () => {
       expect(text, file).toBe(fill(text));
     }
   });
-  it('hold every generated table (docs/errors.md: all five; the README: the exit codes)', () => {
-    expect(markedSections(readFileSync(ERRORS_DOC, 'utf8'))).toEqual(['http', 'build', 'start', 'exit', 'osm']);
+  it('hold every generated table (docs/errors.md: all six; the README: the exit codes)', () => {
+    expect(markedSections(readFileSync(ERRORS_DOC, 'utf8'))).toEqual(['http', 'build', 'start', 'exit', 'value', 'osm']);
     expect(markedSections(readFileSync(README, 'utf8'))).toEqual(['exit']);
   });
 });
 
 describe('the error registry', () => {
-  it('names each code once, ADDR_ERR_*, with a when-text', () => {
+  it('names each code once, ADDR_ERR_* (Kafka value codes ADDR_DECODE_* / ADDR_ENCODE_*), with a when-text', () => {
     const codes = all.map((d) => d.code);
     expect(new Set(codes).size).toBe(codes.length);
     for (const d of all) {
-      expect(d.code).toMatch(/^ADDR_ERR_[A-Z0-9_]+[A-Z0-9]$/);
+      expect(d.code).toMatch(/^ADDR_(ERR|DECODE|ENCODE)_[A-Z0-9_]+[A-Z0-9]$/);
       expect(d.when.length, d.code).toBeGreaterThan(10);
     }
   });
@@ -43,11 +43,11 @@ describe('the error registry', () => {
     for (const c of constants) expect(tabled).toContain(c);
     for (const d of all) if (d.exit !== undefined) expect(constants, d.code).toContain(d.exit);
   });
-  it('defines every ADDR_ERR_* code the sources use (one place)', () => {
+  it('defines every ADDR_ERR_* / ADDR_DECODE_* / ADDR_ENCODE_* code the sources use (one place)', () => {
     const unknown: string[] = [];
     for (const dir of ['src', 'bin', 'workers']) {
       for (const f of sourceFiles(join(PROJECT_ROOT, dir))) {
-        for (const m of readFileSync(f, 'utf8').matchAll(/ADDR_ERR_[A-Z0-9_]*[A-Z0-9]\b/g)) {
+        for (const m of readFileSync(f, 'utf8').matchAll(/ADDR_(?:ERR|DECODE|ENCODE)_[A-Z0-9_]*[A-Z0-9]\b/g)) {
           if (!findError(m[0])) unknown.push(`${f}: ${m[0]}`);
         }
       }

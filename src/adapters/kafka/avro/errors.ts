@@ -1,29 +1,22 @@
 /**
  * Coded errors of the Kafka value codec. A record whose value cannot be decoded goes to the DLQ
  * with `code` and `reason` in its headers; it is never dropped and never blocks the partition.
+ * The codes and when each happens are defined once, in src/contract/errors.ts (VALUE_ERRORS).
  */
+import { VALUE_ERRORS } from '../../../contract/errors.ts';
 
+/** The decode codes (defined in the registry, src/contract/errors.ts VALUE_ERRORS), by short name. */
 export const DECODE_ERRORS = Object.freeze({
-  /** Null or zero-length value (e.g. a tombstone). */
-  EMPTY: 'ADDR_DECODE_EMPTY',
-  /** The first bytes are neither Avro single-object (C3 01), Confluent (00) nor a JSON object. */
-  UNKNOWN_FORMAT: 'ADDR_DECODE_UNKNOWN_FORMAT',
-  /** An Avro header that ends before its fingerprint / schema id. */
-  TRUNCATED_HEADER: 'ADDR_DECODE_TRUNCATED_HEADER',
-  /** Single-object encoding with a fingerprint of no schema in schemas/*.avsc. */
-  UNKNOWN_FINGERPRINT: 'ADDR_DECODE_UNKNOWN_FINGERPRINT',
-  /** Confluent wire format with a schema id that no configured schema version carries. */
-  UNKNOWN_SCHEMA_ID: 'ADDR_DECODE_UNKNOWN_SCHEMA_ID',
-  /** The Avro body does not decode with the writer schema (truncated, trailing bytes, bad union index…). */
-  CORRUPT_AVRO: 'ADDR_DECODE_CORRUPT_AVRO',
-  /** A valid record of a schema this consumer does not accept (e.g. a result on the input topic). */
-  UNEXPECTED_SCHEMA: 'ADDR_DECODE_UNEXPECTED_SCHEMA',
-  /** Starts like JSON but does not parse. */
-  INVALID_JSON: 'ADDR_DECODE_INVALID_JSON',
-  /** Valid JSON that is not an object (array, string, number…). */
-  JSON_NOT_OBJECT: 'ADDR_DECODE_JSON_NOT_OBJECT',
-  /** A JSON value whose `op` is missing or unknown (worker without --op), or differs from the worker's --op. */
-  UNKNOWN_OP: 'ADDR_DECODE_UNKNOWN_OP',
+  EMPTY: VALUE_ERRORS.DECODE_EMPTY.code,
+  UNKNOWN_FORMAT: VALUE_ERRORS.DECODE_UNKNOWN_FORMAT.code,
+  TRUNCATED_HEADER: VALUE_ERRORS.DECODE_TRUNCATED_HEADER.code,
+  UNKNOWN_FINGERPRINT: VALUE_ERRORS.DECODE_UNKNOWN_FINGERPRINT.code,
+  UNKNOWN_SCHEMA_ID: VALUE_ERRORS.DECODE_UNKNOWN_SCHEMA_ID.code,
+  CORRUPT_AVRO: VALUE_ERRORS.DECODE_CORRUPT_AVRO.code,
+  UNEXPECTED_SCHEMA: VALUE_ERRORS.DECODE_UNEXPECTED_SCHEMA.code,
+  INVALID_JSON: VALUE_ERRORS.DECODE_INVALID_JSON.code,
+  JSON_NOT_OBJECT: VALUE_ERRORS.DECODE_JSON_NOT_OBJECT.code,
+  UNKNOWN_OP: VALUE_ERRORS.DECODE_UNKNOWN_OP.code,
 } as const);
 
 export type DecodeErrorCode = (typeof DECODE_ERRORS)[keyof typeof DECODE_ERRORS];
@@ -42,8 +35,8 @@ export class ValueDecodeError extends Error {
 }
 
 export const ENCODE_ERRORS = Object.freeze({
-  UNKNOWN_SUBJECT: 'ADDR_ENCODE_UNKNOWN_SUBJECT',
-  INVALID_VALUE: 'ADDR_ENCODE_INVALID_VALUE',
+  UNKNOWN_SUBJECT: VALUE_ERRORS.ENCODE_UNKNOWN_SUBJECT.code,
+  INVALID_VALUE: VALUE_ERRORS.ENCODE_INVALID_VALUE.code,
 } as const);
 
 export type EncodeErrorCode = (typeof ENCODE_ERRORS)[keyof typeof ENCODE_ERRORS];
