@@ -4,11 +4,8 @@
  * and the store close).
  */
 import { parseArgs } from 'node:util';
-import { Billing } from '../../billing/billing.ts';
-import { describeDb } from '../../billing/open-store.ts';
-import { HttpServer, DEFAULT_BODY_LIMIT } from '../../adapters/http/server.ts';
-import { EnginePool } from '../../pool/engine-pool.ts';
-import { createLogger } from '../../log.ts';
+import { DEFAULT_BODY_LIMIT } from '../../adapters/http/server.ts';
+import { runServer } from '../../adapters/http/run-server.ts';
 import { loadIndexForOp } from '../load-index.ts';
 import type { Command } from '../command.ts';
 import { intOption } from '../options.ts';
@@ -47,61 +44,11 @@ const command: Command = {
     const port = intOption('port', values.port, 8080, 0, 65535);
     const workers = values.workers === undefined ? undefined : intOption('workers', values.workers, 1, 1, 256);
     const bodyLimit = intOption('body-limit', values['body-limit'], DEFAULT_BODY_LIMIT, 1024);
-    const log = createLogger();
-
     await checkCanListen(values.host!, port, '--port');
-    // the index first: an unusable one stops the server before it opens the store
-    const indexBuffer = await loadIndexForOp('search', values.index);
-    const billing = await Billing.open(values.db);
-    const sweepStale = async () => {
-      const released = await billing.releaseExpired();
-      if (released) log.warn({ released }, 'released reservations whose lease expired (left by a stopped process)');
-      const forgotten = await billing.sweepIdempotencyKeys();
-      if (forgotten) log.info({ forgotten }, 'forgot Idempotency-Key answers older than 24 h');
-    };
-    await sweepStale();
-    // Another instance sharing the store may die mid-request: sweep while running, too. Live
-    // holders renew their leases, so only a dead process's reservations are released.
-    const sweeper = setInterval(() => void sweepStale().catch((err) => log.error({ err }, 'stale reservation sweep failed')), billing.leaseMs);
-    sweeper.unref();
-    const pool = await EnginePool.create({ ...(workers ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
-    const server = await HttpServer.create({ billing, runner: pool, logger: log, bodyLimit });
-    let url: string;
-    try {
-      url = await server.listen(values.host, port);
-    } catch (err) {
-      // a busy port (EADDRINUSE): one coded line, exit 14, after closing what was opened
-      clearInterval(sweeper);
-      await server.close().catch(() => {});
-      await pool.destroy();
-      await billing.close();
-      throw listenError(err, '--port');
-    }
-    log.info({ url, store: describeDb(values.db), workers: pool.threads }, 'addrflow listening');
-    process.stdout.write(JSON.stringify({ listening: url }) + '\n');
-
-    return await new Promise<number>((resolve) => {
-      let stopping = false;
-      const stop = async (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        log.info({ signal }, 'shutting down: finishing in-flight requests');
-        let code = 0;
-        clearInterval(sweeper);
-        try {
-          await server.close();
-          await pool.destroy();
-          await billing.close();
-        } catch (err) {
-          log.error({ err }, 'error during shutdown');
-          code = 1;
-        }
-        log.info('stopped');
-        log.flush();
-        resolve(code);
-      };
-      process.once('SIGTERM', () => void stop('SIGTERM'));
-      process.once('SIGINT', () => void stop('SIGINT'));
+    return runServer({
+      host: values.host!, port, workers, bodyLimit, db: values.db,
+      loadIndex: () => loadIndexForOp('search', values.index),
+      listenError: (err: unknown) => listenError(err, '--port'),
     });
   },
 };

@@ -1,0 +1,84 @@
+/**
+ * `addrflow serve`, run: the HTTP adapter's start and stop — the index first (an unusable one
+ * stops the server before the store opens), the billing store with its sweep of reservations and
+ * Idempotency-Key answers a stopped process left (also while running, once per lease), the
+ * engine pool, the server; SIGTERM/SIGINT drain the requests in flight, then close pool and store.
+ * The CLI (src/cli/commands/serve.ts) parses the options and calls runServer.
+ */
+import { Billing } from '../../billing/billing.ts';
+import { describeDb } from '../../billing/open-store.ts';
+import { EnginePool } from '../../pool/engine-pool.ts';
+import { createLogger } from '../../log.ts';
+import { HttpServer } from './server.ts';
+
+export interface ServerOptions {
+  host: string;
+  port: number;
+  /** Engine threads; undefined = one per core. */
+  workers: number | undefined;
+  bodyLimit: number;
+  db: string | undefined;
+  /** Loads the index (search). */
+  loadIndex: () => Promise<SharedArrayBuffer | undefined>;
+  /** The coded start error for a port that cannot be listened on. */
+  listenError: (err: unknown) => unknown;
+}
+
+/** Serves until SIGTERM/SIGINT; answers the exit code. */
+export async function runServer(o: ServerOptions): Promise<number> {
+  const log = createLogger();
+
+  // the index first: an unusable one stops the server before it opens the store
+  const indexBuffer = await o.loadIndex();
+  const billing = await Billing.open(o.db);
+  const sweepStale = async () => {
+    const released = await billing.releaseExpired();
+    if (released) log.warn({ released }, 'released reservations whose lease expired (left by a stopped process)');
+    const forgotten = await billing.sweepIdempotencyKeys();
+    if (forgotten) log.info({ forgotten }, 'forgot Idempotency-Key answers older than 24 h');
+  };
+  await sweepStale();
+  // Another instance sharing the store may die mid-request: sweep while running, too. Live
+  // holders renew their leases, so only a dead process's reservations are released.
+  const sweeper = setInterval(() => void sweepStale().catch((err) => log.error({ err }, 'stale reservation sweep failed')), billing.leaseMs);
+  sweeper.unref();
+  const pool = await EnginePool.create({ ...(o.workers ? { threads: o.workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
+  const server = await HttpServer.create({ billing, runner: pool, logger: log, bodyLimit: o.bodyLimit });
+  let url: string;
+  try {
+    url = await server.listen(o.host, o.port);
+  } catch (err) {
+    // a busy port (EADDRINUSE): one coded line, exit 14, after closing what was opened
+    clearInterval(sweeper);
+    await server.close().catch(() => {});
+    await pool.destroy();
+    await billing.close();
+    throw o.listenError(err);
+  }
+  log.info({ url, store: describeDb(o.db), workers: pool.threads }, 'addrflow listening');
+  process.stdout.write(JSON.stringify({ listening: url }) + '\n');
+
+  return await new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'shutting down: finishing in-flight requests');
+      let code = 0;
+      clearInterval(sweeper);
+      try {
+        await server.close();
+        await pool.destroy();
+        await billing.close();
+      } catch (err) {
+        log.error({ err }, 'error during shutdown');
+        code = 1;
+      }
+      log.info('stopped');
+      log.flush();
+      resolve(code);
+    };
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+    process.once('SIGINT', () => void stop('SIGINT'));
+  });
+}
