@@ -5,7 +5,7 @@
  * within STOP_BOUND_MS (the batch in flight committed or aborted, pool and store closed). The CLI
  * (src/cli/commands/consume.ts) parses the options and calls runConsumer.
  */
-import type { Op } from '../../contract/params.ts';
+import { OPS, type Op } from '../../contract/params.ts';
 import { ServiceError, StartError } from '../../contract/errors.ts';
 import { validateCredentials } from '../../contract/validate.ts';
 import { EXIT_REFUSED } from '../../contract/exit-codes.ts';
@@ -20,7 +20,6 @@ import { createWorkerMetrics, serveMetrics, type MetricsServer } from './worker-
 import { describeConnection, type KafkaConnection } from './client/connection.ts';
 import { ensureTopics } from './topics/ensure.ts';
 import type { TopicNames } from './topics/plan.ts';
-import { OPS } from '../../contract/params.ts';
 
 /** A stopping worker exits at most this long after SIGTERM/SIGINT, whatever the broker and store do. */
 export const STOP_BOUND_MS = 30_000;

@@ -187,8 +187,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // without a country, a place named only by a misspelling that explains under a tenth of the
   // query is a coincidence, not an answer ("GwardaMangia Hill 104, Gmangia" is not Grangia, IT)
   if (!q.country && best.typo && (best.tokens.length * best.quality) / q.totalWeight < MIN_TYPO_SHARE) return undefined;
-  const deductions = placeDeductions(index, q, best, places, hint);
-  if (guessed && !deductions.includes(HOMONYM_GUESS)) deductions.push(HOMONYM_GUESS);
+  const deductions = placeDeductions(index, q, best, places, hint, guessed);
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
   // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with
   // the city it came with; it counts half, since nothing could check it.
@@ -203,13 +202,14 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
 }
 
 /**
- * The deductions of a named place chosen among `places`: how it was named (a typo, another
- * name), and what chose it over a homonym named as well (another place of the same kind, not
- * twenty times smaller): the street words or letters, the preferred country, or nothing.
+ * The deductions of a named place chosen among `places`: what chose it over a homonym named as
+ * well (another place of the same kind, not MUCH_MORE_IMPORTANT times smaller): the street words
+ * or letters, the preferred country, or nothing; `guessed`: it was taken abroad over a shared
+ * name only for being clearly more important. A misspelt or alternate name is not here: its
+ * word's lower quality already pays for it (WEAK_PLACE_NAME).
  */
-function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>): Deduction[] {
+function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>, guessed: boolean): Deduction[] {
   const out: Deduction[] = [];
-  // a misspelt or alternate name is already paid for by its word's quality (WEAK_PLACE_NAME)
   const c = index.c;
   let homonym = false, byHint = false, byPrefer = false;
   for (const p of places) {
@@ -223,6 +223,7 @@ function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, pl
   if (homonym) out.push(HOMONYM_GUESS);
   else if (byHint) out.push(COUNTRY_WEAK_EVIDENCE);
   else if (byPrefer) out.push(COUNTRY_PREFERRED);
+  if (guessed && !homonym) out.push(HOMONYM_GUESS);
   return out;
 }
 

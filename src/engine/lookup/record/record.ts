@@ -86,8 +86,10 @@ export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | und
   if (sink && ambiguous) sink.list.push(applied(AMBIGUOUS_STREET, AMBIGUOUS_STREET.points));
   // the named place's own deductions (homonym guess, country from weak evidence, postcode and city disagree, …)
   const placeDeductions: readonly Deduction[] = s && 'deductions' in s ? (s as NamedPlace).deductions : NONE;
-  for (const d of placeDeductions) rel -= d.points;
-  if (sink) for (const d of placeDeductions) sink.list.push(applied(d, d.points));
+  for (const d of placeDeductions) {
+    rel -= d.points;
+    if (sink) sink.list.push(applied(d, d.points));
+  }
   if (!s) rel = capped(rel, COUNTRY_ONLY, sink); // a country alone is not an address
   if (!s && !q.country) rel = capped(rel, NOTHING_FOUND, sink); // nothing found and no country: nothing to be confident about
   // a general answer to a query that named a street (or a house number) never reaches 90
