@@ -2,7 +2,8 @@
  * The worker tests' oracle of what a topic holds committed (committed-log.ts), against the real
  * broker: aborted transactions of two producers interleaved in one partition, as the old and the
  * new owner of an input partition leave them around a rebalance. kafkajs 2.2.4's read_committed
- * consumer delivers records of one of them; the log reader does not.
+ * consumer can deliver records of one of them (depending on fetch boundaries); the log reader
+ * never does.
  */
 import { expect, it } from 'vitest';
 import { describeWithKafka } from '../../helpers/kafka.ts';
@@ -38,9 +39,11 @@ await describeWithKafka('committed records of a topic, from the log', (brokers) 
     await c.commit();
 
     expect(await readCommitted(t)).toEqual(['c-0', 'end']);
-    // kafkajs 2.2.4 still lets the first aborted transaction through (why the worker tests do not
-    // read with it); when this fails, kafkajs was fixed
-    expect(await readUntil(t, 'end', { readUncommitted: false })).toEqual(['a-0', 'a-1', 'a-2', 'c-0', 'end']);
+    // kafkajs 2.2.4's read_committed consumer may let the first aborted transaction through, or
+    // not, depending on how the broker cuts its fetches (why the worker tests do not read with
+    // it). Only what it must deliver is asserted: the committed records, in order.
+    const viaKafkajs = await readUntil(t, 'end', { readUncommitted: false });
+    expect(viaKafkajs.filter((v) => v.startsWith('c-') || v === 'end')).toEqual(['c-0', 'end']);
   });
 
   it('one producer: aborted, committed, aborted, open; non-transactional records are committed', async () => {
