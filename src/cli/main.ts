@@ -8,6 +8,7 @@ import { START_ERRORS } from '../contract/errors.ts';
 import { EXIT_USAGE } from '../contract/exit-codes.ts';
 import type { Command } from './command.ts';
 import { debugStack, faultOf } from './fault.ts';
+import { withSuggestion } from './suggest-option.ts';
 
 interface Entry {
   /** One line for `addrflow --help` (here, not in the module: help must not load every command). */
@@ -85,7 +86,8 @@ export async function main(argv: string[]): Promise<number> {
     return await cmd.run(rest);
   } catch (err) {
     const fault = faultOf(err);
-    process.stderr.write(`addrflow ${current}: ${fault.line}\n${fault.usage ? `\n${cmd.usage}\n` : ''}`);
+    const line = fault.usage ? withSuggestion(fault.line, cmd.usage) : fault.line;
+    process.stderr.write(`addrflow ${current}: ${line}\n${fault.usage ? `\n${cmd.usage}\n` : ''}`);
     const stack = debugStack(err);
     if (stack) process.stderr.write(stack + '\n');
     return fault.exit;

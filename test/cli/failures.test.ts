@@ -120,6 +120,7 @@ const ROWS: Row[] = [
   { cmd: 'run', what: 'an --output on a full device', args: () => ['run', '--op', 'lines', '--input', bigInput, '--workers', '1', '--progress', 'off', '--output', join(small, 'out.ndjson')], exit: X.EXIT_OUTPUT, code: 'ADDR_ERR_OUTPUT_UNWRITABLE', line: /ENOSPC/, skip: noSmall },
   { cmd: 'run', what: 'an --output on a device already full (its lock cannot be made)', args: () => runArgs('--output', join(full, 'out.ndjson')), exit: X.EXIT_OUTPUT, code: 'ADDR_ERR_LOCK_UNWRITABLE', line: /ENOSPC/, skip: noFull },
   { cmd: 'run', what: 'an --output that is a file\'s child', args: () => runArgs('--output', join(aFile, 'out.ndjson')), exit: X.EXIT_OUTPUT, code: 'ADDR_ERR_OUTPUT_UNWRITABLE', line: /not a directory/ },
+  { cmd: 'run', what: 'a mistyped flag (--inptu)', args: () => ['run', '--op', 'lines', '--inptu', LINES], exit: X.EXIT_USAGE, code: USAGE, line: /Unknown option '--inptu': did you mean --input\?$/ },
   { cmd: 'run', what: 'a missing --input', args: () => ['run', '--op', 'lines', '--input', join(root, 'nope.ndjson')], exit: X.EXIT_INPUT, code: 'ADDR_ERR_INPUT_UNREADABLE' },
   { cmd: 'run', what: 'an --index of random bytes', args: () => ['run', '--op', 'search', '--workers', '1', '--index', foreignIndex], exit: X.EXIT_INDEX, code: 'ADDR_ERR_INDEX_CORRUPT' },
   { cmd: 'run', what: 'an --index dir that holds no index', args: () => ['run', '--op', 'search', '--workers', '1', '--index', notAnIndex], exit: X.EXIT_INDEX, code: 'ADDR_ERR_INDEX_MISSING' },
