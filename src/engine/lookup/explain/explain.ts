@@ -57,10 +57,12 @@ function wordsAsWritten(texts: readonly (string | undefined)[]): Map<string, str
 export class Explainer implements DeductionSink {
   readonly list: Deduction[] = [];
   private readonly fates: WordFate[];
+  /** Folded word → as the input wrote it. */
+  private readonly typed: Map<string, string>;
 
   constructor(index: AddressIndex, req: SearchRequest, q: ParsedQuery, matches: TokenMatch[][], choice: Choice) {
-    const typed = wordsAsWritten([req.street, req.city, req.district, req.address, req.zip]);
-    this.fates = q.tokens.map((_, i) => wordFate(index, q, matches, choice.best, i, typed));
+    this.typed = wordsAsWritten([req.street, req.city, req.district, req.address, req.zip]);
+    this.fates = q.tokens.map((_, i) => wordFate(index, q, matches, choice.best, i, this.typed));
   }
 
   wordReason(token: number): Deduction {
@@ -99,7 +101,9 @@ export class Explainer implements DeductionSink {
         ? { input: req.country, status: 'ignored', field: '', became: '', why: q.countryUnknown ? 'unknown country' : 'not the answer\'s country' }
         : { input: req.country, status: 'matched', field: 'country_iso_2', became: rec.country_iso_2, why: '' });
     } else if (q.country) {
-      parts.push({ input: q.country, status: 'matched', field: 'country_iso_2', became: rec.country_iso_2, why: 'a country named in the text' });
+      // the country's words as the input wrote them (`Deutschland`), not its code
+      const input = q.countryText.split(' ').map((w) => this.typed.get(w) ?? w).join(' ');
+      parts.push({ input, status: 'matched', field: 'country_iso_2', became: rec.country_iso_2, why: 'a country named in the text' });
     }
     if (req.state) parts.push(lost('STATE_NOT_MATCHED') ? { input: req.state, status: 'ignored', field: '', became: '', why: 'not the answer\'s state' } : { input: req.state, status: 'matched', field: 'state', became: rec.state, why: '' });
     if (req.county) parts.push(lost('COUNTY_NOT_MATCHED') ? { input: req.county, status: 'ignored', field: '', became: '', why: 'not the answer\'s county' } : { input: req.county, status: 'matched', field: 'county', became: rec.county, why: '' });

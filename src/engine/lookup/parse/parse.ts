@@ -44,6 +44,8 @@ export interface ParsedQuery {
    * place of that country bearing that very name, else the country alone.
    */
   countryNameOnly: boolean;
+  /** The folded words of the free text that named `country` (`deutschland`); '' when the country field gave it. */
+  countryText: string;
   /** Folded state / county values to check against the result. */
   state: string[];
   county: string[];
@@ -132,6 +134,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   let countryUnknown = false;
   let countryWeight = 0;
   let countryNameOnly = false;
+  let countryText = '';
   if (req.country) {
     country = resolveCountry(req.country);
     countryUnknown = country === '';
@@ -207,9 +210,10 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         const atEnd = i + n === free.length;
         const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
         if (!atEnd && !ownPart) continue;
-        const iso = countryOfPhrase(n === 1 ? free[i]! : free.slice(i, i + n).join(' '));
+        const words = n === 1 ? free[i]! : free.slice(i, i + n).join(' ');
+        const iso = countryOfPhrase(words);
         if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
-          if (!country) country = iso;
+          if (!country) [country, countryText] = [iso, words];
           countryWeight += 0.5;
           free.splice(i, n);
           segs.splice(i, n);
@@ -218,7 +222,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         } else if (iso && !country) {
           // the text is only a country's name: also a place of that country, often its capital
           // (Luxembourg, Brasília), which the words still name; else the country alone answers
-          country = iso;
+          [country, countryText] = [iso, words];
           countryWeight += 0.5;
           countryNameOnly = true;
           break phrases;
@@ -242,7 +246,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   total += hnKeys.length > 0 ? 1 : 0;
   total += state.length * 0.5 + county.length * 0.5;
   return {
-    tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, countryNameOnly, state, county,
+    tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, countryNameOnly, countryText, state, county,
     additional: found.join(', '), locale: (req.locale ?? '').trim(), totalWeight: total,
     rawText: [req.street, req.city, req.district, req.address].filter(Boolean).join(' '),
     prefer: country ? '' : (req.prefer_country ?? '').trim().toUpperCase(),

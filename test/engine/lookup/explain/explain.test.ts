@@ -49,6 +49,13 @@ describe('lookupExplained', () => {
     expect(r.codes).toEqual([]);
   });
 
+  it('a country named in the free text is reported as the input wrote it, not as its code', () => {
+    const r = explain({ address: 'Städtle 3, 9490 Vaduz, Fürstentum Liechtenstein' });
+    expect(r.record.country_iso_2).toBe('LI');
+    expect(r.part('matched', 'country_iso_2')).toEqual([expect.objectContaining({ input: 'Fürstentum Liechtenstein', became: 'LI', why: 'a country named in the text' })]);
+    expect(explain({ address: 'Städtle 3, Vaduz, liechtenstein' }).part('matched', 'country_iso_2')).toEqual([expect.objectContaining({ input: 'liechtenstein' })]);
+  });
+
   it('a misspelt street is corrected (typo) and its lost share is a TYPO deduction', () => {
     const r = explain({ street: 'Kirchstrase', housenumber: '2', city: 'Schaan' });
     expect(r.record.street).toBe('Kirchstrasse');
