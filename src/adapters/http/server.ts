@@ -17,6 +17,7 @@
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { ERRORS, errorBody, ServiceError, type ErrorBody } from '../../contract/errors.ts';
 import { OP_PATHS, OPS, type Op } from '../../contract/params.ts';
@@ -64,6 +65,11 @@ export class HttpServer {
   private closing = false;
   private poll: NodeJS.Timeout | undefined;
   private closed: Promise<void> | undefined;
+  /**
+   * API requests being handled. A client that hangs up does not stop its request: it is run,
+   * settled and charged like any other, so close() waits for these as well as for connections.
+   */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   private constructor(opts: HttpServerOptions) {
     this.opts = opts;
@@ -171,7 +177,9 @@ export class HttpServer {
         const fields = withQueryExplain(this.readForm(req), req.url);
         const key = req.headers['idempotency-key'];
         if (Array.isArray(key)) throw new ServiceError('INVALID_PARAMETER', 'The Idempotency-Key header is given more than once.');
-        const ans = await handleApi(deps, op, fields, { idempotencyKey: key });
+        const handling = handleApi(deps, op, fields, { idempotencyKey: key });
+        this.inFlight.add(handling);
+        const ans = await handling.finally(() => this.inFlight.delete(handling));
         if (ans.replayed) reply.header('idempotent-replayed', 'true');
         if (ans.records) this.metrics.records.inc({ op }, ans.records);
         if (ans.charged) this.metrics.charged.inc({ op }, ans.charged);
@@ -249,6 +257,12 @@ export class HttpServer {
     force.unref();
     try {
       await this.app.close();
+      // connections are closed, but a request whose client hung up may still be running: its
+      // settle must commit before the store closes (bounded by the same grace)
+      const until = Date.now() + graceMs;
+      while (this.inFlight.size > 0 && Date.now() < until) {
+        await Promise.race([Promise.allSettled([...this.inFlight]), delay(until - Date.now(), undefined, { ref: false })]);
+      }
     } finally {
       clearTimeout(force);
     }

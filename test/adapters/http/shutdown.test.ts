@@ -24,6 +24,20 @@ describe('graceful shutdown [engine: stand-in with a 300 ms delay]', () => {
     await s.close();
   });
 
+  it('a request whose client hung up is still run and charged, and close() waits for its settle before the store closes', async () => {
+    const s = await startTestServer({ runner: standInRunner({ delayMs: 300 }) });
+    const a = await s.billing.createAccount({ credits: 1000, agreements: ['lines'] });
+    const hangUp = new AbortController();
+    const gone = postForm(s.url + '/address/lines', { license: a.license, guid: a.guid, ...LINES_OK }, { signal: hangUp.signal }).catch((e: Error) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    hangUp.abort(); // the client leaves while the engine runs: its connection closes at once
+    expect(await gone).toBeInstanceOf(Error);
+    await s.server.close(); // connections are all gone: close() must still wait for the request
+    expect(await s.billing.store.ledgerCount(a.account)).toBe(1);
+    expect(await s.billing.balance(a.account)).toBe(980);
+    await s.close();
+  });
+
   it('a request on a kept-alive connection during shutdown is answered 503 with the error body', async () => {
     const s = await startTestServer({ runner: standInRunner({ delayMs: 300 }) });
     const a = await s.billing.createAccount({ credits: 1000, agreements: ['lines'] });
