@@ -340,6 +340,36 @@ export function storeContract(f: StoreFactory): void {
       expect(await billing.store.ledgerCount(c.account)).toBe(1);
     });
 
+    it('a batch with a failing step writes nothing; a replay settle and an exportLater settle answer as alone', async () => {
+      const c = await billing.createAccount({ credits: 5 * 20, agreements: ['lines'] });
+      const now = new Date().toISOString();
+      const later = new Date(Date.now() + 60_000).toISOString();
+      const row = (id: string) => ({ id, accountId: c.account, amount: 20, createdAt: now, expiresAt: later });
+      const entry = (rid: string) => ({ id: lid(c.account, 'lines', rid, 0), account: c.account, function: 'lines' as const, credits: 20, requestid: rid, time: now });
+      const [r1, r2, r3] = [newRequestId(), newRequestId(), newRequestId()];
+      await billing.store.batch([{ kind: 'reserve', reservation: row(r1) }, { kind: 'reserve', reservation: row(r2) }]);
+      const [e1, e2, eBad] = [entry(newRequestId()), entry(newRequestId()), entry(newRequestId())];
+      // the third step settles a reservation that does not exist: the whole batch rolls back
+      await expect(billing.store.batch([
+        { kind: 'settle', reservationId: r1, accountId: c.account, entries: [e1] },
+        { kind: 'reserve', reservation: row(r3) },
+        { kind: 'settle', reservationId: newRequestId(), accountId: c.account, entries: [eBad] },
+      ])).rejects.toThrow(/unknown or already settled/);
+      expect(await billing.store.ledgerCount(c.account)).toBe(0);
+      expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(40);
+      const out = await billing.store.batch([
+        { kind: 'settle', reservationId: r1, accountId: c.account, entries: [e1] },
+        { kind: 'settle', reservationId: newRequestId(), accountId: c.account, entries: [e1] }, // a replay: no reservation, id known
+        { kind: 'settle', reservationId: r2, accountId: c.account, entries: [e2], opts: { exportLater: true } },
+      ]);
+      expect(out.map((r) => sum(r as { written: number; charged: number; credits: number }))).toEqual([
+        { written: 1, charged: 20, credits: 80 }, { written: 0, charged: 0, credits: 80 }, { written: 1, charged: 20, credits: 60 },
+      ]);
+      expect((out[0] as { writtenIds: string[] }).writtenIds).toEqual([e1.id]);
+      expect((await billing.store.unexported(c.account, [e1.id, e2.id])).map((e) => e.id)).toEqual([e2.id]);
+      expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(0);
+    });
+
     it('concurrent requests share transactions; a failing step fails alone, the others commit', async () => {
       const c = await billing.createAccount({ credits: 1000 * 20, agreements: ['lines'] });
       const before = { ...billing.commits.totals };

@@ -18,6 +18,8 @@
 import pg from 'pg';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
+import { MIGRATE_TO_2, SCHEMA_SQL } from './schema.ts';
+import { BATCH_FUNCTION_SQL, batchArgument, batchResults, fitsOneCall } from './batch-function.ts';
 import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
 import {
   SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
@@ -26,55 +28,6 @@ import {
 
 /** The pool (each statement its own transaction) or one client inside a transaction. */
 type Queryable = Pick<pg.Pool, 'query'>;
-
-const SCHEMA_SQL = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS accounts (
-  id TEXT PRIMARY KEY,
-  license_hash TEXT NOT NULL UNIQUE,
-  guid_hash TEXT NOT NULL UNIQUE,
-  credits BIGINT NOT NULL CHECK (credits >= -1),
-  reserved BIGINT NOT NULL DEFAULT 0 CHECK (reserved >= 0),
-  agreements TEXT NOT NULL DEFAULT '',
-  disabled BOOLEAN NOT NULL DEFAULT false,
-  created_at TIMESTAMPTZ NOT NULL
-);
-CREATE TABLE IF NOT EXISTS reservations (
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES accounts(id),
-  amount BIGINT NOT NULL CHECK (amount >= 0),
-  created_at TIMESTAMPTZ NOT NULL
-);
-ALTER TABLE reservations ADD COLUMN IF NOT EXISTS expires_at TIMESTAMPTZ;
-CREATE TABLE IF NOT EXISTS ledger (
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES accounts(id),
-  function TEXT NOT NULL,
-  credits BIGINT NOT NULL,
-  request_id TEXT NOT NULL,
-  created_at TIMESTAMPTZ NOT NULL
-);
-ALTER TABLE ledger ADD COLUMN IF NOT EXISTS exported BOOLEAN NOT NULL DEFAULT true;
-CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, created_at);
-CREATE TABLE IF NOT EXISTS idempotency_keys (
-  account_id TEXT NOT NULL REFERENCES accounts(id),
-  key TEXT NOT NULL,
-  fingerprint TEXT NOT NULL,
-  state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
-  status INTEGER,
-  content_type TEXT,
-  body TEXT,
-  created_at TIMESTAMPTZ NOT NULL,
-  PRIMARY KEY (account_id, key)
-);
-CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency_keys(created_at);
-`;
-
-/** Schema 1 → 2 (see store.ts): leases on reservations, ledger ids scoped to account/function/job. */
-const MIGRATE_TO_2 = `
-UPDATE reservations SET expires_at = created_at WHERE expires_at IS NULL;
-UPDATE ledger SET id = account_id || '/' || function || '/legacy:' || id WHERE left(id, length(account_id) + 1) <> account_id || '/';
-`;
 
 interface AccountPgRow {
   id: string; license_hash: string; guid_hash: string; credits: string; reserved: string;
@@ -145,6 +98,7 @@ export class PostgresStore implements BillingStore {
       await c.query(`SELECT pg_advisory_xact_lock(7428117)`);
       if (this.schema) await c.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
       await c.query(SCHEMA_SQL);
+      await c.query(BATCH_FUNCTION_SQL);
       const v = await c.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`);
       const version = v.rows[0] ? Number(v.rows[0].value) : 1;
       if (version > SCHEMA_VERSION) throw new Error(`billing store has schema version ${version}; this addrflow knows ${SCHEMA_VERSION}`);
@@ -214,6 +168,11 @@ export class PostgresStore implements BillingStore {
   }
 
   async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
+    if (fitsOneCall(steps)) {
+      // one statement, one transaction, one round trip (batch-function.ts)
+      const r = await this.pool.query<{ out: Parameters<typeof batchResults>[1] }>('SELECT addrflow_money_batch($1::jsonb) AS out', [batchArgument(steps)]);
+      return batchResults(steps, r.rows[0]!.out);
+    }
     return this.tx(async (c) => {
       const out: MoneyStepResult[] = [];
       for (const s of steps) {

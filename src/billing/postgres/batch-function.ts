@@ -1,0 +1,112 @@
+/**
+ * Group commit on PostgreSQL in ONE round trip: a batch of money steps is sent as one JSON
+ * argument to a PL/pgSQL function (created by `init`), which runs each step with the same SQL as
+ * the store's own statements, in order, and answers every step's result. One statement is one
+ * transaction: one commit (one WAL flush) and one round trip for the whole batch, instead of
+ * BEGIN, a statement per step and COMMIT. Any step that raises rolls the batch back, and the caller
+ * (group-commit.ts) runs the steps one by one, as for every store.
+ *
+ * A settle that stores an Idempotency-Key answer renders it from the balance in JS, so a batch
+ * holding one goes the statement-per-step way (store.ts).
+ */
+import type { MoneyStep, MoneyStepResult } from '../store.ts';
+
+export const BATCH_FUNCTION_SQL = `
+CREATE OR REPLACE FUNCTION addrflow_money_batch(steps jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
+DECLARE
+  s jsonb;
+  out jsonb := '[]'::jsonb;
+  n bigint;
+  v_credits bigint; v_charged bigint; v_written bigint; v_ids text[]; v_amount bigint;
+BEGIN
+  FOR s IN SELECT value FROM jsonb_array_elements(steps) LOOP
+    IF s->>'k' = 'reserve' THEN
+      WITH held AS (
+        UPDATE accounts SET reserved = reserved + (s->>'amount')::bigint
+        WHERE id = s->>'account' AND (credits = -1 OR credits - reserved >= (s->>'amount')::bigint)
+        RETURNING id)
+      INSERT INTO reservations (id, account_id, amount, created_at, expires_at)
+      SELECT s->>'id', held.id, (s->>'amount')::bigint, (s->>'created')::timestamptz, (s->>'expires')::timestamptz FROM held;
+      GET DIAGNOSTICS n = ROW_COUNT;
+      out := out || jsonb_build_array(n = 1);
+    ELSIF s->>'k' = 'settle' THEN
+      WITH res AS (
+        DELETE FROM reservations WHERE id = s->>'id' AND account_id = s->>'account' RETURNING amount
+      ), ins AS (
+        INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
+        SELECT t.id, s->>'account', t.fn, t.cr, t.rq, t.tm, (s->>'exported')::boolean
+        FROM jsonb_to_recordset(s->'entries') AS t(id text, fn text, cr bigint, rq text, tm timestamptz)
+        WHERE EXISTS (SELECT 1 FROM res)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id, credits
+      ), tot AS (
+        SELECT count(*) AS written, coalesce(sum(credits), 0) AS total, array_agg(id) AS ids FROM ins
+      ), upd AS (
+        UPDATE accounts a SET
+          credits = CASE WHEN a.credits = -1 THEN -1 ELSE a.credits - tot.total END,
+          reserved = a.reserved - coalesce((SELECT amount FROM res), 0)
+        FROM tot WHERE a.id = s->>'account'
+        RETURNING a.credits, CASE WHEN a.credits = -1 THEN 0 ELSE tot.total END AS charged
+      )
+      SELECT (SELECT credits FROM upd), (SELECT charged FROM upd), (SELECT written FROM tot), (SELECT ids FROM tot), (SELECT amount FROM res)
+        INTO v_credits, v_charged, v_written, v_ids, v_amount;
+      IF v_credits IS NULL THEN
+        RAISE EXCEPTION 'settle: account % does not exist', s->>'account';
+      END IF;
+      IF v_amount IS NULL AND jsonb_array_length(s->'entries') > 0 THEN
+        -- no reservation: fine for a replay (every id already charged), refused for a new entry
+        SELECT count(*) INTO n FROM ledger
+          WHERE account_id = s->>'account' AND id IN (SELECT e->>'id' FROM jsonb_array_elements(s->'entries') e);
+        IF n < (SELECT count(DISTINCT e->>'id') FROM jsonb_array_elements(s->'entries') e) THEN
+          RAISE EXCEPTION 'settle: reservation % is unknown or already settled', s->>'id';
+        END IF;
+      END IF;
+      out := out || jsonb_build_array(jsonb_build_object(
+        'credits', v_credits, 'charged', v_charged, 'written', v_written, 'ids', to_jsonb(coalesce(v_ids, '{}'::text[]))));
+    ELSE
+      WITH gone AS (DELETE FROM reservations WHERE id = s->>'id' RETURNING account_id, amount)
+      UPDATE accounts a SET reserved = a.reserved - gone.amount FROM gone WHERE a.id = gone.account_id;
+      out := out || jsonb_build_array(NULL::jsonb);
+    END IF;
+  END LOOP;
+  RETURN out;
+END
+$fn$;
+`;
+
+/** Whether the batch can run as one function call (no settle renders a stored answer in JS). */
+export function fitsOneCall(steps: readonly MoneyStep[]): boolean {
+  return steps.every((s) => s.kind !== 'settle' || !s.opts?.answer);
+}
+
+/** The function's argument. */
+export function batchArgument(steps: readonly MoneyStep[]): string {
+  return JSON.stringify(steps.map((s) => {
+    switch (s.kind) {
+      case 'reserve': {
+        const r = s.reservation;
+        return { k: 'reserve', id: r.id, account: r.accountId, amount: r.amount, created: r.createdAt, expires: r.expiresAt };
+      }
+      case 'settle':
+        return {
+          k: 'settle', id: s.reservationId, account: s.accountId, exported: !s.opts?.exportLater,
+          entries: s.entries.map((e) => ({ id: e.id, fn: e.function, cr: e.credits, rq: e.requestid, tm: e.time })),
+        };
+      default:
+        return { k: 'release', id: s.reservationId };
+    }
+  }));
+}
+
+interface SettleJson { credits: number; charged: number; written: number; ids: string[] }
+
+/** Each step's result from the function's answer, as the store's own methods answer them. */
+export function batchResults(steps: readonly MoneyStep[], out: ReadonlyArray<boolean | SettleJson | null>): MoneyStepResult[] {
+  return steps.map((s, i) => {
+    const r = out[i];
+    if (s.kind === 'reserve') return r === true;
+    if (s.kind === 'release') return undefined;
+    const v = r as SettleJson;
+    return { written: Number(v.written), writtenIds: v.ids, charged: Number(v.charged), credits: Number(v.credits) };
+  });
+}
