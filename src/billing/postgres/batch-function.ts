@@ -4,10 +4,11 @@
  * the store's own statements, in order, and answers every step's result. One statement is one
  * transaction: one commit (one WAL flush) and one round trip for the whole batch, instead of
  * BEGIN, a statement per step and COMMIT. Any step that raises rolls the batch back, and the caller
- * (group-commit.ts) runs the steps one by one, as for every store.
+ * (group-commit.ts) runs the steps one by one, as for every store. A step alone (`reserve`,
+ * `settle`, `release`) is a batch of one: the steps' SQL lives here only.
  *
- * A settle that stores an Idempotency-Key answer renders it from the balance in JS, so a batch
- * holding one goes the statement-per-step way (store.ts).
+ * A settle that stores an Idempotency-Key answer renders it in JS from the balance after the
+ * debit; store.ts then writes the answer in the same transaction as the call.
  */
 import type { MoneyStep, MoneyStepResult } from '../store.ts';
 
@@ -73,11 +74,6 @@ BEGIN
 END
 $fn$;
 `;
-
-/** Whether the batch can run as one function call (no settle renders a stored answer in JS). */
-export function fitsOneCall(steps: readonly MoneyStep[]): boolean {
-  return steps.every((s) => s.kind !== 'settle' || !s.opts?.answer);
-}
 
 /** The function's argument. */
 export function batchArgument(steps: readonly MoneyStep[]): string {

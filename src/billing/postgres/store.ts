@@ -19,7 +19,7 @@ import pg from 'pg';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import { MIGRATE_TO_2, SCHEMA_SQL } from './schema.ts';
-import { BATCH_FUNCTION_SQL, batchArgument, batchResults, fitsOneCall } from './batch-function.ts';
+import { BATCH_FUNCTION_SQL, batchArgument, batchResults } from './batch-function.ts';
 import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
 import {
   SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
@@ -154,104 +154,42 @@ export class PostgresStore implements BillingStore {
   }
 
   async reserve(res: ReservationRow): Promise<boolean> {
-    return this.reserveOn(this.pool, res);
+    return (await this.stepsOn(this.pool, [{ kind: 'reserve', reservation: res }]))[0] as boolean;
   }
 
   async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
-    // with an answer to store: two statements, one transaction
-    if (opts.answer) return this.tx((c) => this.settleOn(c, reservationId, accountId, entries, opts));
-    return this.settleOn(this.pool, reservationId, accountId, entries, opts);
+    return (await this.batch([{ kind: 'settle', reservationId, accountId, entries, opts }]))[0] as SettleResult;
   }
 
   async release(reservationId: string): Promise<void> {
-    await this.releaseOn(this.pool, reservationId);
+    await this.stepsOn(this.pool, [{ kind: 'release', reservationId }]);
   }
 
   async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
-    if (fitsOneCall(steps)) {
-      // one statement, one transaction, one round trip (batch-function.ts)
-      const r = await this.pool.query<{ out: Parameters<typeof batchResults>[1] }>('SELECT addrflow_money_batch($1::jsonb) AS out', [batchArgument(steps)]);
-      return batchResults(steps, r.rows[0]!.out);
-    }
+    // one statement, one transaction, one round trip (batch-function.ts) …
+    if (!steps.some((s) => s.kind === 'settle' && s.opts?.answer)) return this.stepsOn(this.pool, steps);
+    // … and with Idempotency-Key answers to store, rendered here from the balance after their
+    // settle: the answers are written in the same transaction
     return this.tx(async (c) => {
-      const out: MoneyStepResult[] = [];
-      for (const s of steps) {
-        out.push(s.kind === 'reserve' ? await this.reserveOn(c, s.reservation)
-          : s.kind === 'settle' ? await this.settleOn(c, s.reservationId, s.accountId, s.entries, s.opts ?? {})
-            : await this.releaseOn(c, s.reservationId));
+      const out = await this.stepsOn(c, steps);
+      for (const [i, s] of steps.entries()) {
+        const answer = s.kind === 'settle' ? s.opts?.answer : undefined;
+        if (!answer) continue;
+        const a = answer.render((out[i] as SettleResult).credits);
+        await c.query(`UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, body = $5 WHERE account_id = $1 AND key = $2`,
+          [(s as { accountId: string }).accountId, answer.key, a.status, a.contentType, a.body]);
       }
       return out;
     });
   }
 
-  // the money steps, on the pool (a transaction of their own) or on a batch's client
-  private async reserveOn(db: Queryable, res: ReservationRow): Promise<boolean> {
-    const r = await db.query(
-      `WITH held AS (
-         UPDATE accounts SET reserved = reserved + $3
-         WHERE id = $2 AND (credits = -1 OR credits - reserved >= $3)
-         RETURNING id)
-       INSERT INTO reservations (id, account_id, amount, created_at, expires_at)
-       SELECT $1, id, $3, $4, $5 FROM held RETURNING id`,
-      [res.id, res.accountId, res.amount, res.createdAt, res.expiresAt],
-    );
-    return r.rowCount === 1;
-  }
-
-  private async settleOn(db: Queryable, reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions): Promise<SettleResult> {
-    // One statement, hence one implicit transaction and one round trip: the reservation row is
-    // deleted (which also serialises two settles of the same reservation), new ledger rows are
-    // inserted only while that reservation existed, and the account is debited by exactly the
-    // credits of the rows inserted and relieved of the whole reservation.
-    const r = await db.query<{ credits: string | null; charged: string | null; written: string; ids: string[] | null; amount: string | null }>(
-      `WITH res AS (
-         DELETE FROM reservations WHERE id = $1 AND account_id = $2 RETURNING amount
-       ), ins AS (
-         INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
-         SELECT t.id, $2, t.fn, t.cr, t.rq, t.tm, $8
-         FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::timestamptz[]) AS t(id, fn, cr, rq, tm)
-         WHERE EXISTS (SELECT 1 FROM res)
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id, credits
-       ), tot AS (
-         SELECT count(*) AS written, coalesce(sum(credits), 0) AS total, array_agg(id) AS ids FROM ins
-       ), upd AS (
-         UPDATE accounts a SET
-           credits = CASE WHEN a.credits = -1 THEN -1 ELSE a.credits - tot.total END,
-           reserved = a.reserved - coalesce((SELECT amount FROM res), 0)
-         FROM tot WHERE a.id = $2
-         RETURNING a.credits, CASE WHEN a.credits = -1 THEN 0 ELSE tot.total END AS charged
-       )
-       SELECT (SELECT credits FROM upd) AS credits, (SELECT charged FROM upd) AS charged,
-              (SELECT written FROM tot) AS written, (SELECT ids FROM tot) AS ids, (SELECT amount FROM res) AS amount`,
-      [reservationId, accountId, entries.map((e) => e.id), entries.map((e) => e.function), entries.map((e) => e.credits),
-        entries.map((e) => e.requestid), entries.map((e) => e.time), !opts.exportLater],
-    );
-    const row = r.rows[0]!;
-    if (row.credits === null) throw new Error(`settle: account ${accountId} does not exist`);
-    if (row.amount === null && entries.length > 0) {
-      // No reservation: nothing was written. Fine for a replay (every id already charged);
-      // refused for any entry not yet in the ledger.
-      const known = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ledger WHERE id = ANY($1::text[]) AND account_id = $2`, [entries.map((e) => e.id), accountId]);
-      if (Number(known.rows[0]!.n) < new Set(entries.map((e) => e.id)).size) {
-        throw new Error(`settle: reservation ${reservationId} is unknown or already settled`);
-      }
-    }
-    if (opts.answer) {
-      const a = opts.answer.render(Number(row.credits));
-      await db.query(`UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, body = $5 WHERE account_id = $1 AND key = $2`,
-        [accountId, opts.answer.key, a.status, a.contentType, a.body]);
-    }
-    return { written: Number(row.written), writtenIds: row.ids ?? [], charged: Number(row.charged), credits: Number(row.credits) };
-  }
-
-  private async releaseOn(db: Queryable, reservationId: string): Promise<undefined> {
-    await db.query(
-      `WITH gone AS (DELETE FROM reservations WHERE id = $1 RETURNING account_id, amount)
-       UPDATE accounts a SET reserved = a.reserved - gone.amount FROM gone WHERE a.id = gone.account_id`,
-      [reservationId],
-    );
-    return undefined;
+  /**
+   * The money steps, in order, in one call of `addrflow_money_batch` (batch-function.ts holds
+   * their SQL): on the pool a transaction of its own, or on a batch's client.
+   */
+  private async stepsOn(db: Queryable, steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
+    const r = await db.query<{ out: Parameters<typeof batchResults>[1] }>('SELECT addrflow_money_batch($1::jsonb) AS out', [batchArgument(steps)]);
+    return batchResults(steps, r.rows[0]!.out);
   }
 
   async renew(reservationIds: readonly string[], expiresAt: string): Promise<number> {
