@@ -289,9 +289,14 @@ export class Billing {
   // ---- idempotency keys (HTTP) --------------------------------------------------------------
 
   async claimIdempotencyKey(accountId: string, key: string, fingerprint: string): Promise<IdempotencyClaim> {
-    // a key of ours whose abandon is still owed (an outage) is given back first
-    // (taken out of the list first, so that concurrent claims of the key give it back only once)
-    if (this.unabandoned.delete(JSON.stringify([accountId, key]))) await this.abandonIdempotencyKey(accountId, key);
+    // a key of ours whose abandon is still owed (an outage) is given back first; taken out of the
+    // list before, so that concurrent claims of the key give it back only once
+    const id = JSON.stringify([accountId, key]);
+    const owed = this.unabandoned.get(id);
+    if (owed) {
+      this.unabandoned.delete(id);
+      if (this.now().getTime() <= owed.until) await this.abandon(accountId, key, owed.until);
+    }
     const t = this.now().getTime();
     return this.store.claimIdempotencyKey(accountId, key, fingerprint, new Date(t).toISOString(),
       new Date(t - IDEMPOTENCY_PENDING_MS).toISOString(), new Date(t - IDEMPOTENCY_TTL_MS).toISOString());
@@ -308,14 +313,17 @@ export class Billing {
    * until it turned stale (IDEMPOTENCY_PENDING_MS). Only a pending key is removed, so a request
    * whose settle did commit keeps its stored answer.
    */
-  async abandonIdempotencyKey(accountId: string, key: string): Promise<void> {
-    const id = JSON.stringify([accountId, key]);
+  abandonIdempotencyKey(accountId: string, key: string): Promise<void> {
+    // Owed only while no other server may have taken the key over: that may happen
+    // IDEMPOTENCY_PENDING_MS after the claim, which came before this call.
+    return this.abandon(accountId, key, this.now().getTime() + IDEMPOTENCY_PENDING_MS / 2);
+  }
+
+  private async abandon(accountId: string, key: string, until: number): Promise<void> {
     try {
       await this.store.abandonIdempotencyKey(accountId, key);
     } catch (err) {
-      // Retried only while no other server may have taken the key over (it may after
-      // IDEMPOTENCY_PENDING_MS from the claim, which came before this call).
-      if (err instanceof StoreUnavailableError) this.unabandoned.set(id, { accountId, key, until: Date.now() + IDEMPOTENCY_PENDING_MS / 2 });
+      if (err instanceof StoreUnavailableError) this.unabandoned.set(JSON.stringify([accountId, key]), { accountId, key, until });
       throw err;
     }
   }
@@ -327,12 +335,9 @@ export class Billing {
   async retryAbandons(): Promise<number> {
     let done = 0;
     for (const [id, k] of [...this.unabandoned]) {
-      if (Date.now() > k.until) {
-        this.unabandoned.delete(id); // stale by now: another claim may take it over
-        continue;
-      }
       this.unabandoned.delete(id);
-      await this.abandonIdempotencyKey(k.accountId, k.key); // on failure it is listed again
+      if (this.now().getTime() > k.until) continue; // too late: another claim may have taken it over
+      await this.abandon(k.accountId, k.key, k.until); // on failure it is listed again, same deadline
       done++;
     }
     return done;

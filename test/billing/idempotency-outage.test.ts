@@ -7,7 +7,8 @@
  * then got 409. The HTTP end to end: test/cli/serve-postgres-kill.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Billing } from '../../src/billing/billing.ts';
+import { Billing, IDEMPOTENCY_PENDING_MS } from '../../src/billing/billing.ts';
+import { PostgresStore } from '../../src/billing/postgres/store.ts';
 import { StoreUnavailableError } from '../../src/billing/store.ts';
 import { PG_CLUSTER_AVAILABLE, PG_CLUSTER_SKIP_REASON, PgCluster } from '../helpers/pg-cluster.ts';
 
@@ -20,10 +21,11 @@ describe.skipIf(!PG_CLUSTER_AVAILABLE)(title, () => {
   let one: Billing;
   let other: Billing;
   let account: string;
+  let db: string;
 
   beforeAll(async () => {
     cluster = await PgCluster.create();
-    const db = cluster.url({ schema: 'abandon_outage' });
+    db = cluster.url({ schema: 'abandon_outage' });
     one = await Billing.open(db);
     other = await Billing.open(db); // a second server on the same store
     account = (await one.createAccount({ credits: 1000, agreements: ['lines'] })).account;
@@ -62,5 +64,22 @@ describe.skipIf(!PG_CLUSTER_AVAILABLE)(title, () => {
     expect(await other.claimIdempotencyKey(account, 'k-poll', 'fp')).toEqual({ state: 'pending', fingerprint: 'fp' });
     // an answered key is never touched
     expect(await other.claimIdempotencyKey(account, 'k-done', 'fp')).toMatchObject({ state: 'done' });
+  }, 60_000);
+
+  it('an owed abandon is dropped once another server may have taken the key over (half the pending time after it failed)', async () => {
+    let clock = Date.now();
+    const late = await Billing.fromStore(new PostgresStore(db), { now: () => new Date(clock) });
+    try {
+      expect(await late.claimIdempotencyKey(account, 'k-late', 'fp')).toEqual({ state: 'claimed' });
+      cluster.stop('immediate');
+      await expect(late.abandonIdempotencyKey(account, 'k-late')).rejects.toBeInstanceOf(StoreUnavailableError);
+      await cluster.start();
+      clock += IDEMPOTENCY_PENDING_MS / 2 + 1000;
+      expect(await late.retryAbandons()).toBe(0);
+      // not given back: it waits to turn stale like the key of a server that died
+      expect(await other.claimIdempotencyKey(account, 'k-late', 'fp')).toEqual({ state: 'pending', fingerprint: 'fp' });
+    } finally {
+      await late.close();
+    }
   }, 60_000);
 });
