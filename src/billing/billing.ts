@@ -17,7 +17,7 @@ import { openStore } from './open-store.ts';
 import { GroupCommit } from './group-commit.ts';
 import { belongsTo } from './ledger-id.ts';
 import {
-  UNLIMITED, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry, type SettleOptions, type SettleResult,
+  StoreUnavailableError, UNLIMITED, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry, type SettleOptions, type SettleResult,
 } from './store.ts';
 
 /** What callers see of an account: never the secrets or their digests. */
@@ -110,6 +110,8 @@ export class Billing {
   readonly now: () => Date;
   /** Reserves, settles and releases of concurrent holders share one transaction (group-commit.ts). */
   readonly commits: GroupCommit;
+  /** Claimed Idempotency-Keys whose abandon failed (store unreachable): given back later (retryAbandons). */
+  private readonly unabandoned = new Map<string, { accountId: string; key: string; until: number }>();
 
   private constructor(store: BillingStore, pepper: string, now: () => Date, leaseMs: number) {
     this.store = store;
@@ -286,7 +288,15 @@ export class Billing {
 
   // ---- idempotency keys (HTTP) --------------------------------------------------------------
 
-  claimIdempotencyKey(accountId: string, key: string, fingerprint: string): Promise<IdempotencyClaim> {
+  async claimIdempotencyKey(accountId: string, key: string, fingerprint: string): Promise<IdempotencyClaim> {
+    // a key of ours whose abandon is still owed (an outage) is given back first; taken out of the
+    // list before, so that concurrent claims of the key give it back only once
+    const id = JSON.stringify([accountId, key]);
+    const owed = this.unabandoned.get(id);
+    if (owed) {
+      this.unabandoned.delete(id);
+      if (this.now().getTime() <= owed.until) await this.abandon(accountId, key, owed.until);
+    }
     const t = this.now().getTime();
     return this.store.claimIdempotencyKey(accountId, key, fingerprint, new Date(t).toISOString(),
       new Date(t - IDEMPOTENCY_PENDING_MS).toISOString(), new Date(t - IDEMPOTENCY_TTL_MS).toISOString());
@@ -296,8 +306,41 @@ export class Billing {
     return this.store.completeIdempotencyKey(accountId, key, answer, this.now().toISOString());
   }
 
+  /**
+   * Gives a claimed key back (its request failed and charged nothing). When the store cannot be
+   * reached (the outage that failed the request) the key is remembered and given back by
+   * `retryAbandons` once the store is back: otherwise its retries would wait for it, then get 409,
+   * until it turned stale (IDEMPOTENCY_PENDING_MS). Only a pending key is removed, so a request
+   * whose settle did commit keeps its stored answer.
+   */
   abandonIdempotencyKey(accountId: string, key: string): Promise<void> {
-    return this.store.abandonIdempotencyKey(accountId, key);
+    // Owed only while no other server may have taken the key over: that may happen
+    // IDEMPOTENCY_PENDING_MS after the claim, which came before this call.
+    return this.abandon(accountId, key, this.now().getTime() + IDEMPOTENCY_PENDING_MS / 2);
+  }
+
+  private async abandon(accountId: string, key: string, until: number): Promise<void> {
+    try {
+      await this.store.abandonIdempotencyKey(accountId, key);
+    } catch (err) {
+      if (err instanceof StoreUnavailableError) this.unabandoned.set(JSON.stringify([accountId, key]), { accountId, key, until });
+      throw err;
+    }
+  }
+
+  /**
+   * Gives back the keys whose abandon failed while the store was unreachable (see
+   * abandonIdempotencyKey); the server calls it whenever it has reached the store. Answers how many.
+   */
+  async retryAbandons(): Promise<number> {
+    let done = 0;
+    for (const [id, k] of [...this.unabandoned]) {
+      this.unabandoned.delete(id);
+      if (this.now().getTime() > k.until) continue; // too late: another claim may have taken it over
+      await this.abandon(k.accountId, k.key, k.until); // on failure it is listed again, same deadline
+      done++;
+    }
+    return done;
   }
 
   /** Forgets answers older than 24 h. */

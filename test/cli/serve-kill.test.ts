@@ -6,16 +6,15 @@
  *   and not charged again;
  * - no reservation outlives its lease (the new server sweeps the dead one's).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config/shared-data.ts';
 import { Billing } from '../../src/billing/billing.ts';
+import { BIN, startServe, type ServeProcess } from '../helpers/cli.ts';
 import { postForm } from '../helpers/http-server.ts';
 
-const BIN = join(PROJECT_ROOT, 'bin', 'addrflow.ts');
 const dir = mkdtempSync(join(tmpdir(), 'addrflow-serve-kill-'));
 const db = `sqlite:${join(dir, 'billing.sqlite')}`;
 const LINES_OK = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' };
@@ -27,22 +26,10 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function serve(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--workers', '1'], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ADDRFLOW_LEASE_MS: String(LEASE_MS), ADDRFLOW_LOG_LEVEL: 'warn' },
-  });
-  children.push(child);
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /\{"listening":"([^"]+)"\}/.exec(out);
-      if (m) resolve({ child, url: m[1]! });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
+async function serve(): Promise<ServeProcess> {
+  const s = await startServe(['--db', db, '--workers', '1'], { ADDRFLOW_LEASE_MS: String(LEASE_MS) });
+  children.push(s.child);
+  return s;
 }
 
 it('kill -9 under load: every 200 has its ledger row; a retry with its Idempotency-Key is answered from the store, not charged; no reservation outlives its lease', async () => {
@@ -72,8 +59,7 @@ it('kill -9 under load: every 200 has its ledger row; a retry with its Idempoten
   first.child.kill('SIGKILL');
   dead = true;
   await load;
-  // killed by a signal: exitCode stays null, signalCode is set (the exit may have happened already)
-  await new Promise((r) => first.child.exitCode !== null || first.child.signalCode !== null ? r(null) : first.child.once('exit', r));
+  await first.exited();
 
   const billing = await Billing.open(db);
   try {
@@ -101,7 +87,7 @@ it('kill -9 under load: every 200 has its ledger row; a retry with its Idempoten
     await billing.releaseExpired();
     expect((await billing.findAccount({ id: acc.account }))!.reserved).toBe(0);
     second.child.kill('SIGTERM');
-    await new Promise((r) => second.child.once('exit', r));
+    await second.exited();
   } finally {
     await billing.close();
   }

@@ -5,12 +5,11 @@
  * and its log names the outage once when it begins and once when it ends. (The load, latency and
  * ledger checks with stop, kill -9 and SIGSTOP are test/adapters/http/postgres-outage.test.ts.)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Billing } from '../../src/billing/billing.ts';
 import { ERRORS } from '../../src/contract/errors.ts';
-import { BIN } from '../helpers/cli.ts';
+import { startServe, type ServeProcess } from '../helpers/cli.ts';
 import { postForm } from '../helpers/http-server.ts';
 import { PG_CLUSTER_AVAILABLE, PG_CLUSTER_SKIP_REASON, PgCluster } from '../helpers/pg-cluster.ts';
 
@@ -21,31 +20,20 @@ const title = PG_CLUSTER_AVAILABLE
 
 describe.skipIf(!PG_CLUSTER_AVAILABLE)(title, () => {
   let cluster: PgCluster;
-  let child: ChildProcess;
+  let server: ServeProcess;
   let url: string;
-  let stderr = '';
   let db: string;
+  const stderr = () => server.stderr();
 
   beforeAll(async () => {
     cluster = await PgCluster.create();
     db = cluster.url({ schema: 'serve_outage' });
-    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--workers', '1'], {
-      stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' },
-    });
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const m = /\{"listening":"([^"]+)"\}/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-    });
+    server = await startServe(['--db', db, '--workers', '1']);
+    url = server.url;
   }, 120_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
     await cluster?.destroy();
   });
 
@@ -75,10 +63,10 @@ describe.skipIf(!PG_CLUSTER_AVAILABLE)(title, () => {
     }
     expect(status).toBe(200);
     await sleep(1500); // a maintenance poll after the return
-    expect(child.exitCode, stderr).toBeNull();
-    expect(stderr.match(/billing store unreachable/g) ?? [], stderr).toHaveLength(1);
-    expect(stderr.match(/billing store reachable again/g) ?? [], stderr).toHaveLength(1);
-    expect(stderr).not.toMatch(/request failed|uncaught|unhandled/i);
+    expect(server.child.exitCode, stderr()).toBeNull();
+    expect(stderr().match(/billing store unreachable/g) ?? [], stderr()).toHaveLength(1);
+    expect(stderr().match(/billing store reachable again/g) ?? [], stderr()).toHaveLength(1);
+    expect(stderr()).not.toMatch(/request failed|uncaught|unhandled/i);
 
     const after = await Billing.open(db);
     try {

@@ -150,6 +150,25 @@ export class PgCluster {
     process.kill(pid, 'SIGKILL');
   }
 
+  /**
+   * A crash of the whole server: SIGKILL to the postmaster and every process it forked (backends,
+   * checkpointer, WAL writer, …) at once, as `kill -9` of all of them would. The postmaster is
+   * stopped first so that it forks nothing between the listing and the kill. The next start runs
+   * crash recovery.
+   */
+  crash(): void {
+    const pm = this.processes()[0]!;
+    process.kill(pm, 'SIGSTOP');
+    for (const pid of this.processes().slice(1)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // exited meanwhile
+      }
+    }
+    process.kill(pm, 'SIGKILL');
+  }
+
   /** The postmaster and every process it forked (backends, checkpointer, …). */
   private processes(): number[] {
     const pm = Number(readFileSync(join(this.dir, 'postmaster.pid'), 'utf8').split('\n')[0]);

@@ -116,6 +116,9 @@ export class HttpServer {
       this.maintenance = await this.opts.billing.getMaintenance();
       if (!this.storeReachable) this.opts.logger?.warn('billing store reachable again: serving');
       this.storeReachable = true;
+      // Idempotency-Keys of requests an outage failed: free for their retries again
+      const given = await this.opts.billing.retryAbandons();
+      if (given) this.opts.logger?.info({ keys: given }, 'gave back the Idempotency-Keys of requests that failed in the outage');
     } catch (err) {
       // logged once per outage, not once per poll; requests meanwhile answer 503 (ADDR_ERR_STORE_UNAVAILABLE)
       if (this.storeReachable) this.opts.logger?.error({ err }, 'billing store unreachable: API requests answer 503 until it is back; keeping the last maintenance flag');
