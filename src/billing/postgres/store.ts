@@ -20,7 +20,7 @@ import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
 import {
-  SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
+  SCHEMA_VERSION, UNLIMITED, fillAnswer, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
   type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 
@@ -279,7 +279,7 @@ export class PostgresStore implements BillingStore {
       }
     }
     if (opts.answer) {
-      const a = opts.answer.render(Number(row.credits));
+      const a = fillAnswer(opts.answer.template, Number(row.credits));
       await db.query(`UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, body = $5 WHERE account_id = $1 AND key = $2`,
         [accountId, opts.answer.key, a.status, a.contentType, a.body]);
     }
