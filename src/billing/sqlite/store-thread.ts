@@ -14,10 +14,14 @@ export interface StoreCall {
   args: unknown[];
 }
 
-/** Its answer: the method's value, or its error (name, message and SQLite's code, if any). */
+/**
+ * Its answer: the method's value, or its error: name, message and the error's own fields of plain
+ * values (`code`, `errcode`, `errstr` of node:sqlite, `syscall`, `path` of a file error), so
+ * that the caller tells the errors apart as it would the direct store's (src/cli/fault.ts).
+ */
 export type StoreReply =
   | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { name: string; message: string; code?: unknown } };
+  | { id: number; ok: false; error: { name: string; message: string; fields: Record<string, string | number | boolean> } };
 
 /** The methods a call may name: the BillingStore interface (sqlite/store.ts), nothing private. */
 export const STORE_METHODS: ReadonlySet<string> = new Set([
@@ -57,5 +61,7 @@ if (parentPort) {
 
 function failure(id: number, err: unknown): StoreReply {
   const e = err instanceof Error ? err : new Error(String(err));
-  return { id, ok: false, error: { name: e.name, message: e.message, ...('code' in e ? { code: (e as { code: unknown }).code } : {}) } };
+  const fields: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(e)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') fields[k] = v;
+  return { id, ok: false, error: { name: e.name, message: e.message, fields } };
 }

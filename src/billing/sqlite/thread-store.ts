@@ -24,6 +24,13 @@ import {
 } from '../store.ts';
 import type { StoreCall, StoreReply } from './store-thread.ts';
 
+/** The thread's error as the direct store would have thrown it: its message, name and fields. */
+function rebuilt(error: Extract<StoreReply, { ok: false }>['error']): Error {
+  const e = Object.assign(new Error(error.message), error.fields);
+  if (e.name !== error.name) Object.defineProperty(e, 'name', { value: error.name, writable: true, configurable: true });
+  return e;
+}
+
 const ENTRY = new URL('./store-thread.ts', import.meta.url);
 
 interface Pending {
@@ -72,7 +79,7 @@ export class SqliteThreadStore implements BillingStore {
     this.pending.delete(r.id);
     if (this.pending.size === 0) this.worker?.unref();
     if (r.ok) p.resolve(r.value);
-    else p.reject(Object.assign(new Error(r.error.message), { name: r.error.name }, r.error.code !== undefined ? { code: r.error.code } : {}));
+    else p.reject(rebuilt(r.error));
   }
 
   /** The thread is gone: every waiting call fails with the coded 503; the next call starts a new thread. */
