@@ -12,7 +12,7 @@
  * - If the thread dies (a crash, out of memory), every call waiting on it fails with the coded 503
  *   `ADDR_ERR_STORE_UNAVAILABLE` (never a hang); the next call starts a new thread on the same
  *   file. A transaction the thread had not committed is rolled back by SQLite, so a request
- *   answered 503 was not charged.
+ *   answered 503 was not charged; a reservation it had committed is released when its lease ends.
  * Used by `addrflow serve` (open-store.ts, `thread: true`); the CLI, file jobs and the Kafka
  * worker call the synchronous store directly (see docs/http.md, "Stores").
  */
