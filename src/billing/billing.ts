@@ -14,6 +14,7 @@ import { priceOf } from './prices.ts';
 import { newRequestId } from './request-id.ts';
 import { digestsEqual, generateGuid, generateLicense, hashSecret } from './secrets.ts';
 import { openStore } from './open-store.ts';
+import { AuthCache } from './auth-cache.ts';
 import { GroupCommit } from './group-commit.ts';
 import { belongsTo } from './ledger-id.ts';
 import {
@@ -112,23 +113,35 @@ export class Billing {
   readonly commits: GroupCommit;
   /** Claimed Idempotency-Keys whose abandon failed (store unreachable): given back later (retryAbandons). */
   private readonly unabandoned = new Map<string, { accountId: string; key: string; until: number }>();
+  /** Credential digests and, for `authCacheMs`, the accounts authentication read (auth-cache.ts). */
+  private readonly auth: AuthCache;
 
-  private constructor(store: BillingStore, pepper: string, now: () => Date, leaseMs: number) {
+  private constructor(store: BillingStore, pepper: string, now: () => Date, leaseMs: number, authCacheMs: number) {
     this.store = store;
     this.commits = new GroupCommit(store);
+    this.auth = new AuthCache(authCacheMs);
     this.pepper = pepper;
     this.now = now;
     this.leaseMs = leaseMs;
   }
 
-  /** Opens (and initialises) a store; `url` as for `--db`. */
-  static async open(url?: string): Promise<Billing> {
-    return Billing.fromStore(await openStore(url));
+  /**
+   * Opens (and initialises) a store; `url` as for `--db`. `thread`: SQLite on a thread of its own
+   * (open-store.ts); `authCacheMs`: how long an account read by `authenticate` is kept (default 0).
+   */
+  static async open(url?: string, opts: { thread?: boolean; authCacheMs?: number } = {}): Promise<Billing> {
+    return Billing.fromStore(await openStore(url, { thread: opts.thread ?? false }), { authCacheMs: opts.authCacheMs ?? 0 });
   }
 
-  static async fromStore(store: BillingStore, opts: { now?: () => Date; leaseMs?: number } = {}): Promise<Billing> {
-    const pepper = await store.init();
-    return new Billing(store, pepper, opts.now ?? (() => new Date()), opts.leaseMs ?? leaseFromEnv());
+  static async fromStore(store: BillingStore, opts: { now?: () => Date; leaseMs?: number; authCacheMs?: number } = {}): Promise<Billing> {
+    let pepper: string;
+    try {
+      pepper = await store.init();
+    } catch (err) {
+      await store.close().catch(() => {}); // e.g. a store thread that must not outlive the failure
+      throw err;
+    }
+    return new Billing(store, pepper, opts.now ?? (() => new Date()), opts.leaseMs ?? leaseFromEnv(), opts.authCacheMs ?? 0);
   }
 
   async close(): Promise<void> {
@@ -159,8 +172,13 @@ export class Billing {
 
   private async resolve(sel: AccountSelector): Promise<AccountRow | undefined> {
     if ('id' in sel) return this.store.findAccount({ id: sel.id });
-    if ('guid' in sel) return this.store.findAccount({ guidHash: hashSecret(this.pepper, 'guid', sel.guid) });
-    return this.store.findAccount({ licenseHash: hashSecret(this.pepper, 'license', sel.license) });
+    if ('guid' in sel) return this.store.findAccount({ guidHash: this.digest('guid', sel.guid) });
+    return this.store.findAccount({ licenseHash: this.digest('license', sel.license) });
+  }
+
+  /** The keyed digest of a credential (memoised: auth-cache.ts). */
+  private digest(kind: 'license' | 'guid', value: string): string {
+    return this.auth.digest(kind, value, () => hashSecret(this.pepper, kind, value));
   }
 
   async findAccount(sel: AccountSelector): Promise<Account | undefined> {
@@ -179,16 +197,19 @@ export class Billing {
     const acc = await this.mustResolve(sel);
     const n = credits === 'unlimited' ? UNLIMITED : credits;
     if (n !== UNLIMITED && (!Number.isSafeInteger(n) || n <= 0)) throw new Error('credits must be a whole number > 0');
+    this.auth.clear();
     return publicAccount((await this.store.topup(acc.id, n))!);
   }
 
   async setAgreements(sel: AccountSelector, agreements: Op[]): Promise<Account> {
     const acc = await this.mustResolve(sel);
+    this.auth.clear();
     return publicAccount((await this.store.setAgreements(acc.id, agreements))!);
   }
 
   async setDisabled(sel: AccountSelector, disabled: boolean): Promise<Account> {
     const acc = await this.mustResolve(sel);
+    this.auth.clear();
     return publicAccount((await this.store.setDisabled(acc.id, disabled))!);
   }
 
@@ -222,11 +243,14 @@ export class Billing {
 
   /**
    * Checks the credentials (already shape-checked by contract/validate) against the store.
-   * Unknown, mismatching or disabled → 401; function not agreed → 403.
+   * Unknown, mismatching or disabled → 401; function not agreed → 403. With `authCacheMs`, the
+   * account may be one read up to that long ago (auth-cache.ts): a change another process makes
+   * takes effect within it. The balance it carries is not for decisions (reserve asks the store).
    */
   async authenticate(credentials: Credentials, op: Op): Promise<Account> {
-    const row = await this.store.findAccount({ licenseHash: hashSecret(this.pepper, 'license', credentials.license) });
-    const given = hashSecret(this.pepper, 'guid', credentials.guid);
+    const licenseHash = this.digest('license', credentials.license);
+    const row = await this.auth.account(licenseHash, () => this.store.findAccount({ licenseHash }));
+    const given = this.digest('guid', credentials.guid);
     // Compare even when the license is unknown, so both failures take the same time.
     const match = digestsEqual(row ? row.guidHash : given.replace(/./g, '0'), given);
     if (!row || !match || row.disabled) throw new ServiceError('UNAUTHORIZED');

@@ -39,9 +39,10 @@ import { renewerOf, type LeaseRenewer } from './lease-renewer.ts';
 import { jobKey, ledgerId, type JobIdentity } from './ledger-id.ts';
 import { PRICES } from './prices.ts';
 import { newRequestId } from './request-id.ts';
-import { UNLIMITED, type IdempotentAnswer, type LedgerEntry } from './store.ts';
+import { UNLIMITED, type AnswerTemplate, type IdempotentAnswer, type LedgerEntry } from './store.ts';
 
-export type { IdempotentAnswer };
+export type { AnswerTemplate, IdempotentAnswer };
+export { answerTemplate, fillAnswer } from './store.ts';
 
 export interface MeterItem {
   /** The function to charge; undefined for an item that costs nothing (rejected, refused, undecodable). */
@@ -82,11 +83,11 @@ export interface SettleOpts {
   /** The ledger rows are mirrored (Kafka ledger topic) after settle; see BillingStore SettleOptions. */
   exportLater?: boolean;
   /**
-   * HTTP with an Idempotency-Key: the request's answer, rendered from the balance after the
-   * debit, is stored with the settle, in one transaction (BillingStore SettleOptions). Only called
-   * when the hold has a reservation to settle.
+   * HTTP with an Idempotency-Key: the request's answer, filled in from the balance after the
+   * debit, is stored with the settle, in one transaction (BillingStore SettleOptions). Stored
+   * only when the hold has a reservation to settle (then `Settled.balance` is defined).
    */
-  answer?: { key: string; render: (balance: number) => IdempotentAnswer };
+  answer?: { key: string; template: AnswerTemplate };
 }
 
 export interface HoldOptions {

@@ -29,12 +29,25 @@ export function describeDb(url: string | undefined): string {
   return u;
 }
 
-export async function openStore(url?: string): Promise<BillingStore> {
+export interface OpenStoreOptions {
+  /**
+   * SQLite: the connection lives on a thread of its own (sqlite/thread-store.ts), so that the
+   * caller's event loop never waits on SQLite (the HTTP server). PostgreSQL is asynchronous anyway.
+   */
+  thread?: boolean;
+}
+
+export async function openStore(url?: string, opts: OpenStoreOptions = {}): Promise<BillingStore> {
   const u = url ?? process.env.ADDRFLOW_DB;
-  if (!u) {
+  const sqlite = async (path: string): Promise<BillingStore> => {
+    if (opts.thread) {
+      const { SqliteThreadStore } = await import('./sqlite/thread-store.ts');
+      return new SqliteThreadStore(path);
+    }
     const { SqliteStore } = await import('./sqlite/store.ts');
-    return new SqliteStore(resolve(DEFAULT_SQLITE_PATH));
-  }
+    return new SqliteStore(path);
+  };
+  if (!u) return sqlite(resolve(DEFAULT_SQLITE_PATH));
   if (/^postgres(ql)?:\/\//.test(u)) {
     const { PostgresStore } = await import('./postgres/store.ts');
     return new PostgresStore(u);
@@ -43,8 +56,7 @@ export async function openStore(url?: string): Promise<BillingStore> {
     let path = u.slice('sqlite:'.length);
     if (path.startsWith('//')) path = path.slice(2);
     if (!path) throw new Error(`--db ${u}: no path after 'sqlite:'`);
-    const { SqliteStore } = await import('./sqlite/store.ts');
-    return new SqliteStore(path === ':memory:' ? ':memory:' : resolve(path));
+    return sqlite(path === ':memory:' ? ':memory:' : resolve(path));
   }
   throw new StartError('STORE_CONFIG', `--db must be sqlite:PATH or postgres://…; got '${describeDb(u)}'`);
 }

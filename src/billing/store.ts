@@ -19,6 +19,7 @@
  * - unlimited accounts (credits = -1) are never refused and never debited, but their ledger
  *   entries are written like everyone else's.
  */
+import { randomBytes } from 'node:crypto';
 import { ServiceError } from '../contract/errors.ts';
 import type { Op } from '../contract/params.ts';
 
@@ -110,11 +111,39 @@ export interface SettleOptions {
    */
   exportLater?: boolean;
   /**
-   * An HTTP request with an `Idempotency-Key` (claimed before): its answer is rendered from the
-   * balance after this settle and stored as the key's answer IN THE SAME TRANSACTION, so that a
-   * retry after a crash is answered from the store and never charged again.
+   * An HTTP request with an `Idempotency-Key` (claimed before): its answer is filled in from the
+   * balance after this settle (`fillAnswer`) and stored as the key's answer IN THE SAME
+   * TRANSACTION, so that a retry after a crash is answered from the store and never charged again.
+   * A template, not a function, so that it can cross to the store's thread (sqlite/thread-store.ts).
    */
-  answer?: { key: string; render: (balance: number) => IdempotentAnswer };
+  answer?: { key: string; template: AnswerTemplate };
+}
+
+/**
+ * An answer whose body depends on the balance after the settle only (the `availablecredits`
+ * fields): the body is `parts` joined by the balance written as a decimal (`String(balance)`).
+ */
+export interface AnswerTemplate {
+  status: number;
+  contentType: string;
+  parts: string[];
+}
+
+/** Stands for the balance while an answer is rendered (`answerTemplate`): random per process, never sent. */
+const BALANCE_MARK = `B${randomBytes(16).toString('hex')}`;
+
+/**
+ * The template of the answer `render` gives for a balance not yet known: `render` is called once
+ * with a mark in place of the balance's decimal text, and its body is cut at each mark.
+ */
+export function answerTemplate(status: number, render: (balance: string) => { contentType: string; body: string }): AnswerTemplate {
+  const r = render(BALANCE_MARK);
+  return { status, contentType: r.contentType, parts: r.body.split(BALANCE_MARK) };
+}
+
+/** The answer of `template` for `balance` (the store stores it; the server sends the same). */
+export function fillAnswer(template: AnswerTemplate, balance: number): IdempotentAnswer {
+  return { status: template.status, contentType: template.contentType, body: template.parts.join(String(balance)) };
 }
 
 /** One money step of a group commit (`BillingStore.batch`). */

@@ -7,7 +7,7 @@ import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/contract/errors.ts';
 import { Billing } from '../../src/billing/billing.ts';
 import { isRequestId, newRequestId } from '../../src/billing/request-id.ts';
-import type { BillingStore } from '../../src/billing/store.ts';
+import { answerTemplate, type BillingStore } from '../../src/billing/store.ts';
 import { ledgerId } from '../../src/billing/ledger-id.ts';
 
 /** A scoped ledger id (account/function/job/record) of an HTTP request. */
@@ -273,14 +273,15 @@ export function storeContract(f: StoreFactory): void {
       expect(await billing.claimIdempotencyKey(a.account, 'k-settle', 'fp')).toEqual({ state: 'claimed' });
       const r = await billing.reserve(a.account, 'lines', 1);
       const rid = newRequestId();
-      const render = (balance: number) => ({ status: 200, contentType: 'application/json; charset=UTF-8', body: `{"availablecredits":"${balance}"}` });
-      await billing.settle(r, [{ id: lid(a.account, 'lines', rid, 0), requestid: rid }], { answer: { key: 'k-settle', render } });
+      const render = (balance: number | string) => ({ status: 200, contentType: 'application/json; charset=UTF-8', body: `{"availablecredits":"${balance}"}` });
+      const template = answerTemplate(200, render);
+      await billing.settle(r, [{ id: lid(a.account, 'lines', rid, 0), requestid: rid }], { answer: { key: 'k-settle', template } });
       // a retry (after a crash of the server that answered) is answered from the store
       expect(await second.claimIdempotencyKey(a.account, 'k-settle', 'fp')).toEqual({ state: 'done', fingerprint: 'fp', answer: render(80) });
       // against a reservation that is gone, settle refuses and the key stays pending
       expect(await billing.claimIdempotencyKey(a.account, 'k-fail', 'fp')).toEqual({ state: 'claimed' });
       const rid2 = newRequestId();
-      await expect(billing.settle({ ...r, id: newRequestId() }, [{ id: lid(a.account, 'lines', rid2, 0), requestid: rid2 }], { answer: { key: 'k-fail', render } }))
+      await expect(billing.settle({ ...r, id: newRequestId() }, [{ id: lid(a.account, 'lines', rid2, 0), requestid: rid2 }], { answer: { key: 'k-fail', template } }))
         .rejects.toThrow(/unknown or already settled/);
       expect(await second.claimIdempotencyKey(a.account, 'k-fail', 'fp')).toEqual({ state: 'pending', fingerprint: 'fp' });
       expect(await billing.balance(a.account)).toBe(80);

@@ -1,6 +1,7 @@
 /**
  * `addrflow serve` as a real process: the CLI creates accounts, `addrflow maintenance on|off`
- * switches a running server without a restart, and SIGTERM lets a 5,000-record batch in flight
+ * switches a running server without a restart, `accounts disable|agree` by the CLI take effect
+ * within 1 s (the server keeps an account read for authentication that long) and a top-up at once, and SIGTERM lets a 5,000-record batch in flight
  * finish and be charged before the process exits 0. Its log never shows a license or guid.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -81,6 +82,45 @@ describe('addrflow serve (real process)', () => {
     }
     expect(status).toBe(200);
   });
+
+  it('accounts disable / enable / agree by another process take effect within 1 s (auth cache); a top-up at once (402 is the store\'s)', async () => {
+    const a = JSON.parse(cli('accounts', 'create', '--credits', '20', '--agree', 'lines', '--db', db).out) as { license: string; guid: string };
+    const post = async () => (await postForm(url + '/address/lines', { license: a.license, guid: a.guid, ...LINES_OK })).status;
+    const LIMIT_MS = 1000; // the promise (docs/http.md, "Accounts")
+    const MARGIN_MS = 1500; // a loaded machine: one request's latency and the poll's period
+    /** Polls until the server answers `want`; answers how long after the CLI returned it did. */
+    const until = async (want: number): Promise<number> => {
+      const t0 = Date.now();
+      for (;;) {
+        const status = await post();
+        if (status === want) return Date.now() - t0;
+        if (Date.now() - t0 > LIMIT_MS + MARGIN_MS) throw new Error(`still ${status}, not ${want}, ${Date.now() - t0} ms after the change`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    /** From then on every request is answered `want` (sequential and concurrent). */
+    const stays = async (want: number) => {
+      for (let i = 0; i < 5; i++) expect(await post()).toBe(want);
+      expect(new Set(await Promise.all(Array.from({ length: 20 }, post)))).toEqual(new Set([want]));
+    };
+
+    // the first request charges the last 20 credits; the account is read (and kept) by the server
+    expect(await post()).toBe(200);
+    expect(await post()).toBe(402); // 402 is decided by the store, not by the kept account…
+    expect(cli('accounts', 'topup', '--guid', a.guid, '--credits', '100000', '--db', db).code).toBe(0);
+    expect(await post()).toBe(200); // …so a top-up counts at once
+
+    expect(cli('accounts', 'disable', '--guid', a.guid, '--db', db).code).toBe(0);
+    expect(await until(401)).toBeLessThanOrEqual(LIMIT_MS + MARGIN_MS);
+    await stays(401);
+
+    expect(cli('accounts', 'disable', '--guid', a.guid, '--enable', '--db', db).code).toBe(0);
+    expect(await until(200)).toBeLessThanOrEqual(LIMIT_MS + MARGIN_MS);
+
+    expect(cli('accounts', 'agree', '--guid', a.guid, '--agree', 'search', '--db', db).code).toBe(0);
+    expect(await until(403)).toBeLessThanOrEqual(LIMIT_MS + MARGIN_MS);
+    await stays(403);
+  }, 60_000);
 
   it('SIGTERM: a batch of 5,000 in flight finishes and is charged, then the process exits 0', async () => {
     const billing = await Billing.open(db);

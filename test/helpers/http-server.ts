@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Billing } from '../../src/billing/billing.ts';
-import { SqliteStore } from '../../src/billing/sqlite/store.ts';
+import { AUTH_CACHE_MS } from '../../src/billing/auth-cache.ts';
+import { SqliteThreadStore } from '../../src/billing/sqlite/thread-store.ts';
 import { PostgresStore } from '../../src/billing/postgres/store.ts';
 import { HttpServer, type HttpServerOptions } from '../../src/adapters/http/server.ts';
 import type { ElementRunner } from '../../src/adapters/http/api.ts';
@@ -137,10 +138,11 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
   let billing = o.billing;
   if (!billing) {
     if (o.db && typeof o.db === 'object') {
-      billing = await Billing.fromStore(new PostgresStore(o.db.postgresUrl));
+      billing = await Billing.fromStore(new PostgresStore(o.db.postgresUrl), { authCacheMs: AUTH_CACHE_MS });
     } else {
       const dir = mkdtempSync(join(tmpdir(), 'addrflow-http-'));
-      billing = await Billing.fromStore(new SqliteStore(join(dir, 'billing.sqlite')));
+      // as `addrflow serve` opens it (run-server.ts): the connection on its own thread, accounts kept ≤ 1 s
+      billing = await Billing.fromStore(new SqliteThreadStore(join(dir, 'billing.sqlite')), { authCacheMs: AUTH_CACHE_MS });
       cleanup = async () => rmSync(dir, { recursive: true, force: true });
     }
   }

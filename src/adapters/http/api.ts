@@ -16,7 +16,7 @@ import {
   PREFER_COUNTRY, checkPreferCountry, isPlainObject, validateCredentials, validateElement, type Validated, type ValidElement,
 } from '../../contract/validate.ts';
 import type { Billing } from '../../billing/billing.ts';
-import { Meter, type Hold, type IdempotentAnswer } from '../../billing/meter.ts';
+import { answerTemplate, fillAnswer, Meter, type AnswerTemplate, type Hold } from '../../billing/meter.ts';
 import { newRequestId } from '../../billing/request-id.ts';
 import type { Outcome } from '../../engine/process.ts';
 import type { Logger } from '../../log.ts';
@@ -90,7 +90,7 @@ function withoutCredentials(body: FormFields): Record<string, unknown> {
   return out;
 }
 
-function extrasFor(opts: { requestproof: boolean; returnavailablecredits: boolean }, requestid: string, credits: number): Extras {
+function extrasFor(opts: { requestproof: boolean; returnavailablecredits: boolean }, requestid: string, credits: number | string): Extras {
   const e: Extras = {};
   if (opts.requestproof) e.requestid = requestid;
   if (opts.returnavailablecredits) e.availablecredits = String(credits);
@@ -133,10 +133,25 @@ interface KeyAnswer {
   stored: boolean;
 }
 
-/** The settle option that stores the answer rendered from the balance after the debit (see KeyAnswer). */
-function storedWith(key: KeyAnswer | undefined, render: (balance: number) => Rendered): { answer?: { key: string; render: (balance: number) => IdempotentAnswer } } {
-  if (!key) return {};
-  return { answer: { key: key.key, render: (balance) => ({ status: 200, ...render(balance) }) } };
+/**
+ * The settle option that stores the answer filled in from the balance after the debit (see
+ * KeyAnswer), and the answer to send: the stored one when the settle stored it, else `render`'s.
+ */
+function storedWith(key: KeyAnswer | undefined, render: (balance: number | string) => Rendered): {
+  opts: { answer?: { key: string; template: AnswerTemplate } };
+  /** The answer for the balance after the settle (`settled`, undefined when nothing was settled) or else `balance`. */
+  answer: (settled: number | undefined, balance: number) => Rendered;
+} {
+  if (!key) return { opts: {}, answer: (_settled, balance) => render(balance) };
+  const template = answerTemplate(200, render);
+  return {
+    opts: { answer: { key: key.key, template } },
+    answer: (settled, balance) => {
+      if (settled === undefined) return render(balance); // nothing settled: `idempotent` stores it after
+      key.stored = true;
+      return fillAnswer(template, settled);
+    },
+  };
 }
 
 /** What a key is bound to: the operation and every form field but the credentials. */
@@ -206,12 +221,10 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Mete
     if (outcome.error.errorcode === ERRORS.INTERNAL.status) throw new EngineFailure(requestid, outcome.error.errormessage);
     return fail(format, outcome.error);
   }
-  const render = (balance: number): Rendered => renderRecord(format, orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, balance)));
-  let rendered: Rendered | undefined;
-  const settled = await meter.settle(hold, [outcome.chargeable], storedWith(key, (b) => (rendered = render(b))));
-  if (key && rendered) key.stored = true;
+  const stored = storedWith(key, (b) => renderRecord(format, orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, b))));
+  const settled = await meter.settle(hold, [outcome.chargeable], stored.opts);
   const balance = settled.balance ?? (outcome.options.returnavailablecredits ? await meter.balance() : 0);
-  return { status: 200, ...(rendered ?? render(balance)), records: 1, charged: settled.entries.length };
+  return { status: 200, ...stored.answer(settled.balance, balance), records: 1, charged: settled.entries.length };
 }
 
 async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format, key?: KeyAnswer): Promise<Answer> {
@@ -296,7 +309,7 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, meter: Meter
       returnavailablecredits: el.returnavailablecredits !== undefined ? o.options.returnavailablecredits : topV.options.returnavailablecredits,
     };
   };
-  const itemsWith = (balance: number | undefined): object[] => {
+  const itemsWith = (balance: number | string): object[] => {
     const items: object[] = new Array(elements.length);
     for (let i = 0; i < elements.length; i++) {
       const v = validated[i]!;
@@ -307,15 +320,14 @@ async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, meter: Meter
         const e = o && !o.ok ? o.error : errorBody('INTERNAL');
         items[i] = { errorcode: e.errorcode, errormessage: e.errormessage };
       } else {
-        items[i] = orderedRecord(op, o.record, extrasFor(wants(i), requestid, balance ?? 0));
+        items[i] = orderedRecord(op, o.record, extrasFor(wants(i), requestid, balance));
       }
     }
     return items;
   };
-  let rendered: Rendered | undefined;
-  const settled = await meter.settle(hold, outcomes.map((o) => o.ok && o.chargeable), storedWith(key, (b) => (rendered = renderBatch(format, itemsWith(b)))));
-  if (key && rendered) key.stored = true;
+  const stored = storedWith(key, (b) => renderBatch(format, itemsWith(b)));
+  const settled = await meter.settle(hold, outcomes.map((o) => o.ok && o.chargeable), stored.opts);
   let balance = settled.balance;
   if (balance === undefined && runIdx.some((i) => slotOutcome[i]?.ok && wants(i).returnavailablecredits)) balance = await meter.balance();
-  return { status: 200, ...(rendered ?? renderBatch(format, itemsWith(balance))), records: runIdx.length, charged: settled.entries.length };
+  return { status: 200, ...stored.answer(settled.balance, balance ?? 0), records: runIdx.length, charged: settled.entries.length };
 }

@@ -5,6 +5,7 @@
  * engine pool, the server; SIGTERM/SIGINT drain the requests in flight, then close pool and store.
  * The CLI (src/cli/commands/serve.ts) parses the options and calls runServer.
  */
+import { AUTH_CACHE_MS } from '../../billing/auth-cache.ts';
 import { Billing } from '../../billing/billing.ts';
 import { describeDb } from '../../billing/open-store.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
@@ -30,7 +31,9 @@ export async function runServer(o: ServerOptions): Promise<number> {
 
   // the index first: an unusable one stops the server before it opens the store
   const indexBuffer = await o.loadIndex();
-  const billing = await Billing.open(o.db);
+  // SQLite on its own thread: the event loop never waits on the store; accounts read for
+  // authentication are kept ≤ 1 s (docs/http.md, "Accounts")
+  const billing = await Billing.open(o.db, { thread: true, authCacheMs: AUTH_CACHE_MS });
   const sweepStale = async () => {
     const released = await billing.releaseExpired();
     if (released) log.warn({ released }, 'released reservations whose lease expired (left by a stopped process)');

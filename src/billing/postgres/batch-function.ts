@@ -7,7 +7,7 @@
  * (group-commit.ts) runs the steps one by one, as for every store. A step alone (`reserve`,
  * `settle`, `release`) is a batch of one: the steps' SQL lives here only.
  *
- * A settle that stores an Idempotency-Key answer renders it in JS from the balance after the
+ * A settle that stores an Idempotency-Key answer fills its template in JS with the balance after the
  * debit; store.ts then writes the answer in the same transaction as the call.
  */
 import type { MoneyStep, MoneyStepResult } from '../store.ts';

@@ -22,7 +22,7 @@ import { MIGRATE_TO_2, SCHEMA_SQL } from './schema.ts';
 import { BATCH_FUNCTION_SQL, batchArgument, batchResults } from './batch-function.ts';
 import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
 import {
-  SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
+  SCHEMA_VERSION, UNLIMITED, fillAnswer, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
   type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 
@@ -168,14 +168,14 @@ export class PostgresStore implements BillingStore {
   async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
     // one statement, one transaction, one round trip (batch-function.ts) …
     if (!steps.some((s) => s.kind === 'settle' && s.opts?.answer)) return this.stepsOn(this.pool, steps);
-    // … and with Idempotency-Key answers to store, rendered here from the balance after their
+    // … and with Idempotency-Key answers to store, filled in here from the balance after their
     // settle: the answers are written in the same transaction
     return this.tx(async (c) => {
       const out = await this.stepsOn(c, steps);
       for (const [i, s] of steps.entries()) {
         const answer = s.kind === 'settle' ? s.opts?.answer : undefined;
         if (!answer) continue;
-        const a = answer.render((out[i] as SettleResult).credits);
+        const a = fillAnswer(answer.template, (out[i] as SettleResult).credits);
         await c.query(`UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, body = $5 WHERE account_id = $1 AND key = $2`,
           [(s as { accountId: string }).accountId, answer.key, a.status, a.contentType, a.body]);
       }

@@ -9,7 +9,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import {
-  SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
+  SCHEMA_VERSION, UNLIMITED, fillAnswer, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
   type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 
@@ -245,7 +245,7 @@ export class SqliteStore implements BillingStore {
     if (res) this.q(`DELETE FROM reservations WHERE id = ?`).run(reservationId);
     const after = this.q(`SELECT credits FROM accounts WHERE id = ?`).get(accountId) as { credits: number };
     if (opts.answer) {
-      const a = opts.answer.render(Number(after.credits));
+      const a = fillAnswer(opts.answer.template, Number(after.credits));
       this.q(`UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, body = ? WHERE account_id = ? AND key = ?`)
         .run(a.status, a.contentType, a.body, accountId, opts.answer.key);
     }

@@ -37,6 +37,8 @@ async function idempotencySuite(servers: TestServer[], billing: Billing): Promis
   // the first answer, then a repeat (on the other instance): same status, same body, not charged
   const first = await post(s1, 'lines', a, { batch, requestproof: 1, returnavailablecredits: 1 }, 'order-4711');
   expect(first.status).toBe(200);
+  // the stored answer is a template filled with the balance after the debit, in the settle's transaction
+  expect(first.json().map((e: { availablecredits?: string }) => e.availablecredits)).toEqual([String(10_000 - 40), String(10_000 - 40), undefined]);
   expect(await billing.balance(a.account)).toBe(10_000 - 40);
   const again = await post(s2, 'lines', a, { batch, requestproof: 1, returnavailablecredits: 1 }, 'order-4711');
   expect(again.status).toBe(200);
@@ -67,9 +69,10 @@ async function idempotencySuite(servers: TestServer[], billing: Billing): Promis
   const poor = await billing.createAccount({ credits: 0, agreements: ['lines'] });
   expect((await post(s1, 'lines', poor, { ...LINES_OK }, 'k-402')).status).toBe(402);
   await billing.topup({ id: poor.account }, 20);
-  const paid = await post(s2, 'lines', poor, { ...LINES_OK }, 'k-402');
+  const paid = await post(s2, 'lines', poor, { ...LINES_OK, returnavailablecredits: 1, responseformat: 'xml' }, 'k-402');
   expect(paid.status).toBe(200);
-  expect((await post(s1, 'lines', poor, { ...LINES_OK }, 'k-402')).text).toBe(paid.text);
+  expect(paid.text).toContain('<availablecredits>0</availablecredits>');
+  expect((await post(s1, 'lines', poor, { ...LINES_OK, returnavailablecredits: 1, responseformat: 'xml' }, 'k-402')).text).toBe(paid.text);
   expect(await billing.balance(poor.account)).toBe(0);
 
   // concurrent duplicates: 20 requests with one key at once, on both instances → one charge, one answer

@@ -1,0 +1,67 @@
+/**
+ * The SQLite store's thread (`SqliteThreadStore`, thread-store.ts): it owns the connection and
+ * runs each call it is sent, in the order sent, on the synchronous `SqliteStore`, so that the
+ * thread that sent it (the HTTP server's event loop) never waits on SQLite. One message in, one
+ * answer out; a group commit is one `batch` call, one transaction.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { SqliteStore } from './store.ts';
+
+/** A call of a store method. */
+export interface StoreCall {
+  id: number;
+  method: string;
+  args: unknown[];
+}
+
+/**
+ * Its answer: the method's value, or its error: name, message and the error's own fields of plain
+ * values (`code`, `errcode`, `errstr` of node:sqlite, `syscall`, `path` of a file error), so
+ * that the caller tells the errors apart as it would the direct store's (src/cli/fault.ts).
+ */
+export type StoreReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { name: string; message: string; fields: Record<string, string | number | boolean> } };
+
+/** The methods a call may name: the BillingStore interface (sqlite/store.ts), nothing private. */
+export const STORE_METHODS: ReadonlySet<string> = new Set([
+  'init', 'close', 'createAccount', 'findAccount', 'topup', 'setAgreements', 'setDisabled', 'reserve', 'settle', 'release',
+  'batch', 'renew', 'releaseExpired', 'ledger', 'ledgerCount', 'ledgerEntry', 'unexported', 'markExported', 'ledgerIdsPresent',
+  'claimIdempotencyKey', 'completeIdempotencyKey', 'abandonIdempotencyKey', 'sweepIdempotencyKeys', 'getMaintenance', 'setMaintenance',
+]);
+
+if (parentPort) {
+  const port = parentPort;
+  // a file that cannot be opened fails every call with the same error as the direct store would
+  let store: SqliteStore | undefined;
+  let openError: unknown;
+  try {
+    store = new SqliteStore((workerData as { path: string }).path);
+  } catch (err) {
+    openError = err;
+  }
+  const call = store as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  port.on('message', (m: StoreCall) => {
+    let reply: StoreReply;
+    try {
+      if (openError !== undefined) throw openError;
+      if (!STORE_METHODS.has(m.method)) throw new Error(`not a store method: ${m.method}`);
+      // every SqliteStore method completes synchronously: its promise is already settled
+      void call[m.method]!(...m.args).then(
+        (value) => port.postMessage({ id: m.id, ok: true, value } satisfies StoreReply),
+        (err: unknown) => port.postMessage(failure(m.id, err)),
+      );
+      return;
+    } catch (err) {
+      reply = failure(m.id, err);
+    }
+    port.postMessage(reply);
+  });
+}
+
+function failure(id: number, err: unknown): StoreReply {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const fields: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(e)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') fields[k] = v;
+  return { id, ok: false, error: { name: e.name, message: e.message, fields } };
+}
