@@ -5,10 +5,9 @@
  * transaction: one commit (one WAL flush) and one round trip for the whole batch, instead of
  * BEGIN, a statement per step and COMMIT. Any step that raises rolls the batch back, and the caller
  * (group-commit.ts) runs the steps one by one, as for every store. A step alone (`reserve`,
- * `settle`, `release`) is a batch of one: the steps' SQL lives here only.
- *
- * A settle that stores an Idempotency-Key answer fills its template in JS with the balance after the
- * debit; store.ts then writes the answer in the same transaction as the call.
+ * `settle`, `release`) is a batch of one: the steps' SQL lives here only. A settle that stores an
+ * Idempotency-Key answer fills the answer's template with the balance after its debit in the same
+ * statement (as `fillAnswer` does: the parts joined by the balance's decimal text).
  */
 import type { MoneyStep, MoneyStepResult } from '../store.ts';
 
@@ -62,6 +61,12 @@ BEGIN
           RAISE EXCEPTION 'settle: reservation % is unknown or already settled', s->>'id';
         END IF;
       END IF;
+      IF s ? 'answer' THEN
+        -- the request's Idempotency-Key answer, its template filled with the balance after this debit
+        UPDATE idempotency_keys SET state = 'done', status = (s->'answer'->>'status')::integer, content_type = s->'answer'->>'type',
+          body = (SELECT string_agg(t.part, v_credits::text ORDER BY t.i) FROM jsonb_array_elements_text(s->'answer'->'parts') WITH ORDINALITY AS t(part, i))
+        WHERE account_id = s->>'account' AND key = s->'answer'->>'key';
+      END IF;
       out := out || jsonb_build_array(jsonb_build_object(
         'credits', v_credits, 'charged', v_charged, 'written', v_written, 'ids', to_jsonb(coalesce(v_ids, '{}'::text[]))));
     ELSE
@@ -83,11 +88,14 @@ export function batchArgument(steps: readonly MoneyStep[]): string {
         const r = s.reservation;
         return { k: 'reserve', id: r.id, account: r.accountId, amount: r.amount, created: r.createdAt, expires: r.expiresAt };
       }
-      case 'settle':
+      case 'settle': {
+        const a = s.opts?.answer;
         return {
           k: 'settle', id: s.reservationId, account: s.accountId, exported: !s.opts?.exportLater,
           entries: s.entries.map((e) => ({ id: e.id, fn: e.function, cr: e.credits, rq: e.requestid, tm: e.time })),
+          ...(a ? { answer: { key: a.key, status: a.template.status, type: a.template.contentType, parts: a.template.parts } } : {}),
         };
+      }
       default:
         return { k: 'release', id: s.reservationId };
     }

@@ -22,12 +22,9 @@ import { MIGRATE_TO_2, SCHEMA_SQL } from './schema.ts';
 import { BATCH_FUNCTION_SQL, batchArgument, batchResults } from './batch-function.ts';
 import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
 import {
-  SCHEMA_VERSION, UNLIMITED, fillAnswer, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
+  SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
   type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
-
-/** The pool (each statement its own transaction) or one client inside a transaction. */
-type Queryable = Pick<pg.Pool, 'query'>;
 
 interface AccountPgRow {
   id: string; license_hash: string; guid_hash: string; credits: string; reserved: string;
@@ -154,7 +151,7 @@ export class PostgresStore implements BillingStore {
   }
 
   async reserve(res: ReservationRow): Promise<boolean> {
-    return (await this.stepsOn(this.pool, [{ kind: 'reserve', reservation: res }]))[0] as boolean;
+    return (await this.batch([{ kind: 'reserve', reservation: res }]))[0] as boolean;
   }
 
   async settle(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions = {}): Promise<SettleResult> {
@@ -162,33 +159,15 @@ export class PostgresStore implements BillingStore {
   }
 
   async release(reservationId: string): Promise<void> {
-    await this.stepsOn(this.pool, [{ kind: 'release', reservationId }]);
-  }
-
-  async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
-    // one statement, one transaction, one round trip (batch-function.ts) …
-    if (!steps.some((s) => s.kind === 'settle' && s.opts?.answer)) return this.stepsOn(this.pool, steps);
-    // … and with Idempotency-Key answers to store, filled in here from the balance after their
-    // settle: the answers are written in the same transaction
-    return this.tx(async (c) => {
-      const out = await this.stepsOn(c, steps);
-      for (const [i, s] of steps.entries()) {
-        const answer = s.kind === 'settle' ? s.opts?.answer : undefined;
-        if (!answer) continue;
-        const a = fillAnswer(answer.template, (out[i] as SettleResult).credits);
-        await c.query(`UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, body = $5 WHERE account_id = $1 AND key = $2`,
-          [(s as { accountId: string }).accountId, answer.key, a.status, a.contentType, a.body]);
-      }
-      return out;
-    });
+    await this.batch([{ kind: 'release', reservationId }]);
   }
 
   /**
-   * The money steps, in order, in one call of `addrflow_money_batch` (batch-function.ts holds
-   * their SQL): on the pool a transaction of its own, or on a batch's client.
+   * The money steps in order, in ONE statement — one transaction, one round trip — calling
+   * `addrflow_money_batch` (batch-function.ts holds their SQL; a step alone is a batch of one).
    */
-  private async stepsOn(db: Queryable, steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
-    const r = await db.query<{ out: Parameters<typeof batchResults>[1] }>('SELECT addrflow_money_batch($1::jsonb) AS out', [batchArgument(steps)]);
+  async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
+    const r = await this.pool.query<{ out: Parameters<typeof batchResults>[1] }>('SELECT addrflow_money_batch($1::jsonb) AS out', [batchArgument(steps)]);
     return batchResults(steps, r.rows[0]!.out);
   }
 
