@@ -22,6 +22,9 @@ export class AdminIndex {
   private readonly tree: Flatbush | undefined;
   private readonly pcByKey: Map<string, PostcodeEntry>;
   private readonly pcGrid: PointGrid<PostcodeEntry>;
+  /** Countries some postcode entry of which names a state / a county: elsewhere no entry can fill one in. */
+  private readonly pcStates = new Set<string>();
+  private readonly pcCounties = new Set<string>();
   /** (country, postcode) → admin id when no polygon is involved. */
   private readonly byPostcode = new Map<string, number>();
   /** Polygon tests made (for the build summary). */
@@ -38,10 +41,14 @@ export class AdminIndex {
     }
     this.pcByKey = new Map();
     this.pcGrid = new PointGrid<PostcodeEntry>(0.1);
+    let lastCode: string | undefined, lastKey = '';
     for (const p of postcodes) {
-      const k = `${p.country}|${postcodeKey(p.code)}`;
+      if (p.code !== lastCode) { lastCode = p.code; lastKey = postcodeKey(p.code); } // a code often repeats on the next entry
+      const k = `${p.country}|${lastKey}`;
       if (!this.pcByKey.has(k)) this.pcByKey.set(k, p);
       this.pcGrid.add(p.lat, p.lon, p);
+      if (p.state) this.pcStates.add(p.country);
+      if (p.county) this.pcCounties.add(p.country);
     }
   }
 
@@ -93,7 +100,8 @@ export class AdminIndex {
         }
       }
     }
-    if (!a.stateName || !a.county) {
+    // a postcode entry fills in a missing state or county: look for one only where one could
+    if ((!a.stateName && this.pcStates.has(country)) || (!a.county && this.pcCounties.has(country))) {
       let pc = this.postcodeEntry(country, postcode);
       if (!pc) {
         const n = this.pcGrid.nearest(lat, lon, 2, (p) => p.country === country);
