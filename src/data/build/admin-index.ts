@@ -21,7 +21,9 @@ export class AdminIndex {
   private readonly grids: (PolygonGrid | undefined)[];
   private readonly tree: Flatbush | undefined;
   private readonly pcByKey: Map<string, PostcodeEntry>;
-  private readonly pcGrid: PointGrid<PostcodeEntry>;
+  private readonly postcodes: PostcodeEntry[];
+  /** The postcode entries on a grid, made on the first nearest-postcode question (many builds ask none). */
+  private pcGridMade: PointGrid<PostcodeEntry> | undefined;
   /** Countries some postcode entry of which names a state / a county: elsewhere no entry can fill one in. */
   private readonly pcStates = new Set<string>();
   private readonly pcCounties = new Set<string>();
@@ -40,16 +42,27 @@ export class AdminIndex {
       this.tree = t;
     }
     this.pcByKey = new Map();
-    this.pcGrid = new PointGrid<PostcodeEntry>(0.1);
-    let lastCode: string | undefined, lastKey = '';
+    this.postcodes = postcodes;
+    let lastCode: string | undefined, lastCountry: string | undefined, lastKey = '';
     for (const p of postcodes) {
-      if (p.code !== lastCode) { lastCode = p.code; lastKey = postcodeKey(p.code); } // a code often repeats on the next entry
-      const k = `${p.country}|${lastKey}`;
-      if (!this.pcByKey.has(k)) this.pcByKey.set(k, p);
-      this.pcGrid.add(p.lat, p.lon, p);
+      // a code often repeats on the next entry: its key is made, and its first entry kept, once
+      if (p.code !== lastCode || p.country !== lastCountry) {
+        if (p.code !== lastCode) lastKey = postcodeKey(p.code);
+        lastCode = p.code; lastCountry = p.country;
+        const k = `${p.country}|${lastKey}`;
+        if (!this.pcByKey.has(k)) this.pcByKey.set(k, p);
+      }
       if (p.state) this.pcStates.add(p.country);
       if (p.county) this.pcCounties.add(p.country);
     }
+  }
+
+  private get pcGrid(): PointGrid<PostcodeEntry> {
+    if (!this.pcGridMade) {
+      this.pcGridMade = new PointGrid<PostcodeEntry>(0.1);
+      for (const p of this.postcodes) this.pcGridMade.add(p.lat, p.lon, p);
+    }
+    return this.pcGridMade;
   }
 
   get hasPolygons(): boolean {

@@ -23,30 +23,40 @@ export function postcodeDocuments(docs: Documents, postcodes: PostcodeEntry[], n
   pr.phase('postcode documents', postcodes.length);
   const folds = docs.postcodePlaceFolds(postcodes, true);
   const n = postcodes.length;
-  // groups in order of their first entry: heads[g] its first entry, next[i] the group's entry after i
-  const groupOf = new Map<string, number>();
+  // groups in order of their first entry: heads[g] its first entry, next[i] the group's entry
+  // after i; the groups of one (country, code key) are chained by sameCode, the last made first
+  const byCode = new Map<string, Map<string, number>>();
   const heads: number[] = [];
   const tails: number[] = [];
+  const sameCode: number[] = [];
   const next = new Int32Array(n).fill(-1);
   const keys: string[] = new Array(n);
-  let lastCode: string | undefined, lastKey = '';
+  let lastCode: string | undefined, lastKey = '', lastCountry: string | undefined, codes: Map<string, number> | undefined;
   for (let i = 0; i < n; i++) {
     const e = postcodes[i]!;
     if (e.code !== lastCode) { lastCode = e.code; lastKey = postcodeKey(e.code); }
     if (!lastKey) continue;
     keys[i] = lastKey;
-    const k = `${e.country}|${lastKey}|${folds[i]}`;
-    const g = groupOf.get(k);
-    if (g === undefined) { groupOf.set(k, heads.length); heads.push(i); tails.push(i); } else { next[tails[g]!] = i; tails[g] = i; }
+    if (e.country !== lastCountry) {
+      lastCountry = e.country;
+      codes = byCode.get(e.country);
+      if (!codes) { codes = new Map(); byCode.set(e.country, codes); }
+    }
+    const first = codes!.get(lastKey) ?? -1;
+    let g = first;
+    while (g >= 0 && folds[heads[g]!] !== folds[i]) g = sameCode[g]!;
+    if (g >= 0) { next[tails[g]!] = i; tails[g] = i; continue; }
+    codes!.set(lastKey, heads.length);
+    sameCode.push(first); heads.push(i); tails.push(i);
   }
-  groupOf.clear();
+  byCode.clear();
   // (country, code) → admin id; without polygons it depends on nothing else (AdminIndex.adminFor)
-  let lastCountry = '', countryId = 0, adminCountry = '', adminCode: string | undefined, adminId = 0;
+  let docCountry = '', countryId = 0, adminCountry = '', adminCode: string | undefined, adminId = 0;
   for (const head of heads) {
     const e = postcodes[head]!;
     // a postal name that is a city and its part (`Wien, Innere Stadt`): the part is the district
     const [city, district] = postalCityAndDistrict(e.country, e.place);
-    if (e.country !== lastCountry) { lastCountry = e.country; countryId = S.intern(e.country); }
+    if (e.country !== docCountry) { docCountry = e.country; countryId = S.intern(e.country); }
     const codeId = S.intern(e.code);
     const d = D.begin(DOC_POSTCODE, countryId, codeId, S.intern(city), district ? S.intern(district) : 0);
     D.postcode.a[d] = codeId;
