@@ -29,7 +29,8 @@ export function placeDocuments(docs: Documents, places: Place[], postcodes: Post
   for (let i = 0; i < places.length; i++) {
     const p = places[i]!;
     if (!p.name || !p.country) continue;
-    const d = D.begin(DOC_PLACE, S.intern(p.country), S.intern(p.name), S.intern(p.name), 0);
+    const countryId = S.intern(p.country), nameId = S.intern(p.name); // in this order: the string table's
+    const d = D.begin(DOC_PLACE, countryId, nameId, nameId, 0);
     D.lat.a[d] = fix(p.lat); D.lon.a[d] = fix(p.lon);
     D.addrStart.a[d] = nAddr;
     D.tokStart.a[d] = T.beginDoc(d);
