@@ -9,7 +9,8 @@
  * DIR is a checkout whose src/engine is used (e.g. a `git archive` copy of the previous commit,
  * and `.` for this tree); `--a-commit REV` makes that copy itself (tools/checkout-at.ts). Issue
  * 18's 30M mix against the commit before it:
- * `node tools/lookup-cpu-ab.ts .cache/index-scale/idx-30000000 --a-commit 11d11a0 --b . --rounds 9`. Prints, per category and form, the median over rounds of CPU µs per
+ * `node tools/lookup-cpu-ab.ts .cache/index-scale/idx-30000000 --a-commit 11d11a0 --b . --rounds 9`.
+ * Prints, per category and form, the median over rounds of CPU µs per
  * lookup (process.cpuUsage, user + system) for A and B, and B's speed-up.
  */
 import { loadavg } from 'node:os';
