@@ -29,6 +29,8 @@ export class AdminIndex {
   private readonly pcCounties = new Set<string>();
   /** (country, postcode) → admin id when no polygon is involved. */
   private readonly byPostcode = new Map<string, number>();
+  /** The id compute() gave last. */
+  private lastId = 0;
   /** Polygon tests made (for the build summary). */
   tests = 0;
 
@@ -129,9 +131,14 @@ export class AdminIndex {
         if (!a.county && pc.county) a.county = pc.county;
       }
     }
+    const last = this.list[this.lastId]!;
+    if (a.state === last.state && a.stateName === last.stateName && a.stateCode === last.stateCode && a.county === last.county && a.district === last.district) {
+      return this.lastId; // as the previous point's (neighbours mostly share their admin)
+    }
     const k = `${a.state}|${a.stateName}|${a.stateCode}|${a.county}|${a.district}`;
     let id = this.ids.get(k);
     if (id === undefined) { id = this.list.length; this.list.push(a); this.ids.set(k, id); }
+    this.lastId = id;
     return id;
   }
 }

@@ -50,21 +50,23 @@ export function postcodeDocuments(docs: Documents, postcodes: PostcodeEntry[], n
     sameCode.push(first); heads.push(i); tails.push(i);
   }
   byCode.clear();
-  // (country, code) → admin id; without polygons it depends on nothing else (AdminIndex.adminFor)
+  // the ids of the last code and its key: the next group often has the same code; its admin id
+  // too, which without polygons depends on (country, code) only (AdminIndex.adminFor)
+  let idCode: string | undefined, codeId = 0, keyId = -1;
   let docCountry = '', countryId = 0, adminCountry = '', adminCode: string | undefined, adminId = 0;
   for (const head of heads) {
     const e = postcodes[head]!;
     // a postal name that is a city and its part (`Wien, Innere Stadt`): the part is the district
     const [city, district] = postalCityAndDistrict(e.country, e.place);
     if (e.country !== docCountry) { docCountry = e.country; countryId = S.intern(e.country); }
-    const codeId = S.intern(e.code);
+    if (e.code !== idCode) { idCode = e.code; codeId = S.intern(e.code); keyId = -1; }
     const d = D.begin(DOC_POSTCODE, countryId, codeId, S.intern(city), district ? S.intern(district) : 0);
     D.postcode.a[d] = codeId;
     D.lat.a[d] = fix(e.lat); D.lon.a[d] = fix(e.lon);
     D.addrStart.a[d] = nAddr;
     D.tokStart.a[d] = T.beginDoc(d);
-    const key = keys[head]!;
-    T.add(key === e.code ? codeId : S.intern(key), ROLE_ZIP);
+    if (keyId < 0) keyId = keys[head] === e.code ? codeId : S.intern(keys[head]!);
+    T.add(keyId, ROLE_ZIP);
     for (let x = head; x >= 0; x = next[x]!) for (const t of foldedTokens(folds[x]!)) T.add(S.intern(t), ROLE_CITY);
     D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
     if (admin.hasPolygons || e.country !== adminCountry || e.code !== adminCode) {
