@@ -4,10 +4,13 @@
  * (a national index is 1 GB; both engines open views of the same buffer), and the versions take
  * turns A/B/A/B in short slices so that the load of a shared machine falls on both alike.
  *
- *   node tools/lookup-cpu-ab.ts INDEX_DIR --a DIR --b DIR [--ms 2000] [--rounds 4] [--cat unknown,wrongpc] [--form struct,free]
+ *   node tools/lookup-cpu-ab.ts INDEX_DIR (--a DIR | --a-commit REV) --b DIR [--ms 2000] [--rounds 4] [--cat unknown,wrongpc] [--form struct,free]
  *
  * DIR is a checkout whose src/engine is used (e.g. a `git archive` copy of the previous commit,
- * and `.` for this tree). Prints, per category and form, the median over rounds of CPU µs per
+ * and `.` for this tree); `--a-commit REV` makes that copy itself (tools/checkout-at.ts). Issue
+ * 18's 30M mix against the commit before it:
+ * `node tools/lookup-cpu-ab.ts .cache/index-scale/idx-30000000 --a-commit 11d11a0 --b . --rounds 9`.
+ * Prints, per category and form, the median over rounds of CPU µs per
  * lookup (process.cpuUsage, user + system) for A and B, and B's speed-up.
  */
 import { loadavg } from 'node:os';
@@ -17,14 +20,27 @@ import type { SearchRecord } from '../src/contract/records.ts';
 import type { SearchRequest } from '../src/contract/requests.ts';
 import { loadIndexFile } from '../src/data/index-file.ts';
 import type { AddressIndex } from '../src/engine/index/index.ts';
+import { checkoutAt } from './checkout-at.ts';
 import { MIX_CATEGORY, lookupMix } from './lookup-mix.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { a: { type: 'string' }, b: { type: 'string' }, ms: { type: 'string' }, rounds: { type: 'string' }, cat: { type: 'string' }, form: { type: 'string' } },
+  options: {
+    a: { type: 'string' }, 'a-commit': { type: 'string' }, b: { type: 'string' }, ms: { type: 'string' }, rounds: { type: 'string' },
+    cat: { type: 'string' }, form: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  },
 });
+const USAGE = 'usage: node tools/lookup-cpu-ab.ts INDEX_DIR (--a DIR | --a-commit REV) --b DIR [--ms N] [--rounds N] [--cat c,…] [--form struct,free]';
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const indexDir = positionals[0];
-if (!indexDir || !values.a || !values.b) throw new Error('usage: lookup-cpu-ab.ts INDEX_DIR --a DIR --b DIR [--ms N] [--rounds N] [--cat c,…] [--form struct,free]');
+const aDir = values['a-commit'] ? checkoutAt(values['a-commit']) : values.a;
+if (!indexDir || !aDir || !values.b) {
+  console.error(USAGE);
+  process.exit(2);
+}
 const sliceMs = Number(values.ms ?? 2000);
 const rounds = Number(values.rounds ?? 4);
 const cats = (values.cat ?? 'clean,typo,unknown,wrongpc').split(',');
@@ -37,7 +53,7 @@ async function engineAt(name: string, dir: string): Promise<Engine> {
   const { openIndex } = await import(resolve(dir, 'src/engine/index/index.ts'));
   return { name, lookup, index: openIndex(buffer) };
 }
-const engines = [await engineAt('A', values.a), await engineAt('B', values.b)];
+const engines = [await engineAt('A', aDir), await engineAt('B', values.b)];
 
 /** CPU µs per lookup of `qs` for `slice` ms of wall time (after a warm-up pass). */
 function cpuPerLookup(e: Engine, qs: SearchRequest[]): number {

@@ -36,9 +36,24 @@ import { MIX_CATEGORY, lookupMix } from './lookup-mix.ts';
 
 type Lookup = (i: AddressIndex, r: SearchRequest) => SearchRecord;
 
-const { values } = parseArgs({
-  options: { engine: { type: 'string' }, out: { type: 'string' }, real: { type: 'string' }, large: { type: 'string' }, limit: { type: 'string' } },
-});
+const USAGE = 'usage: node tools/lookup-equivalence.ts [--engine DIR] [--out FILE] [--real DIR] [--large DIR] [--limit N]';
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      engine: { type: 'string' }, out: { type: 'string' }, real: { type: 'string' }, large: { type: 'string' }, limit: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+} catch (err) {
+  console.error(`lookup-equivalence: ${(err as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const engineDir = resolve(values.engine ?? PROJECT_ROOT);
 const limit = Number(values.limit ?? 3000);
 const outFile = resolve(values.out ?? resolve(PROJECT_ROOT, '.cache', 'equivalence', 'lookup.jsonl'));

@@ -21,9 +21,16 @@ export class AdminIndex {
   private readonly grids: (PolygonGrid | undefined)[];
   private readonly tree: Flatbush | undefined;
   private readonly pcByKey: Map<string, PostcodeEntry>;
-  private readonly pcGrid: PointGrid<PostcodeEntry>;
+  private readonly postcodes: PostcodeEntry[];
+  /** The postcode entries on a grid, made on the first nearest-postcode question (many builds ask none). */
+  private pcGridMade: PointGrid<PostcodeEntry> | undefined;
+  /** Countries some postcode entry of which names a state / a county: elsewhere no entry can fill one in. */
+  private readonly pcStates = new Set<string>();
+  private readonly pcCounties = new Set<string>();
   /** (country, postcode) → admin id when no polygon is involved. */
   private readonly byPostcode = new Map<string, number>();
+  /** The id compute() gave last. */
+  private lastId = 0;
   /** Polygon tests made (for the build summary). */
   tests = 0;
 
@@ -37,12 +44,27 @@ export class AdminIndex {
       this.tree = t;
     }
     this.pcByKey = new Map();
-    this.pcGrid = new PointGrid<PostcodeEntry>(0.1);
+    this.postcodes = postcodes;
+    let lastCode: string | undefined, lastCountry: string | undefined, lastKey = '';
     for (const p of postcodes) {
-      const k = `${p.country}|${postcodeKey(p.code)}`;
-      if (!this.pcByKey.has(k)) this.pcByKey.set(k, p);
-      this.pcGrid.add(p.lat, p.lon, p);
+      // a code often repeats on the next entry: its key is made, and its first entry kept, once
+      if (p.code !== lastCode || p.country !== lastCountry) {
+        if (p.code !== lastCode) lastKey = postcodeKey(p.code);
+        lastCode = p.code; lastCountry = p.country;
+        const k = `${p.country}|${lastKey}`;
+        if (!this.pcByKey.has(k)) this.pcByKey.set(k, p);
+      }
+      if (p.state) this.pcStates.add(p.country);
+      if (p.county) this.pcCounties.add(p.country);
     }
+  }
+
+  private get pcGrid(): PointGrid<PostcodeEntry> {
+    if (!this.pcGridMade) {
+      this.pcGridMade = new PointGrid<PostcodeEntry>(0.1);
+      for (const p of this.postcodes) this.pcGridMade.add(p.lat, p.lon, p);
+    }
+    return this.pcGridMade;
   }
 
   get hasPolygons(): boolean {
@@ -93,7 +115,8 @@ export class AdminIndex {
         }
       }
     }
-    if (!a.stateName || !a.county) {
+    // a postcode entry fills in a missing state or county: look for one only where one could
+    if ((!a.stateName && this.pcStates.has(country)) || (!a.county && this.pcCounties.has(country))) {
       let pc = this.postcodeEntry(country, postcode);
       if (!pc) {
         const n = this.pcGrid.nearest(lat, lon, 2, (p) => p.country === country);
@@ -108,9 +131,14 @@ export class AdminIndex {
         if (!a.county && pc.county) a.county = pc.county;
       }
     }
+    const last = this.list[this.lastId]!;
+    if (a.state === last.state && a.stateName === last.stateName && a.stateCode === last.stateCode && a.county === last.county && a.district === last.district) {
+      return this.lastId; // as the previous point's (neighbours mostly share their admin)
+    }
     const k = `${a.state}|${a.stateName}|${a.stateCode}|${a.county}|${a.district}`;
     let id = this.ids.get(k);
     if (id === undefined) { id = this.list.length; this.list.push(a); this.ids.set(k, id); }
+    this.lastId = id;
     return id;
   }
 }

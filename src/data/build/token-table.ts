@@ -4,15 +4,13 @@
  * tokens ordered by hash (radix sort), postings by a counting sort over the document-token
  * column, and the symmetric-delete table (distance 1) as sorted (hash, token) runs.
  */
-import { fnv1a } from '../../engine/index/format.ts';
+import { deleteKeyHashes } from './delete-keys.ts';
 import { radixSortPairs } from './grouping.ts';
 import { Grow, growI32, growU32, growU8 } from './growable.ts';
 import type { StringInterner } from './interner.ts';
 
 /** Symmetric-delete keys are generated for tokens at least this long. */
-export const FUZZY_MIN_LEN = 4;
-
-const enc = new TextEncoder();
+export { FUZZY_MIN_LEN } from './delete-keys.ts';
 
 export class TokenTable {
   /** string id → token id (-1: not a token) */
@@ -118,20 +116,9 @@ export class TokenTable {
     }
     // symmetric deletes (distance 1) over tokens that have postings
     const dh = new Grow(Uint32Array, 1 << 16), dt = new Grow(Uint32Array, 1 << 16);
-    const keys = new Set<string>();
-    const buf = new Uint8Array(1024);
     for (let t = 0; t < n; t++) {
       if (tokPostCount[t] === 0) continue;
-      const text = S.str(tokStr[t]!);
-      if (text.length < FUZZY_MIN_LEN || /^\d+$/.test(text)) continue;
-      keys.clear();
-      keys.add(text);
-      for (let k = 0; k < text.length; k++) keys.add(text.slice(0, k) + text.slice(k + 1));
-      for (const key of keys) {
-        const w = enc.encodeInto(key, buf).written;
-        dh.push(fnv1a(buf, 0, w));
-        dt.push(t);
-      }
+      for (let k = deleteKeyHashes(S.bytes(tokStr[t]!), dh); k > 0; k--) dt.push(t);
     }
     const [delHash, delTok] = radixSortPairs(dh.trimmed(), dt.trimmed());
     return { newId, tokHash, tokStr, tokPostStart, tokPostCount, postings, delHash, delTok, docTok, docTokRole: this.docTokRole.trimmed() };

@@ -49,13 +49,40 @@ export async function readDefaultLayer(sink: SourceSink, path = defaultLayerPath
   const place: Place = { country: '', name: '', altNames: [], names: undefined, displayNames: undefined, seat: 0, lat: 0, lon: 0, population: 0, type: '', state: '', stateCode: '', county: '' };
   const pc: PostcodeEntry = { country: '', code: '', place: '', state: '', stateCode: '', county: '', lat: 0, lon: 0 };
   let code = '', lat = 0, lon = 0, st = 0, co = 0;
+  const postcode = (place: string) => {
+    const s = states[st] ?? states[0]!;
+    pc.country = cc;
+    pc.code = code;
+    pc.place = place;
+    pc.lat = lat / 1e4;
+    pc.lon = lon / 1e4;
+    pc.state = s.name;
+    pc.stateCode = s.code;
+    pc.county = counties[co] ?? '';
+    if (!Number.isFinite(pc.lat) || !Number.isFinite(pc.lon)) sink.reject('bad-coordinates');
+    else sink.postcode(pc);
+  };
   let start = 0;
+  const P = new LineFields(text);
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    const line = text.slice(start, end);
+    const lineStart = start;
     start = end + 1;
-    if (line === '') continue;
+    if (end === lineStart) continue;
+    if (section === '#P' && text.charCodeAt(lineStart) !== 35 /* # */) {
+      // postcode rows, most of the file: read in place, no line or field strings but the names
+      P.line(lineStart, end);
+      if (P.next() && P.fe > P.fs) code = P.str();
+      const place = P.next() ? P.str() : '';
+      lat += P.next() ? P.num() : NaN;
+      lon += P.next() ? P.num() : NaN;
+      if (P.next() && P.fe > P.fs) st = P.num();
+      if (P.next() && P.fe > P.fs) co = P.num();
+      postcode(place);
+      continue;
+    }
+    const line = text.slice(lineStart, end);
     if (line.charCodeAt(0) === 35 /* # */) {
       const [tag, arg] = line.split(' ');
       section = tag!;
@@ -86,26 +113,58 @@ export async function readDefaultLayer(sink: SourceSink, path = defaultLayerPath
         sink.place(place);
         break;
       }
-      case '#P': {
-        if (f[0]) code = f[0];
-        lat += Number(f[2]);
-        lon += Number(f[3]);
-        if (f[4]) st = Number(f[4]);
-        if (f[5]) co = Number(f[5]);
-        const s = states[st] ?? states[0]!;
-        pc.country = cc;
-        pc.code = code;
-        pc.place = f[1] ?? '';
-        pc.lat = lat / 1e4;
-        pc.lon = lon / 1e4;
-        pc.state = s.name;
-        pc.stateCode = s.code;
-        pc.county = counties[co] ?? '';
-        if (!Number.isFinite(pc.lat) || !Number.isFinite(pc.lon)) { sink.reject('bad-coordinates'); break; }
-        sink.postcode(pc);
-        break;
-      }
       default: sink.reject('unknown-section');
     }
+  }
+}
+
+/**
+ * The tab-separated fields of one line of `text`, read in place: after `next()` the field is
+ * [fs, fe); `str()` and `num()` read it as `split('\t')` and `Number()` would.
+ */
+class LineFields {
+  private readonly text: string;
+  private pos = 0;
+  private end = 0;
+  fs = 0;
+  fe = 0;
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  line(start: number, end: number): void {
+    this.pos = start;
+    this.end = end;
+  }
+
+  /** Moves to the next field; false when the line has no more. */
+  next(): boolean {
+    if (this.pos > this.end) return false;
+    this.fs = this.pos;
+    let e = this.text.indexOf('\t', this.pos);
+    if (e < 0 || e > this.end) e = this.end;
+    this.fe = e;
+    this.pos = e + 1;
+    return true;
+  }
+
+  str(): string {
+    return this.text.slice(this.fs, this.fe);
+  }
+
+  /** Number() of the field: a plain integer is read from its digits, anything else by Number itself. */
+  num(): number {
+    const t = this.text;
+    let i = this.fs;
+    const neg = t.charCodeAt(i) === 45; /* - */
+    if (neg) i++;
+    if (i === this.fe || this.fe - i > 15) return Number(this.str());
+    let v = 0;
+    for (; i < this.fe; i++) {
+      const d = t.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return Number(this.str());
+      v = v * 10 + d;
+    }
+    return neg ? -v : v;
   }
 }

@@ -2,6 +2,8 @@
  * What the document stages (street, line-only, place, postcode documents) share and append to:
  * the string table, the documents' columns, the token table, and the admin ids.
  */
+import { foldText } from '../../../engine/lookup/normalize/normalize.ts';
+import type { PostcodeEntry } from '../../source-types.ts';
 import { AdminIndex } from '../admin-index.ts';
 import { DocColumns } from '../doc-columns.ts';
 import type { StringInterner } from '../interner.ts';
@@ -19,6 +21,7 @@ export class Documents {
   readonly admin: AdminIndex;
   private readonly adminByPc = new Map<number, number>();
   private readonly countryIds = new Map<number, number>();
+  private placeFolds: { of: PostcodeEntry[]; folds: string[] } | undefined;
 
   constructor(S: StringInterner, keys: StringKeys, admin: AdminIndex) {
     this.S = S;
@@ -33,6 +36,16 @@ export class Documents {
     let id = this.countryIds.get(cc);
     if (id === undefined) { id = this.S.intern(unpackCountry(cc)); this.countryIds.set(cc, id); }
     return id;
+  }
+
+  /**
+   * foldText of each postcode entry's place name, computed once for the place and the postcode
+   * documents (`release` when the last has read them).
+   */
+  postcodePlaceFolds(postcodes: PostcodeEntry[], release = false): string[] {
+    const folds = this.placeFolds?.of === postcodes ? this.placeFolds.folds : postcodes.map((e) => foldText(e.place));
+    this.placeFolds = release ? undefined : { of: postcodes, folds };
+    return folds;
   }
 
   /** Admin id of a point; without polygons it depends on (country, postcode) only: cached. */

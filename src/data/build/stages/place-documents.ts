@@ -2,14 +2,14 @@
  * Place documents: one per place with a name and a country, its names (main, alternate,
  * localised) as city tokens, ranked by importance (population, at least its type's rank, weighed by
  * its seat of government: SEAT_WEIGHT), with the postcode
- * of the nearest postcode entry of the same place name within 10 km.
+ * of the nearest postcode entry of the same place name within 10 km (build/named-postcodes).
  */
 import { DOC_PLACE, ROLE_CITY } from '../../../engine/index/format.ts';
 import { foldText, foldTokens } from '../../../engine/lookup/normalize/normalize.ts';
-import { PointGrid } from '../../geo.ts';
 import type { Place, PostcodeEntry } from '../../source-types.ts';
 import { fix } from '../doc-columns.ts';
 import { encodeNames } from '../encode-names.ts';
+import { NamedPostcodes } from '../named-postcodes.ts';
 import type { BuildProgress } from '../progress.ts';
 import type { Documents } from './documents.ts';
 
@@ -23,11 +23,14 @@ const SEAT_WEIGHT = [1, 10, 3, 1.5];
 export function placeDocuments(docs: Documents, places: Place[], postcodes: PostcodeEntry[], nAddr: number, pr: BuildProgress): void {
   const { D, T, S, admin } = docs;
   pr.phase('place documents', places.length);
-  const pcGrid = new PointGrid<{ e: PostcodeEntry; fold: string }>(0.1);
-  for (const e of postcodes) pcGrid.add(e.lat, e.lon, { e, fold: foldText(e.place) });
-  for (const p of places) {
+  const folds = places.map((p) => (p.name && p.country ? foldText(p.name) : undefined));
+  const wanted = places.flatMap((p, i): [string, string][] => (folds[i] === undefined ? [] : [[p.country, folds[i]]]));
+  const named = new NamedPostcodes(postcodes, docs.postcodePlaceFolds(postcodes), wanted);
+  for (let i = 0; i < places.length; i++) {
+    const p = places[i]!;
     if (!p.name || !p.country) continue;
-    const d = D.begin(DOC_PLACE, S.intern(p.country), S.intern(p.name), S.intern(p.name), 0);
+    const countryId = S.intern(p.country), nameId = S.intern(p.name); // in this order: the string table's
+    const d = D.begin(DOC_PLACE, countryId, nameId, nameId, 0);
     D.lat.a[d] = fix(p.lat); D.lon.a[d] = fix(p.lon);
     D.addrStart.a[d] = nAddr;
     D.tokStart.a[d] = T.beginDoc(d);
@@ -40,8 +43,7 @@ export function placeDocuments(docs: Documents, places: Place[], postcodes: Post
     const shown = p.displayNames ? { ...p.displayNames, ...p.names } : p.names;
     if (shown) D.names.a[d] = S.intern(encodeNames(shown));
     D.admin.a[d] = admin.adminFor(p.country, '', p.lat, p.lon, p);
-    const fn = foldText(p.name);
-    const nb = pcGrid.nearest(p.lat, p.lon, 1, (x) => x.e.country === p.country && x.fold === fn);
-    if (nb && nb[1] < 10_000) D.postcode.a[d] = S.intern(nb[0].e.code);
+    const nb = named.nearest(p.country, folds[i]!, p.lat, p.lon);
+    if (nb && nb[1] < 10_000) D.postcode.a[d] = S.intern(nb[0].code);
   }
 }

@@ -1,0 +1,23 @@
+/**
+ * A copy of an earlier commit's `src` and `assets` (git archive) under .cache/checkouts/<commit>,
+ * made once, for the A/B instruments that load a base version beside this tree (bench/lookup-ab.ts
+ * `--base-commit`, tools/lookup-cpu-ab.ts `--a-commit`). Bare imports (flatbush, …) resolve to this
+ * tree's node_modules, since the copy lies inside it.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PROJECT_ROOT } from '../src/config/shared-data.ts';
+
+export function checkoutAt(rev: string): string {
+  const full = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
+  const dir = resolve(PROJECT_ROOT, '.cache', 'checkouts', full.slice(0, 12));
+  if (!existsSync(join(dir, '.complete'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const tar = execFileSync('git', ['archive', full, 'src', 'assets'], { cwd: PROJECT_ROOT, maxBuffer: 1 << 30 });
+    execFileSync('tar', ['-x', '-C', dir], { input: tar });
+    writeFileSync(join(dir, '.complete'), `${full}\n`);
+  }
+  return dir;
+}
