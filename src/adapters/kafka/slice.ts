@@ -17,7 +17,8 @@ import { EXPLAIN_KEY } from '../../contract/explain.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
-import { dlqMessage, ledgerMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
+import { ledgerMessages } from './ledger-messages.ts';
+import { dlqMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
 import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
 import type { Hold, Meter } from '../../billing/meter.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
@@ -210,7 +211,7 @@ onPlan: (p: Hold) => void,
   // a ledger-topic entry for exactly the ledger rows settle wrote: now, or in an attempt at
   // these records whose transaction never committed (a crash between settle and commit)
   const mirrored = [...settled.entries, ...settled.unexported];
-  const ledger: OutMessage[] = mirrored.map((e) => ledgerMessage(o.codec, o.valueFormat, e));
+  const ledger = ledgerMessages(o.codec, o.valueFormat, mirrored);
   phase('encode results + ledger entries');
   // one produce request per chunk: a partition's record batch must stay under the broker's
   // message.max.bytes (1 MiB by default)
