@@ -1,12 +1,12 @@
 /**
  * The engine pool's worker entry point, and the composition root of what a worker does: it
  * dispatches each task by its kind, to the pool's own `validated` task or to the handler an
- * adapter registers here (the file job's batches of raw records). The pool itself imports no
+ * adapter registers here (the file job's batches of raw records, the Kafka worker's results). The pool itself imports no
  * adapter; it names this file by URL (src/pool/engine-pool.ts).
  *
  * A worker opens the shared address index once (a view over the SharedArrayBuffer the main
  * thread passed in workerData, never a copy). A file-batch result's output bytes and per-record
- * summary arrays travel back transferred, not copied.
+ * summary arrays, and a Kafka results task's values, travel back transferred, not copied.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
@@ -14,6 +14,7 @@ import { runValidatedTask } from '../src/pool/run-validated.ts';
 import type { PoolTask, ValidatedTask, WorkerState } from '../src/pool/tasks.ts';
 import { FILE_BATCH, type RawTask } from '../src/adapters/file/worker/batch-task.ts';
 import { fileBatchTransferables, runFileBatch } from '../src/adapters/file/worker/run-file-batch.ts';
+import { KAFKA_RESULTS, resultsTransferables, runResultsTask, type ResultsOfTask, type ResultsTask } from '../src/adapters/kafka/results-task.ts';
 import { openIndex } from '../src/engine/index/index.ts';
 
 export function createWorkerState(indexBuffer: SharedArrayBuffer | undefined): WorkerState {
@@ -27,6 +28,8 @@ export function runTask(state: WorkerState, task: PoolTask): unknown {
       return runValidatedTask(state, task as ValidatedTask);
     case FILE_BATCH:
       return runFileBatch(state, task as RawTask);
+    case KAFKA_RESULTS:
+      return runResultsTask(state, task as ResultsTask);
     default:
       throw new Error(`unknown pool task kind '${task.kind}'`);
   }
@@ -39,9 +42,11 @@ const state: WorkerState | undefined = isMainThread
 
 export default function run(task: PoolTask) {
   const result = runTask(state!, task);
-  if (task.kind !== FILE_BATCH) return result;
+  const transfer = task.kind === FILE_BATCH ? fileBatchTransferables(result as never)
+    : task.kind === KAFKA_RESULTS ? resultsTransferables(result as ResultsOfTask) : undefined;
+  if (!transfer) return result;
   return Piscina.move({
-    [Piscina.transferableSymbol]: fileBatchTransferables(result as never),
+    [Piscina.transferableSymbol]: transfer,
     [Piscina.valueSymbol]: result,
   } as unknown as ArrayBuffer);
 }

@@ -8,6 +8,9 @@
  * Values are Avro single-object (Confluent framing with registry ids) or JSON (`--value-format`).
  */
 import type { Op } from '../../contract/params.ts';
+import { AVAILABLE_CREDITS_KEY, RECORD_KEYS, REQUEST_ID_KEY } from '../../contract/records.ts';
+import { EXPLAIN_KEY } from '../../contract/explain.ts';
+import type { Outcome } from '../../engine/process.ts';
 import type { LedgerEntry } from '../../billing/store.ts';
 import type { ValueCodec } from './avro/codec.ts';
 import { RESULT_SUBJECT, resultToAvro, resultVersion } from './avro/records.ts';
@@ -23,14 +26,35 @@ export interface OutMessage {
   headers?: Headers;
 }
 
+/** The spec's result object of one outcome: record keys in spec order plus the asked-for extras, or the error body. */
+export function resultObject(op: Op, o: Outcome, requestid: string, balance: number | undefined): Record<string, unknown> {
+  if (!o.ok) return { errorcode: o.error.errorcode, errormessage: o.error.errormessage };
+  const src = o.record as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of RECORD_KEYS[op]) out[k] = src[k] ?? '';
+  if (o.options.requestproof) out[REQUEST_ID_KEY] = requestid;
+  if (o.options.returnavailablecredits && balance !== undefined) out[AVAILABLE_CREDITS_KEY] = String(balance);
+  if (src[EXPLAIN_KEY] !== undefined) out[EXPLAIN_KEY] = src[EXPLAIN_KEY];
+  return out;
+}
+
+/** A result's value (written on the main thread, or in an engine thread: results-task.ts). */
+export function resultValue(codec: ValueCodec, format: OutputFormat, op: Op, result: Record<string, unknown>): Buffer {
+  return format === 'json' ? codec.encodeJson(result) : codec.encode(RESULT_SUBJECT[op], resultToAvro(op, result), resultVersion(op, result));
+}
+
+/** A result message with its value already encoded. */
+export function resultMessageOf(op: Op, input: InputMessage, correlationId: string | undefined, value: Buffer): OutMessage {
+  const headers: Headers = { [HEADERS.op]: op };
+  if (correlationId !== undefined) headers[HEADERS.correlationId] = correlationId;
+  return { key: input.key, value, headers };
+}
+
 export function resultMessage(
   codec: ValueCodec, format: OutputFormat, op: Op, input: InputMessage, correlationId: string | undefined,
   result: Record<string, unknown>,
 ): OutMessage {
-  const headers: Headers = { [HEADERS.op]: op };
-  if (correlationId !== undefined) headers[HEADERS.correlationId] = correlationId;
-  const value = format === 'json' ? codec.encodeJson(result) : codec.encode(RESULT_SUBJECT[op], resultToAvro(op, result), resultVersion(op, result));
-  return { key: input.key, value, headers };
+  return resultMessageOf(op, input, correlationId, resultValue(codec, format, op, result));
 }
 
 export function ledgerMessage(codec: ValueCodec, format: OutputFormat, entry: LedgerEntry): OutMessage {

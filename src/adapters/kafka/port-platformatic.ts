@@ -25,6 +25,14 @@ const STALE_MEMBER = new Set(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED
  * Only the first beginTransaction of a producer sends InitProducerId; later ones ignore this.
  */
 const TAKE_OVER = { producerId: -1n, producerEpoch: -1 };
+/**
+ * Bytes of one partition in one fetch response. The client emits a response's records partition
+ * by partition, and the worker pauses the stream once its queues are full: with the library's
+ * default (the whole 50 MB response size) one partition could fill the queues alone and the
+ * others starve, so the slices ran about one partition at a time (issue 20). A small share per
+ * partition interleaves them; a larger record batch still comes whole (the broker sends at least one).
+ */
+export const FETCH_BYTES_PER_PARTITION = 256 * 1024;
 
 function headersOf(m: Message): Record<string, Buffer> {
   const out: Record<string, Buffer> = {};
@@ -86,7 +94,7 @@ export class PlatformaticPort implements KafkaClientPort {
     this.consumer.on('consumer:group:join', assigned);
     const stream = await this.consumer.consume({
       topics: [this.o.inputTopic], mode: 'committed', fallbackMode: 'earliest', autocommit: false,
-      isolationLevel: FetchIsolationLevels.READ_COMMITTED, maxWaitTime: 1000,
+      isolationLevel: FetchIsolationLevels.READ_COMMITTED, maxWaitTime: 1000, maxBytesPerPartition: FETCH_BYTES_PER_PARTITION,
     });
     this.stream = stream;
     assigned();

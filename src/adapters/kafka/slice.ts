@@ -8,16 +8,16 @@
  *  one transaction: results, a ledger-topic entry per ledger row settle wrote, DLQ records, the
  *  group's offset, commit.
  */
-import { RECORD_KEYS, AVAILABLE_CREDITS_KEY, REQUEST_ID_KEY } from '../../contract/records.ts';
 import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
 import type { Op } from '../../contract/params.ts';
 import { validateElement, type ElementDefaults, type ValidElement } from '../../contract/validate.ts';
 import { setExplain, type Outcome } from '../../engine/process.ts';
-import { EXPLAIN_KEY } from '../../contract/explain.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
-import { dlqMessage, ledgerMessage, resultMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
+import { ledgerMessages } from './ledger-messages.ts';
+import { dlqMessage, resultMessage, resultMessageOf, resultObject, type OutMessage, type OutputFormat } from './output-messages.ts';
+import { runResults } from './results-task.ts';
 import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
 import type { Hold, Meter } from '../../billing/meter.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
@@ -87,18 +87,6 @@ export const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'TRA
 
 const INTERNAL_STATUS = ERRORS.INTERNAL.status;
 
-/** The spec's result object of one outcome: record keys in spec order plus the asked-for extras, or the error body. */
-function resultObject(op: Op, o: Outcome, requestid: string, balance: number | undefined): Record<string, unknown> {
-  if (!o.ok) return { errorcode: o.error.errorcode, errormessage: o.error.errormessage };
-  const src = o.record as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of RECORD_KEYS[op]) out[k] = src[k] ?? '';
-  if (o.options.requestproof) out[REQUEST_ID_KEY] = requestid;
-  if (o.options.returnavailablecredits && balance !== undefined) out[AVAILABLE_CREDITS_KEY] = String(balance);
-  if (src[EXPLAIN_KEY] !== undefined) out[EXPLAIN_KEY] = src[EXPLAIN_KEY];
-  return out;
-}
-
 /**
  * Runs `messages` (one partition, offset order) in transaction `tx` and commits it; answers how
  * many it processed and committed (the prefix the balance covers). Throws NoCredits when the
@@ -163,23 +151,24 @@ onPlan: (p: Hold) => void,
       byOp.set(r.op, list);
     }
   }
+  // results are encoded in the engine threads (results-task.ts): back come their values, the
+  // chargeable flags, and only the outcomes the main thread still needs (engine failures, results
+  // that carry the balance)
+  const values = new Array<Buffer | undefined>(n);
   const outcomes = new Array<Outcome | undefined>(n);
+  const chargeable = new Array<boolean>(n).fill(false);
   await Promise.all([...byOp].map(async ([op, idx]) => {
-    // the pool splits a slice of thousands across its threads itself
-    const outs = await o.pool.runValidated(op, idx.map((i) => valid[i]!));
-    idx.forEach((i, j) => (outcomes[i] = outs[j]));
+    const r = await runResults(o.pool, op, idx.map((i) => valid[i]!), { format: o.valueFormat, requestid: o.meter.requestid, codec: o.codec });
+    idx.forEach((i, j) => {
+      values[i] = r.values[j];
+      outcomes[i] = r.kept[j];
+      chargeable[i] = r.chargeable[j]!;
+    });
   }));
 
-  phase('pool: hop + engine');
+  phase('pool: hop + engine + encode results');
   // billing first: a crash after this point replays the batch without charging twice
-  let wantsBalance = false;
-  const chargeable = new Array<boolean>(n).fill(false);
-  for (let i = 0; i < n; i++) {
-    const out = outcomes[i];
-    if (!out?.ok) continue;
-    chargeable[i] = out.chargeable;
-    if (out.options.returnavailablecredits) wantsBalance = true;
-  }
+  const wantsBalance = outcomes.some((out) => out?.ok === true && out.options.returnavailablecredits);
   const settled = await o.meter.settle(plan, chargeable, { exportLater: true });
   await o.meter.release(plan);
   phase('billing: settle + release');
@@ -197,6 +186,12 @@ onPlan: (p: Hold) => void,
       continue;
     }
     processed.set(r.op, (processed.get(r.op) ?? 0) + 1);
+    const value = values[i];
+    if (value) {
+      results.push(resultMessageOf(r.op, m, r.correlationId, value));
+      if (settled.written[i]) charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
+      continue;
+    }
     const out: Outcome = rejected[i] ? { ok: false, error: rejected[i]! } : outcomes[i] ?? { ok: false, error: { errorcode: INTERNAL_STATUS, errormessage: 'no outcome from the engine' } };
     if (!out.ok && out.error.errorcode === INTERNAL_STATUS) {
       // an engine failure: a DLQ record, logged with the request id, never charged
@@ -210,8 +205,8 @@ onPlan: (p: Hold) => void,
   // a ledger-topic entry for exactly the ledger rows settle wrote: now, or in an attempt at
   // these records whose transaction never committed (a crash between settle and commit)
   const mirrored = [...settled.entries, ...settled.unexported];
-  const ledger: OutMessage[] = mirrored.map((e) => ledgerMessage(o.codec, o.valueFormat, e));
-  phase('encode results + ledger entries');
+  const ledger = ledgerMessages(o.codec, o.valueFormat, mirrored);
+  phase('messages + ledger entries (main thread)');
   // one produce request per chunk: a partition's record batch must stay under the broker's
   // message.max.bytes (1 MiB by default)
   for (const [t, list] of [[o.resultsTopic, results], [o.ledgerTopic, ledger], [o.dlqTopic, dlq]] as const) {

@@ -59,6 +59,8 @@ export interface DecodeOptions {
 
 export interface ValueCodec {
   readonly schemas: SchemaSet;
+  /** The registry ids it was made with (an engine thread makes the same codec from them and `schemas.dir`). */
+  readonly registryIds: RegistryIds;
   decode(value: Buffer | null | undefined, options?: DecodeOptions): DecodedValue;
   /** `version`: the writer version (default: the subject's newest). */
   encode(subject: string, value: unknown, version?: number): Buffer;
@@ -207,6 +209,7 @@ export function createValueCodec(options: ValueCodecOptions = {}): ValueCodec {
 
   return {
     schemas,
+    registryIds,
     decode,
     encode,
     encodeJson: (value) => Buffer.from(JSON.stringify(value), 'utf8'),
