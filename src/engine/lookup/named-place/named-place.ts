@@ -35,7 +35,7 @@ import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
   COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, POSTCODE_CITY_DISAGREE, type Deduction,
 } from '../score/deductions.ts';
-import { allowedCountries, dominantCountry, queryCountryHint, streetWordsOf, streetWordWeights } from './country-evidence.ts';
+import { allowedCountries, dominantCountry, hasStrongPostcode, queryCountryHint, streetWordsOf, streetWordWeights } from './country-evidence.ts';
 import { isStreetWord } from './street-countries.ts';
 import { placeToken, streetPartTokens } from './street-part.ts';
 
@@ -75,6 +75,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   if (allowed.size > 0) for (const p of pcs0) if (p.exact && !p.shapeCountries.includes(p.country)) allowed.add(p.country);
   const inAllowed = (cc: string) => allowed.size === 0 || allowed.has(cc);
   const pcs = pcs0.filter((p) => inAllowed(p.country));
+  const narrowedByWords = pcs.length < pcs0.length && !hasStrongPostcode(q);
   const { texts: words, firsts } = streetWordsOf(q);
   // the best-named places only (a common name word can hit hundreds of postal places); no place in
   // a country a strong postcode's shape (and the street words) rule out, even named in full
@@ -161,7 +162,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       const cityNamedElsewhere = !place && pcTokens.length === 0 && (places.some((p) => c.docKind[p.doc] === DOC_PLACE) || q.tokens.some((t) => t.field === 'city'));
       const deductions: Deduction[] = [];
       if ((otherCity && !place) || cityNamedElsewhere) deductions.push(POSTCODE_CITY_DISAGREE);
-      if (hintDecided) deductions.push(COUNTRY_WEAK_EVIDENCE);
+      // the street words chose the country: among the postcode's countries, or by ruling the others
+      // out with a postcode not strong alone ("Kerkstraat 5, 4011": NL, not AU)
+      if (hintDecided || (narrowedByWords && b.score < 10)) deductions.push(COUNTRY_WEAK_EVIDENCE);
       else if (preferDecided) deductions.push(COUNTRY_PREFERRED);
       // the name as the postcode data writes it (local: Warszawa, Lisboa) when it is the one typed
       const pcCity = index.str(c.docCity[pc.doc]!);

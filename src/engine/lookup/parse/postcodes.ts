@@ -18,6 +18,20 @@ export const PARTIAL_POSTCODES: Readonly<Record<string, readonly [number, number
   GB: [2, 4], NL: [4, 4], CA: [3, 3], IE: [3, 3], PT: [4, 4], MT: [3, 3],
 };
 
+/**
+ * The part of a full code that people and the postal data write alone, in countries whose full
+ * code is longer: NL's four digits without their letters (`4011` for `4011 AB`). A code of this
+ * shape may be one of theirs although it lacks the country's full shape.
+ */
+const PARTIAL_SHAPES: readonly [string, RegExp][] = [['NL', /^[1-9]\d{3}$/]];
+
+/** The countries whose full shape (`countries`) or partial shape (PARTIAL_SHAPES) the key has. */
+export function withPartialShapes(key: string, countries: readonly string[]): readonly string[] {
+  let out: string[] | undefined;
+  for (const [cc, re] of PARTIAL_SHAPES) if (!countries.includes(cc) && re.test(key)) (out ??= [...countries]).push(cc);
+  return out ?? countries;
+}
+
 /** A postcode found in free text. */
 export interface PostcodeCandidate {
   /** Comparable key (postcodeKey of the value without a country prefix). */
