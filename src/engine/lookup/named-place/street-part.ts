@@ -48,7 +48,7 @@ export function houseNumberOfStreet(q: ParsedQuery, i: number, streetPart: reado
   if (i < 0 || !streetPart[i]) return false;
   const t = q.tokens[i]!;
   const next = q.tokens[i + 1];
-  if ((i === 0 || q.tokens[i - 1]!.seg !== t.seg) && next?.seg === t.seg && !/^\d/.test(next.text)) return true;
+  if ((i === 0 || q.tokens[i - 1]!.seg !== t.seg) && next !== undefined && next.seg === t.seg && !/^\d/.test(next.text)) return true;
   if (i === 0 || q.tokens[i - 1]!.seg !== t.seg || /^\d/.test(q.tokens[i - 1]!.text)) return false;
   return q.tokens.filter((u) => u.seg === t.seg && /^\d/.test(u.text)).length === 1;
 }
