@@ -76,22 +76,28 @@ export function hasStrongPostcode(q: ParsedQuery): boolean {
 /**
  * The countries the query's strong evidence allows (empty: no constraint): a given country
  * constrains elsewhere; here, the shapes of its strong postcodes, narrowed to the countries the
- * street words and letters (`hint`) point to when some of them agree. A postcode too short to be
- * strong alone (`4011`) is strong together with them: written apart from the street (not its
- * house number), it keeps the answer in the countries of its shape (with the partial ones: NL's
- * four digits) that the words point to ("Kerkstraat 5, 4011" is NL or BE, never Australia).
+ * street words and letters (`hint`) point to when some of them agree.
  */
 export function allowedCountries(q: ParsedQuery, hint: ReadonlySet<string>): ReadonlySet<string> {
   if (q.country || q.zipCands.length === 0) return NO_CONSTRAINT;
   const shape = new Set<string>();
   for (const z of q.zipCands) if (hasShapeOfStrength(z)) for (const c of z.countries) shape.add(c);
-  if (shape.size === 0) return hint.size > 0 ? weakPostcodeWithWords(q, queryCountriesPossible(q)) : shape;
+  if (shape.size === 0) return shape;
   const both = new Set([...shape].filter((c) => hint.has(c)));
   return both.size > 0 ? both : shape;
 }
 
-/** The countries of the weak postcodes' shapes that the words leave possible (empty: none, or none agree). */
-function weakPostcodeWithWords(q: ParsedQuery, possible: ReadonlySet<string>): ReadonlySet<string> {
+/**
+ * The countries where a postcode too short to be strong alone (`4011`) may be looked up (empty: no
+ * constraint). Written apart from the street (not its house number), it is a code of a country of
+ * its shape (with the partial ones: NL's four digits) that the street words and letters leave
+ * possible ("Kerkstraat 5, 4011" is NL or BE, never Australia). It bounds the postcodes only: a
+ * place named in full elsewhere in the query still answers ("…street, valletta vlt 1426").
+ */
+export function weakPostcodeCountries(q: ParsedQuery): ReadonlySet<string> {
+  if (q.country || q.zipCands.length === 0 || hasStrongPostcode(q)) return NO_CONSTRAINT;
+  const possible = queryCountriesPossible(q);
+  if (possible.size === 0) return NO_CONSTRAINT;
   const streetPart = streetPartTokens(q);
   const both = new Set<string>();
   for (const z of q.zipCands) {

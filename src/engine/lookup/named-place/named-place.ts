@@ -35,7 +35,7 @@ import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
   COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, POSTCODE_CITY_DISAGREE, type Deduction,
 } from '../score/deductions.ts';
-import { allowedCountries, dominantCountry, hasStrongPostcode, queryCountryHint, streetWordsOf, streetWordWeights } from './country-evidence.ts';
+import { allowedCountries, dominantCountry, queryCountryHint, weakPostcodeCountries, streetWordsOf, streetWordWeights } from './country-evidence.ts';
 import { isStreetWord } from './street-countries.ts';
 import { placeToken, streetPartTokens } from './street-part.ts';
 
@@ -74,8 +74,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   const pcs0 = postcodeHits(index, q, streetPart);
   if (allowed.size > 0) for (const p of pcs0) if (p.exact && !p.shapeCountries.includes(p.country)) allowed.add(p.country);
   const inAllowed = (cc: string) => allowed.size === 0 || allowed.has(cc);
-  const pcs = pcs0.filter((p) => inAllowed(p.country));
-  const narrowedByWords = pcs.length < pcs0.length && !hasStrongPostcode(q);
+  const weakPc = weakPostcodeCountries(q);
+  const pcs = pcs0.filter((p) => inAllowed(p.country) && (weakPc.size === 0 || weakPc.has(p.country)));
+  const narrowedByWords = weakPc.size > 0 && pcs.length < pcs0.length;
   const { texts: words, firsts } = streetWordsOf(q);
   // the best-named places only (a common name word can hit hundreds of postal places); no place in
   // a country a strong postcode's shape (and the street words) rule out, even named in full
@@ -143,9 +144,12 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     }
     // without a given country, a postcode that exists only in a country where the named city is
     // not (LI addresses written with a Swiss code) does not take the answer abroad
-    const cityAbroad = places.some((p) => p.full && !p.typo && p.country !== b.pc.country);
+    // (a place named only by the words of the street's part, before a postcode written apart,
+    // is the street's name: the postcode that exists beats that guess, "Mitteldorf 27, 9490")
+    const townPlaces = places.filter((p) => !namedByStreetPart(q, p, b.pc.token));
+    const cityAbroad = townPlaces.some((p) => p.full && !p.typo && p.country !== b.pc.country);
     // nor does a type word's guess among the postcode's countries when every place named is abroad
-    const placeAbroad = places.length > 0 && places.every((p) => p.country !== b.pc.country);
+    const placeAbroad = townPlaces.length > 0 && townPlaces.every((p) => p.country !== b.pc.country);
     // or when the query names a city that is nowhere ("Merchants Street 21, 1010 Vallettaa")
     const cityUnfound = places.length === 0 && q.tokens.some((t, i) => t.text.length >= 4 && placeToken(q, i, streetPart)
       && (t.field === 'city' || (t.field === 'free' && (t.seg ?? 0) > 0)));
@@ -158,8 +162,8 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       for (const i of pcTokens) tokens.push([i, 1]);
       if (place) for (const i of place.tokens) tokens.push([i, place.quality]);
       // a city was named that is not this postcode's: the postcode wins, the relevance says so
-      const otherCity = places.some((p) => p.full && c.docKind[p.doc] === DOC_PLACE && !(place && p.doc === place.doc) && !p.tokens.every((i) => pcTokens.includes(i)));
-      const cityNamedElsewhere = !place && pcTokens.length === 0 && (places.some((p) => c.docKind[p.doc] === DOC_PLACE) || q.tokens.some((t) => t.field === 'city'));
+      const otherCity = townPlaces.some((p) => p.full && c.docKind[p.doc] === DOC_PLACE && !(place && p.doc === place.doc) && !p.tokens.every((i) => pcTokens.includes(i)));
+      const cityNamedElsewhere = !place && pcTokens.length === 0 && (townPlaces.some((p) => c.docKind[p.doc] === DOC_PLACE) || q.tokens.some((t) => t.field === 'city'));
       const deductions: Deduction[] = [];
       if ((otherCity && !place) || cityNamedElsewhere) deductions.push(POSTCODE_CITY_DISAGREE);
       // the street words chose the country: among the postcode's countries, or by ruling the others
@@ -242,6 +246,18 @@ function namedByTypeWord(q: ParsedQuery, p: PlaceHit, words: readonly string[], 
     const k = street.indexOf(q.tokens[i]!);
     return k >= 0 && firsts[k]! && isStreetWord(words[k]!);
   });
+}
+
+/**
+ * A place named only by words of the part that holds the street's house number or type word, in
+ * free text whose postcode (token `pcToken`) stands in a later part: the street's name, not a town
+ * ("Mitteldorf 27, 9490", "Bag Søndermarken 9, 2000").
+ */
+function namedByStreetPart(q: ParsedQuery, p: PlaceHit, pcToken: number): boolean {
+  const pcSeg = q.tokens[pcToken]?.seg;
+  if (pcSeg === undefined || p.seg >= pcSeg) return false;
+  if (!p.tokens.every((i) => q.tokens[i]!.field === 'free' && q.tokens[i]!.seg === p.seg)) return false;
+  return q.tokens.some((t, i) => t.field === 'free' && t.seg === p.seg && i !== pcToken && (t.hnLike || isStreetWord(t.text)));
 }
 
 /** Two places of one name closer than this are taken for one (a town and its postal place). */
