@@ -33,7 +33,7 @@ import type { Scored } from '../score/score.ts';
 import { MUCH_MORE_IMPORTANT, betterPlace, clearlyMoreImportant, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
-  COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, POSTCODE_CITY_DISAGREE, type Deduction,
+  COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE, type Deduction,
 } from '../score/deductions.ts';
 import { allowedCountries, dominantCountry, queryCountryHint, weakPostcodeCountries, streetWordsOf, streetWordWeights } from './country-evidence.ts';
 import { isStreetWord } from './street-countries.ts';
@@ -218,16 +218,26 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
 function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>, guessed: boolean): Deduction[] {
   const out: Deduction[] = [];
   const c = index.c;
-  let homonym = false, byHint = false, byPrefer = false;
+  let homonym = false, inCountry = false, byHint = false, byPrefer = false;
   for (const p of places) {
     if (p.doc === best.doc || c.docKind[p.doc] !== c.docKind[best.doc] || p.seg !== best.seg || p.tokens.length !== best.tokens.length) continue;
     if (p.full !== best.full || Math.abs(p.quality - best.quality) > 1e-9) continue;
     if (c.docRank[best.doc]! > c.docRank[p.doc]! * MUCH_MORE_IMPORTANT) continue;
     if (!q.country && p.country !== best.country && hint.size > 0 && hint.has(best.country) && !hint.has(p.country)) byHint = true;
     else if (!q.country && q.prefer && p.country !== best.country && best.country === q.prefer) byPrefer = true;
-    else if (index.docDistance(p.doc, best.doc) > HOMONYM_METERS) homonym = true;
+    else if (index.docDistance(p.doc, best.doc) > HOMONYM_METERS) {
+      // a homonym of the same name in the same country leaves the city and country sure
+      if (p.country !== best.country || index.str(c.docCity[p.doc]!) !== index.str(c.docCity[best.doc]!)) homonym = true;
+      else inCountry = true;
+    }
   }
+  // ... unless a place abroad is named too: a place not much smaller, by any of its names, or a
+  // postal place (of unknown size) by its own name
+  const abroad = () => places.some((p) => p.country !== best.country && (c.docKind[p.doc] === c.docKind[best.doc]
+    ? c.docRank[best.doc]! <= c.docRank[p.doc]! * MUCH_MORE_IMPORTANT : p.full));
+  if (inCountry && !homonym && abroad()) homonym = true;
   if (homonym) out.push(HOMONYM_GUESS);
+  else if (inCountry && !byHint && !byPrefer && !guessed) out.push(HOMONYM_IN_COUNTRY);
   else if (byHint) out.push(COUNTRY_WEAK_EVIDENCE);
   else if (byPrefer) out.push(COUNTRY_PREFERRED);
   if (guessed && !homonym) out.push(HOMONYM_GUESS);
