@@ -121,6 +121,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       let place: PlaceHit | undefined;
       for (const pl of places) {
         if (c.docKind[pl.doc] === DOC_POSTCODE && pl.doc !== pc.doc) continue;
+        if (namedByStreetPart(q, pl, pc.token)) continue;
         if (agrees(index, pc, pl, pcTokens) && (!place || betterPlace(index, pl, place))) place = pl;
       }
       const named = Math.max(place ? place.tokens.length : 0, pcTokens.length);
@@ -260,13 +261,19 @@ function namedByTypeWord(q: ParsedQuery, p: PlaceHit, words: readonly string[], 
 
 /**
  * A place named only by words of the part that holds the street's house number or type word, in
- * free text whose postcode (token `pcToken`) stands in a later part: the street's name, not a town
- * ("Mitteldorf 27, 9490", "Bag Søndermarken 9, 2000").
+ * free text whose postcode (token `pcToken`) stands in a later part, or only by words after a
+ * street type word and before the postcode in its part: the street's name, not a town
+ * ("Mitteldorf 27, 9490", "Bag Søndermarken 9, 2000", "Rue de Verdun 75010").
  */
 function namedByStreetPart(q: ParsedQuery, p: PlaceHit, pcToken: number): boolean {
   const pcSeg = q.tokens[pcToken]?.seg;
-  if (pcSeg === undefined || p.seg >= pcSeg) return false;
+  if (pcSeg === undefined || p.seg > pcSeg) return false;
   if (!p.tokens.every((i) => q.tokens[i]!.field === 'free' && q.tokens[i]!.seg === p.seg)) return false;
+  // in the postcode's own part: the words between a street type word and the postcode ("Rue de Verdun 75010")
+  if (p.seg === pcSeg) {
+    const first = Math.min(...p.tokens);
+    return Math.max(...p.tokens) < pcToken && q.tokens.some((t, i) => i < first && t.seg === p.seg && isStreetWord(t.text));
+  }
   return q.tokens.some((t, i) => t.field === 'free' && t.seg === p.seg && i !== pcToken && (t.hnLike || isStreetWord(t.text)));
 }
 
