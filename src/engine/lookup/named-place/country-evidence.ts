@@ -65,7 +65,7 @@ function strongPostcode(raw: string, key: string): boolean {
 }
 
 function hasShapeOfStrength(z: ParsedQuery['zipCands'][number]): boolean {
-  return z.countries.length > 0 && strongPostcode(z.raw, z.key);
+  return z.countries.length > 0 && !z.partial && strongPostcode(z.raw, z.key);
 }
 
 /** The query has a postcode strong alone (its shape rules countries out without the words). */

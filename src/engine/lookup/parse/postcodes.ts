@@ -43,7 +43,12 @@ export interface PostcodeCandidate {
   /** Character offsets of the span in the text. */
   start: number;
   end: number;
+  /** Only the part of a code that the data holds alone (a GB outward code `EC2N`): not strong evidence alone. */
+  partial?: boolean;
 }
+
+/** A GB outward code typed alone, in capitals (`EC2N`, `SW1W`, `NW1`): the part GeoNames holds. */
+const GB_OUTWARD = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 
 /** Country prefixes written before a postcode ("D-10115", "CH-8001", "LV-1050" is LV's own). */
 const PREFIX_RE = /^(?:[A-Z]{1,3})-(?=\d)/;
@@ -108,6 +113,7 @@ export function findPostcodes(text: string): PostcodeCandidate[] {
     if (!/\d/.test(w)) continue;
     const cs = postcodeCountries(w);
     if (cs.length > 0) out.push({ key: keyOf(w), raw: w, countries: cs, start: at, end: at + w.length });
+    else if (w.length >= 3 && GB_OUTWARD.test(w)) out.push({ key: keyOf(w), raw: w, countries: ['GB'], start: at, end: at + w.length, partial: true });
   }
   return out;
 }
