@@ -83,7 +83,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // ("Via Marconi 22, 40042" is not Marconi, PT); a place named only by a typo, another name or
   // its first words, in a country the street words and letters rule out, is not named ("St.
   // Julians" by a typo is not Juliana, ES, beside "Triq")
-  const places = placeHits(index, q, matches, streetPart)
+  let places = placeHits(index, q, matches, streetPart)
     .filter((p) => inAllowed(p.country) && !(p.weak && hint0.size > 0 && !hint0.has(p.country)) && !namedByTypeWord(q, p, words, firsts))
     .sort((a, b) => (betterPlace(index, a, b, hint0) ? -1 : betterPlace(index, b, a, hint0) ? 1 : 0))
     .slice(0, MAX_PLACES);
@@ -180,6 +180,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     }
     // the postcode exists in several countries and nothing names one: it cannot decide
   }
+  // no postcode decided: a place named only by the street's part is no answer in a country the
+  // postcode's shape and the street words rule out
+  if (weakPc.size > 0 && pcs0.length > 0) places = places.filter((p) => weakPc.has(p.country) || !namedByStreetPart(q, p, pcs0[0]!.token));
   if (places.length === 0) return undefined;
   const hint = hint0;
   let best = places[0]!;
