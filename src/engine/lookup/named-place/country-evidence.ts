@@ -29,10 +29,14 @@ export function queryCountryHint(q: ParsedQuery): Set<string> {
 
 const hints = new WeakMap<ParsedQuery, Set<string>>();
 
-/** Every country the street words and letters leave possible: a word's least likely countries too (empty: none said). */
-function queryCountriesPossible(q: ParsedQuery): Set<string> {
-  return countryHint(streetWordsOf(q).texts, q.rawText, 0);
+/** Every country the street words and letters leave possible: a word's least likely countries too (empty: none said; computed once per query). */
+export function queryCountriesPossible(q: ParsedQuery): ReadonlySet<string> {
+  let h = possibles.get(q);
+  if (!h) possibles.set(q, (h = countryHint(streetWordsOf(q).texts, q.rawText, 0)));
+  return h;
 }
+
+const possibles = new WeakMap<ParsedQuery, Set<string>>();
 
 /** P(country) from the query's street-type words (street-countries.ts; empty: none). */
 export function streetWordWeights(q: ParsedQuery): Map<string, number> {
@@ -103,7 +107,7 @@ export function weakPostcodeCountries(q: ParsedQuery): ReadonlySet<string> {
   for (const z of q.zipCands) {
     const i = q.tokens.findIndex((t) => t.text === z.key);
     if (i < 0 || streetPart[i] || houseNumberOfStreet(q, i, streetPart) || !postcodeApart(q, i)) continue;
-    for (const c of withPartialShapes(z.key, z.countries)) if (possible.has(c)) both.add(c);
+    for (const c of withPartialShapes(z.key, z.countries, possible)) if (possible.has(c)) both.add(c);
   }
   return both;
 }

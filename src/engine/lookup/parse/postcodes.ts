@@ -25,10 +25,14 @@ export const PARTIAL_POSTCODES: Readonly<Record<string, readonly [number, number
  */
 const PARTIAL_SHAPES: readonly [string, RegExp][] = [['NL', /^[1-9]\d{3}$/]];
 
-/** The countries whose full shape (`countries`) or partial shape (PARTIAL_SHAPES) the key has. */
-export function withPartialShapes(key: string, countries: readonly string[]): readonly string[] {
+/**
+ * The countries whose full shape (`countries`) or partial shape (PARTIAL_SHAPES) the key has; a
+ * partial shape only for the countries `evidence` holds (a bare `1069` is no Dutch code unless the
+ * query's words point there too).
+ */
+export function withPartialShapes(key: string, countries: readonly string[], evidence: ReadonlySet<string>): readonly string[] {
   let out: string[] | undefined;
-  for (const [cc, re] of PARTIAL_SHAPES) if (!countries.includes(cc) && re.test(key)) (out ??= [...countries]).push(cc);
+  for (const [cc, re] of PARTIAL_SHAPES) if (evidence.has(cc) && !countries.includes(cc) && re.test(key)) (out ??= [...countries]).push(cc);
   return out ?? countries;
 }
 
