@@ -180,9 +180,13 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     }
     // the postcode exists in several countries and nothing names one: it cannot decide
   }
-  // no postcode decided: a place named only by the street's part is no answer in a country the
-  // postcode's shape and the street words rule out
-  if (weakPc.size > 0 && pcs0.length > 0) places = places.filter((p) => weakPc.has(p.country) || !namedByStreetPart(q, p, pcs0[0]!.token));
+  // no postcode decided: a place named only by the street's part is no answer in a country where
+  // the query's postcode does not exist or that the postcode's shape and the street words rule out
+  // (the postcode that exists beats that guess: "Mitteldorf 27, 9490" is not Mitteldorf, AT)
+  if (pcs0.length > 0) {
+    const pcCountries = new Set(pcs.map((p) => p.country));
+    places = places.filter((p) => pcCountries.has(p.country) || !namedByStreetPart(q, p, pcs0[0]!.token));
+  }
   if (places.length === 0) return undefined;
   const hint = hint0;
   let best = places[0]!;
