@@ -7,7 +7,9 @@
  * five-digit: never Australia, whose codes have four).
  */
 import type { ParsedQuery } from '../parse/parse.ts';
+import { withPartialShapes } from '../parse/postcodes.ts';
 import { countryHint, streetWordEvidence } from './street-countries.ts';
+import { houseNumberOfStreet, streetPartTokens } from './street-part.ts';
 
 /** The query's street and free-text words and, per word, whether it starts its part or field. */
 export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolean[] } {
@@ -26,6 +28,15 @@ export function queryCountryHint(q: ParsedQuery): Set<string> {
 }
 
 const hints = new WeakMap<ParsedQuery, Set<string>>();
+
+/** Every country the street words and letters leave possible: a word's least likely countries too (empty: none said; computed once per query). */
+export function queryCountriesPossible(q: ParsedQuery): ReadonlySet<string> {
+  let h = possibles.get(q);
+  if (!h) possibles.set(q, (h = countryHint(streetWordsOf(q).texts, q.rawText, 0)));
+  return h;
+}
+
+const possibles = new WeakMap<ParsedQuery, Set<string>>();
 
 /** P(country) from the query's street-type words (street-countries.ts; empty: none). */
 export function streetWordWeights(q: ParsedQuery): Map<string, number> {
@@ -57,6 +68,15 @@ function strongPostcode(raw: string, key: string): boolean {
   return key.length >= 5 || /[a-z]/i.test(key) || /[\s-]/.test(raw.trim());
 }
 
+function hasShapeOfStrength(z: ParsedQuery['zipCands'][number]): boolean {
+  return z.countries.length > 0 && !z.partial && strongPostcode(z.raw, z.key);
+}
+
+/** The query has a postcode strong alone (its shape rules countries out without the words). */
+export function hasStrongPostcode(q: ParsedQuery): boolean {
+  return q.zipCands.some(hasShapeOfStrength);
+}
+
 /**
  * The countries the query's strong evidence allows (empty: no constraint): a given country
  * constrains elsewhere; here, the shapes of its strong postcodes, narrowed to the countries the
@@ -65,8 +85,35 @@ function strongPostcode(raw: string, key: string): boolean {
 export function allowedCountries(q: ParsedQuery, hint: ReadonlySet<string>): ReadonlySet<string> {
   if (q.country || q.zipCands.length === 0) return NO_CONSTRAINT;
   const shape = new Set<string>();
-  for (const z of q.zipCands) if (z.countries.length > 0 && strongPostcode(z.raw, z.key)) for (const c of z.countries) shape.add(c);
+  for (const z of q.zipCands) if (hasShapeOfStrength(z)) for (const c of z.countries) shape.add(c);
   if (shape.size === 0) return shape;
   const both = new Set([...shape].filter((c) => hint.has(c)));
   return both.size > 0 ? both : shape;
+}
+
+/**
+ * The countries where a postcode too short to be strong alone (`4011`) may be looked up (empty: no
+ * constraint). Written apart from the street (not its house number), it is a code of a country of
+ * its shape (with the partial ones: NL's four digits) that the street words and letters leave
+ * possible ("Kerkstraat 5, 4011" is NL or BE, never Australia). It bounds the postcodes only: a
+ * place named in full elsewhere in the query still answers ("…street, valletta vlt 1426").
+ */
+export function weakPostcodeCountries(q: ParsedQuery): ReadonlySet<string> {
+  if (q.country || q.zipCands.length === 0 || hasStrongPostcode(q)) return NO_CONSTRAINT;
+  const possible = queryCountriesPossible(q);
+  if (possible.size === 0) return NO_CONSTRAINT;
+  const streetPart = streetPartTokens(q);
+  const both = new Set<string>();
+  for (const z of q.zipCands) {
+    const i = q.tokens.findIndex((t) => t.text === z.key);
+    if (i < 0 || streetPart[i] || houseNumberOfStreet(q, i, streetPart) || !postcodeApart(q, i)) continue;
+    for (const c of withPartialShapes(z.key, z.countries, possible)) if (possible.has(c)) both.add(c);
+  }
+  return both;
+}
+
+/** The token is written apart from the street: in a later part than the first, or a field of its own. */
+function postcodeApart(q: ParsedQuery, i: number): boolean {
+  const t = q.tokens[i]!;
+  return t.field === 'zip' || (t.field === 'free' && (t.seg ?? 0) > 0);
 }

@@ -61,7 +61,7 @@ export class NameWords {
   firstLength(slot: number): number { return this.slots[slot * 3 + 2]! >>> 8; }
 
   private add(doc: number, h: number): number {
-    const words = foldTokens(this.index.str(this.index.c.docCity[doc]!));
+    const words = foldedName(this.index, doc);
     if (words.length > MAX_NAME_WORDS) return -1;
     const ids = new Int32Array(words.length);
     for (let i = 0; i < words.length; i++) if ((ids[i] = this.index.tokenId(words[i]!)) < 0) return -1;
@@ -94,7 +94,16 @@ export function nameWords(index: AddressIndex): NameWords {
   return t;
 }
 
-/** The folded words of a document's city name, decoded (the path for names not held by name-words.ts). */
+/**
+ * The folded words of a document's city name, decoded (the path for names not held by
+ * name-words.ts). A trailing part in brackets qualifies the name and is not part of it: GeoNames
+ * writes Spain's postal places with their parish (`Chelos (Irixo, O)`), Canada's with their
+ * districts (`Calgary (Bridgeland / Riverside)`); people write `Chelos`.
+ */
 export function foldedName(index: AddressIndex, doc: number): string[] {
-  return foldTokens(index.str(index.c.docCity[doc]!));
+  const name = index.str(index.c.docCity[doc]!);
+  const bare = name.replace(QUALIFIER, '');
+  return foldTokens(bare === '' ? name : bare);
 }
+
+const QUALIFIER = /\s*\([^()]*\)\s*$/;

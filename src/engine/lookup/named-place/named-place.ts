@@ -33,9 +33,9 @@ import type { Scored } from '../score/score.ts';
 import { MUCH_MORE_IMPORTANT, betterPlace, clearlyMoreImportant, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
-  COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, POSTCODE_CITY_DISAGREE, type Deduction,
+  COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE, type Deduction,
 } from '../score/deductions.ts';
-import { allowedCountries, dominantCountry, queryCountryHint, streetWordsOf, streetWordWeights } from './country-evidence.ts';
+import { allowedCountries, dominantCountry, queryCountryHint, weakPostcodeCountries, streetWordsOf, streetWordWeights } from './country-evidence.ts';
 import { isStreetWord } from './street-countries.ts';
 import { placeToken, streetPartTokens } from './street-part.ts';
 
@@ -74,14 +74,16 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   const pcs0 = postcodeHits(index, q, streetPart);
   if (allowed.size > 0) for (const p of pcs0) if (p.exact && !p.shapeCountries.includes(p.country)) allowed.add(p.country);
   const inAllowed = (cc: string) => allowed.size === 0 || allowed.has(cc);
-  const pcs = pcs0.filter((p) => inAllowed(p.country));
+  const weakPc = weakPostcodeCountries(q);
+  const pcs = pcs0.filter((p) => inAllowed(p.country) && (weakPc.size === 0 || weakPc.has(p.country)));
+  const narrowedByWords = weakPc.size > 0 && pcs.length < pcs0.length;
   const { texts: words, firsts } = streetWordsOf(q);
   // the best-named places only (a common name word can hit hundreds of postal places); no place in
   // a country a strong postcode's shape (and the street words) rule out, even named in full
   // ("Via Marconi 22, 40042" is not Marconi, PT); a place named only by a typo, another name or
   // its first words, in a country the street words and letters rule out, is not named ("St.
   // Julians" by a typo is not Juliana, ES, beside "Triq")
-  const places = placeHits(index, q, matches, streetPart)
+  let places = placeHits(index, q, matches, streetPart)
     .filter((p) => inAllowed(p.country) && !(p.weak && hint0.size > 0 && !hint0.has(p.country)) && !namedByTypeWord(q, p, words, firsts))
     .sort((a, b) => (betterPlace(index, a, b, hint0) ? -1 : betterPlace(index, b, a, hint0) ? 1 : 0))
     .slice(0, MAX_PLACES);
@@ -119,6 +121,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       let place: PlaceHit | undefined;
       for (const pl of places) {
         if (c.docKind[pl.doc] === DOC_POSTCODE && pl.doc !== pc.doc) continue;
+        if (namedByStreetPart(q, pl, pc.token)) continue;
         if (agrees(index, pc, pl, pcTokens) && (!place || betterPlace(index, pl, place))) place = pl;
       }
       const named = Math.max(place ? place.tokens.length : 0, pcTokens.length);
@@ -142,9 +145,12 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     }
     // without a given country, a postcode that exists only in a country where the named city is
     // not (LI addresses written with a Swiss code) does not take the answer abroad
-    const cityAbroad = places.some((p) => p.full && !p.typo && p.country !== b.pc.country);
+    // (a place named only by the words of the street's part, before a postcode written apart,
+    // is the street's name: the postcode that exists beats that guess, "Mitteldorf 27, 9490")
+    const townPlaces = places.filter((p) => !namedByStreetPart(q, p, b.pc.token));
+    const cityAbroad = townPlaces.some((p) => p.full && !p.typo && p.country !== b.pc.country);
     // nor does a type word's guess among the postcode's countries when every place named is abroad
-    const placeAbroad = places.length > 0 && places.every((p) => p.country !== b.pc.country);
+    const placeAbroad = townPlaces.length > 0 && townPlaces.every((p) => p.country !== b.pc.country);
     // or when the query names a city that is nowhere ("Merchants Street 21, 1010 Vallettaa")
     const cityUnfound = places.length === 0 && q.tokens.some((t, i) => t.text.length >= 4 && placeToken(q, i, streetPart)
       && (t.field === 'city' || (t.field === 'free' && (t.seg ?? 0) > 0)));
@@ -157,11 +163,13 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       for (const i of pcTokens) tokens.push([i, 1]);
       if (place) for (const i of place.tokens) tokens.push([i, place.quality]);
       // a city was named that is not this postcode's: the postcode wins, the relevance says so
-      const otherCity = places.some((p) => p.full && c.docKind[p.doc] === DOC_PLACE && !(place && p.doc === place.doc) && !p.tokens.every((i) => pcTokens.includes(i)));
-      const cityNamedElsewhere = !place && pcTokens.length === 0 && (places.some((p) => c.docKind[p.doc] === DOC_PLACE) || q.tokens.some((t) => t.field === 'city'));
+      const otherCity = townPlaces.some((p) => p.full && c.docKind[p.doc] === DOC_PLACE && !(place && p.doc === place.doc) && !p.tokens.every((i) => pcTokens.includes(i)));
+      const cityNamedElsewhere = !place && pcTokens.length === 0 && (townPlaces.some((p) => c.docKind[p.doc] === DOC_PLACE) || q.tokens.some((t) => t.field === 'city'));
       const deductions: Deduction[] = [];
       if ((otherCity && !place) || cityNamedElsewhere) deductions.push(POSTCODE_CITY_DISAGREE);
-      if (hintDecided) deductions.push(COUNTRY_WEAK_EVIDENCE);
+      // the street words chose the country: among the postcode's countries, or by ruling the others
+      // out with a postcode not strong alone ("Kerkstraat 5, 4011": NL, not AU)
+      if (hintDecided || (narrowedByWords && b.score < 10)) deductions.push(COUNTRY_WEAK_EVIDENCE);
       else if (preferDecided) deductions.push(COUNTRY_PREFERRED);
       // the name as the postcode data writes it (local: Warszawa, Lisboa) when it is the one typed
       const pcCity = index.str(c.docCity[pc.doc]!);
@@ -171,6 +179,13 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       return make(pc.doc, tokens, zipText, cityText, deductions);
     }
     // the postcode exists in several countries and nothing names one: it cannot decide
+  }
+  // no postcode decided: a place named only by the street's part is no answer in a country where
+  // the query's postcode does not exist or that the postcode's shape and the street words rule out
+  // (the postcode that exists beats that guess: "Mitteldorf 27, 9490" is not Mitteldorf, AT)
+  if (pcs0.length > 0) {
+    const pcCountries = new Set(pcs.map((p) => p.country));
+    places = places.filter((p) => pcCountries.has(p.country) || !namedByStreetPart(q, p, pcs0[0]!.token));
   }
   if (places.length === 0) return undefined;
   const hint = hint0;
@@ -211,16 +226,26 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
 function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>, guessed: boolean): Deduction[] {
   const out: Deduction[] = [];
   const c = index.c;
-  let homonym = false, byHint = false, byPrefer = false;
+  let homonym = false, inCountry = false, byHint = false, byPrefer = false;
   for (const p of places) {
     if (p.doc === best.doc || c.docKind[p.doc] !== c.docKind[best.doc] || p.seg !== best.seg || p.tokens.length !== best.tokens.length) continue;
     if (p.full !== best.full || Math.abs(p.quality - best.quality) > 1e-9) continue;
     if (c.docRank[best.doc]! > c.docRank[p.doc]! * MUCH_MORE_IMPORTANT) continue;
     if (!q.country && p.country !== best.country && hint.size > 0 && hint.has(best.country) && !hint.has(p.country)) byHint = true;
     else if (!q.country && q.prefer && p.country !== best.country && best.country === q.prefer) byPrefer = true;
-    else if (index.docDistance(p.doc, best.doc) > HOMONYM_METERS) homonym = true;
+    else if (index.docDistance(p.doc, best.doc) > HOMONYM_METERS) {
+      // a homonym of the same name in the same country leaves the city and country sure
+      if (p.country !== best.country || index.str(c.docCity[p.doc]!) !== index.str(c.docCity[best.doc]!)) homonym = true;
+      else inCountry = true;
+    }
   }
+  // ... unless a place abroad is named too: a place not much smaller, by any of its names, or a
+  // postal place (of unknown size) by its own name
+  const abroad = () => places.some((p) => p.country !== best.country && (c.docKind[p.doc] === c.docKind[best.doc]
+    ? c.docRank[best.doc]! <= c.docRank[p.doc]! * MUCH_MORE_IMPORTANT : p.full));
+  if (inCountry && !homonym && abroad()) homonym = true;
   if (homonym) out.push(HOMONYM_GUESS);
+  else if (inCountry && !byHint && !byPrefer && !guessed) out.push(HOMONYM_IN_COUNTRY);
   else if (byHint) out.push(COUNTRY_WEAK_EVIDENCE);
   else if (byPrefer) out.push(COUNTRY_PREFERRED);
   if (guessed && !homonym) out.push(HOMONYM_GUESS);
@@ -239,6 +264,24 @@ function namedByTypeWord(q: ParsedQuery, p: PlaceHit, words: readonly string[], 
     const k = street.indexOf(q.tokens[i]!);
     return k >= 0 && firsts[k]! && isStreetWord(words[k]!);
   });
+}
+
+/**
+ * A place named only by words of the part that holds the street's house number or type word, in
+ * free text whose postcode (token `pcToken`) stands in a later part, or only by words after a
+ * street type word and before the postcode in its part: the street's name, not a town
+ * ("Mitteldorf 27, 9490", "Bag Søndermarken 9, 2000", "Rue de Verdun 75010").
+ */
+function namedByStreetPart(q: ParsedQuery, p: PlaceHit, pcToken: number): boolean {
+  const pcSeg = q.tokens[pcToken]?.seg;
+  if (pcSeg === undefined || p.seg > pcSeg) return false;
+  if (!p.tokens.every((i) => q.tokens[i]!.field === 'free' && q.tokens[i]!.seg === p.seg)) return false;
+  // in the postcode's own part: the words between a street type word and the postcode ("Rue de Verdun 75010")
+  if (p.seg === pcSeg) {
+    const first = Math.min(...p.tokens);
+    return Math.max(...p.tokens) < pcToken && q.tokens.some((t, i) => i < first && t.seg === p.seg && isStreetWord(t.text));
+  }
+  return q.tokens.some((t, i) => t.field === 'free' && t.seg === p.seg && i !== pcToken && (t.hnLike || isStreetWord(t.text)));
 }
 
 /** Two places of one name closer than this are taken for one (a town and its postal place). */

@@ -7,7 +7,8 @@ import { DOC_POSTCODE, PLACE_ROLES } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import type { TokenMatch } from '../match/token-match.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
-import { postcodeCountries, postcodeKeysToTry } from '../parse/postcodes.ts';
+import { postcodeCountries, postcodeKeysToTry, withPartialShapes } from '../parse/postcodes.ts';
+import { queryCountriesPossible } from './country-evidence.ts';
 import { countriesOf } from './country-names.ts';
 import { foldedName, nameWords } from './name-words.ts';
 import { placeDocs } from './place-docs.ts';
@@ -24,7 +25,7 @@ export function postcodeHits(index: AddressIndex, q: ParsedQuery, streetPart: re
   q.zipCands.forEach((z) => cands.push({ key: z.key, raw: z.raw, token: q.tokens.findIndex((t) => t.text === z.key), countries: z.countries }));
   for (const cand of cands) {
     if (houseNumberOfStreet(q, cand.token, streetPart)) continue;
-    const shape = cand.countries.length > 0 ? cand.countries : postcodeCountries(cand.raw);
+    const shape = withPartialShapes(cand.key, cand.countries.length > 0 ? cand.countries : postcodeCountries(cand.raw), queryCountriesPossible(q));
     const countries = q.country ? [q.country] : shape;
     const found = new Set<string>();
     // the exact key in any country; prefixes only in the countries whose shape the code has

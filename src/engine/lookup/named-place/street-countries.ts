@@ -51,10 +51,13 @@ export function streetWordEvidence(tokens: readonly string[]): Map<string, numbe
   return acc;
 }
 
-/** Countries the street type words of these folded tokens point to (empty: no hint). */
-export function streetCountries(tokens: readonly string[]): Set<string> {
+/**
+ * Countries the street type words of these folded tokens point to, each with at least `min` of the
+ * evidence (empty: no hint); `min` 0: every country the words are written in at all.
+ */
+export function streetCountries(tokens: readonly string[], min = HINT_MIN): Set<string> {
   const out = new Set<string>();
-  for (const [cc, p] of streetWordEvidence(tokens)) if (p >= HINT_MIN) out.add(cc);
+  for (const [cc, p] of streetWordEvidence(tokens)) if (p >= min && p > 0) out.add(cc);
   return out;
 }
 
@@ -92,8 +95,8 @@ export function letterCountries(raw: string): Set<string> {
  * they disagree, the letters (a name's own spelling outweighs a type word borrowed across
  * languages, like "Boulevard").
  */
-export function countryHint(tokens: readonly string[], raw: string): Set<string> {
-  const words = streetCountries(tokens);
+export function countryHint(tokens: readonly string[], raw: string, min = HINT_MIN): Set<string> {
+  const words = streetCountries(tokens, min);
   const letters = letterCountries(raw);
   if (letters.size === 0) return words;
   if (words.size === 0) return letters;

@@ -41,11 +41,14 @@ export function streetPartTokens(q: ParsedQuery): boolean[] {
 
 /**
  * A number of the street's part that comes after its words and is that part's only number is the
- * house number ("Rue de la Poujade 6247, Saint-Geniez-d'Olt"), not a postcode.
+ * house number ("Rue de la Poujade 6247, Saint-Geniez-d'Olt"), not a postcode; so is a number
+ * that opens the street's part before its words ("1108 Davie Street, Vancouver").
  */
 export function houseNumberOfStreet(q: ParsedQuery, i: number, streetPart: readonly boolean[]): boolean {
   if (i < 0 || !streetPart[i]) return false;
   const t = q.tokens[i]!;
+  const next = q.tokens[i + 1];
+  if ((i === 0 || q.tokens[i - 1]!.seg !== t.seg) && next !== undefined && next.seg === t.seg && !/^\d/.test(next.text)) return true;
   if (i === 0 || q.tokens[i - 1]!.seg !== t.seg || /^\d/.test(q.tokens[i - 1]!.text)) return false;
   return q.tokens.filter((u) => u.seg === t.seg && /^\d/.test(u.text)).length === 1;
 }

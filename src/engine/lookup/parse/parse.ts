@@ -195,10 +195,16 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     let longestPhrase = 0;
     const parts = text.split(/[,;\n]/);
     for (let k = 0; k < parts.length; k++) {
-      for (const t of foldTokens(parts[k]!)) {
-        const w = countryPhraseWords(t);
-        free.push(t); segs.push(k); phrase.push(w);
-        if (w > longestPhrase) longestPhrase = w;
+      // words in brackets qualify a name ("Larin (San Salvador)": a parish) and name a country
+      // only when they are all its name ("Paris (France)")
+      for (const [piece, bracketed] of bracketPieces(parts[k]!)) {
+        const ts = foldTokens(piece);
+        const whole = bracketed && ts.length > 0 && ts.length <= 3 && countryOfPhrase(ts.join(' ')) ? ts.length : 0;
+        ts.forEach((t, j) => {
+          const w = !bracketed ? countryPhraseWords(t) : j === 0 ? whole : 0;
+          free.push(t); segs.push(k); phrase.push(w);
+          if (w > longestPhrase) longestPhrase = w;
+        });
       }
     }
     // a country name anywhere in the free text (longest phrase first), when more text remains
@@ -251,4 +257,17 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     rawText: [req.street, req.city, req.district, req.address].filter(Boolean).join(' '),
     prefer: country ? '' : (req.prefer_country ?? '').trim().toUpperCase(),
   };
+}
+
+/** The text outside and inside round brackets, in order, each marked whether it was bracketed. */
+function bracketPieces(text: string): [string, boolean][] {
+  if (!text.includes('(')) return [[text, false]];
+  const out: [string, boolean][] = [];
+  let at = 0;
+  for (const m of text.matchAll(/\(([^()]*)\)?/g)) {
+    out.push([text.slice(at, m.index), false], [m[1] ?? '', true]);
+    at = m.index + m[0].length;
+  }
+  out.push([text.slice(at), false]);
+  return out;
 }

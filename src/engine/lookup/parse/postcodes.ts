@@ -18,6 +18,24 @@ export const PARTIAL_POSTCODES: Readonly<Record<string, readonly [number, number
   GB: [2, 4], NL: [4, 4], CA: [3, 3], IE: [3, 3], PT: [4, 4], MT: [3, 3],
 };
 
+/**
+ * The part of a full code that people and the postal data write alone, in countries whose full
+ * code is longer: NL's four digits without their letters (`4011` for `4011 AB`). A code of this
+ * shape may be one of theirs although it lacks the country's full shape.
+ */
+const PARTIAL_SHAPES: readonly [string, RegExp][] = [['NL', /^[1-9]\d{3}$/]];
+
+/**
+ * The countries whose full shape (`countries`) or partial shape (PARTIAL_SHAPES) the key has; a
+ * partial shape only for the countries `evidence` holds (a bare `1069` is no Dutch code unless the
+ * query's words point there too).
+ */
+export function withPartialShapes(key: string, countries: readonly string[], evidence: ReadonlySet<string>): readonly string[] {
+  let out: string[] | undefined;
+  for (const [cc, re] of PARTIAL_SHAPES) if (evidence.has(cc) && !countries.includes(cc) && re.test(key)) (out ??= [...countries]).push(cc);
+  return out ?? countries;
+}
+
 /** A postcode found in free text. */
 export interface PostcodeCandidate {
   /** Comparable key (postcodeKey of the value without a country prefix). */
@@ -29,7 +47,12 @@ export interface PostcodeCandidate {
   /** Character offsets of the span in the text. */
   start: number;
   end: number;
+  /** Only the part of a code that the data holds alone (a GB outward code `EC2N`): not strong evidence alone. */
+  partial?: boolean;
 }
+
+/** A GB outward code typed alone, in capitals (`EC2N`, `SW1W`, `NW1`): the part GeoNames holds. */
+const GB_OUTWARD = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 
 /** Country prefixes written before a postcode ("D-10115", "CH-8001", "LV-1050" is LV's own). */
 const PREFIX_RE = /^(?:[A-Z]{1,3})-(?=\d)/;
@@ -94,6 +117,7 @@ export function findPostcodes(text: string): PostcodeCandidate[] {
     if (!/\d/.test(w)) continue;
     const cs = postcodeCountries(w);
     if (cs.length > 0) out.push({ key: keyOf(w), raw: w, countries: cs, start: at, end: at + w.length });
+    else if (w.length >= 3 && GB_OUTWARD.test(w)) out.push({ key: keyOf(w), raw: w, countries: ['GB'], start: at, end: at + w.length, partial: true });
   }
   return out;
 }

@@ -51,6 +51,11 @@ export const STREET_NAME_PARTLY_NAMED: Deduction = { code: 'STREET_NAME_PARTLY_N
 export const AMBIGUOUS_STREET: Deduction = { code: 'AMBIGUOUS_STREET', points: 15, why: 'the street exists in several towns and the query does not say which; add the town or postcode' };
 /** Several places of the name, none much larger, and nothing in the query decides. */
 export const HOMONYM_GUESS: Deduction = { code: 'HOMONYM_GUESS', points: 15, why: 'several places have this name and none is much more important; add a postcode, state or country' };
+/**
+ * Several places of the name in one country, none much larger, and nothing in the query decides:
+ * the city, its country and the record's keys but the point and region are those of any of them.
+ */
+export const HOMONYM_IN_COUNTRY: Deduction = { code: 'HOMONYM_IN_COUNTRY', points: 5, why: 'several places of this name lie in the answer\'s country and none is much more important: the city and country are sure, the point and region may be another\'s; add a postcode or state' };
 /** No country given: the street's type words or letters chose the country (`Rue` → FR among a postcode's countries). */
 export const COUNTRY_WEAK_EVIDENCE: Deduction = { code: 'COUNTRY_WEAK_EVIDENCE', points: 10, why: 'no country given; it was inferred from street-type words or letters only; add the country' };
 /** No country given: the job's or account's preferred country chose among several. */
@@ -71,7 +76,7 @@ export const NOTHING_FOUND: Deduction = { code: 'NOTHING_FOUND', points: 0, why:
 export const DEDUCTIONS: readonly Deduction[] = [
   UNEXPLAINED_WORD, POSTCODE_NOT_MATCHED, TYPO, ABBREVIATION, OTHER_ROLE, POSTCODE_PREFIX, WEAK_PLACE_NAME,
   HOUSENUMBER_APPROXIMATE, HOUSENUMBER_NOT_FOUND, COUNTRY_NOT_MATCHED, STATE_NOT_MATCHED, COUNTY_NOT_MATCHED,
-  STREET_NAME_PARTLY_NAMED, AMBIGUOUS_STREET, POSTCODE_CITY_DISAGREE, HOMONYM_GUESS, COUNTRY_WEAK_EVIDENCE,
+  STREET_NAME_PARTLY_NAMED, AMBIGUOUS_STREET, POSTCODE_CITY_DISAGREE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, COUNTRY_WEAK_EVIDENCE,
   COUNTRY_PREFERRED, STREET_NOT_FOUND, COUNTRY_ONLY, NOTHING_FOUND,
 ];
 
