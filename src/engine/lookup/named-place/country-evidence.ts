@@ -7,7 +7,7 @@
  * five-digit: never Australia, whose codes have four).
  */
 import type { ParsedQuery } from '../parse/parse.ts';
-import { countryHint, streetWordEvidence } from './street-countries.ts';
+import { countryHint, streetCountries, streetWordEvidence } from './street-countries.ts';
 
 /** The query's street and free-text words and, per word, whether it starts its part or field. */
 export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolean[] } {
@@ -26,6 +26,11 @@ export function queryCountryHint(q: ParsedQuery): Set<string> {
 }
 
 const hints = new WeakMap<ParsedQuery, Set<string>>();
+
+/** The countries the street words alone point to, not the letters (empty: none). */
+export function queryWordHint(q: ParsedQuery): Set<string> {
+  return streetCountries(streetWordsOf(q).texts);
+}
 
 /** P(country) from the query's street-type words (street-countries.ts; empty: none). */
 export function streetWordWeights(q: ParsedQuery): Map<string, number> {
