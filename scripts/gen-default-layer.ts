@@ -381,13 +381,19 @@ function nearest(c: City): Pc | undefined {
   }
   return best;
 }
+/** Letters outside ASCII (marks, other scripts) of a name. */
+const nonAscii = (s: string) => s.replace(/[\u0000-\u007f]/g, '').length;
 let renamed = 0;
 cities.forEach((c, i) => {
   if (c.pop < 50_000) return;
+  const near = (p: Pc) => Math.abs(p.lat - c.lat) < 0.15 && Math.abs(p.lon - c.lon) < 0.2;
   for (const a of allAlt.get(i) ?? []) {
     if (a === c.name) continue;
-    const ps = (pcByName.get(`${c.cc}|${foldText(a)}`) ?? []).filter((p) => Math.abs(p.lat - c.lat) < 0.15 && Math.abs(p.lon - c.lon) < 0.2);
+    const ps = (pcByName.get(`${c.cc}|${foldText(a)}`) ?? []).filter(near);
     if (ps.length === 0) continue;
+    // the same words written without their marks or in capitals (Spain's and Argentina's postal
+    // names: Cordoba, CORDOBA) are the local name already: GeoNames' spelling stays (Córdoba)
+    if (foldText(ps[0]!.place) === foldText(c.name) && nonAscii(ps[0]!.place) <= nonAscii(c.name)) return;
     if (!c.alt.includes(c.name)) c.alt.push(c.name);
     c.alt = c.alt.filter((x) => x !== ps[0]!.place);
     c.name = ps[0]!.place;
