@@ -179,8 +179,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   let best = places[0]!;
   for (const p of places) if (betterPlace(index, p, best, hint, q.prefer, wordHint)) best = p;
   // the same name in another country, as well named, and nothing in the query decides: no answer
-  // rather than a guess abroad ("Velaines" is in FR and BE); a query that is only the name answers
-  // a place that is clearly the more important one, as a guess the relevance says (HOMONYM_GUESS)
+  // rather than a guess abroad ("Rue Sous Châtillon 5, Velaines": Velaines is in FR and BE); a query
+  // that is only the name answers the more important place, as a guess the relevance says
+  // (HOMONYM_GUESS), and places of equal importance give none
   let guessed = false;
   if (!q.country && sharedAbroad(index, best, places, hint, q.prefer)) {
     if (best.reason || !clearlyMoreImportant(index, best, places, hint)) return undefined;

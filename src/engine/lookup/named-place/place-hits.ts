@@ -267,20 +267,18 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
 }
 
 /**
- * A place this many times as important as every other place of the same name abroad is the answer
+ * Whether `best` is more important than each place sharedAbroad would weigh against it: the answer
  * to a query that names only that name, as a guess that lowers the relevance (Córdoba, AR, over
- * Córdoba, ES); closer than that, nothing decides and there is no answer.
+ * Córdoba, ES; Kirchberg, DE, over Kirchberg, CH), as Nominatim and Photon rank homonyms by
+ * importance; places of equal importance decide nothing and there is no answer.
  */
-export const GUESS_RATIO = 1.25;
-
-/** Whether `best` is GUESS_RATIO times as important as each place sharedAbroad would weigh against it. */
 export function clearlyMoreImportant(index: AddressIndex, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>): boolean {
   const rank = index.c.docRank;
   for (const p of places) {
     if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
     if (Math.abs(p.quality - best.quality) > 1e-9 || otherSpellings(p, best)) continue;
     if (hint.size > 0 && hint.has(p.country) !== hint.has(best.country)) continue;
-    if (rank[best.doc]! < rank[p.doc]! * GUESS_RATIO) return false;
+    if (rank[best.doc]! <= rank[p.doc]!) return false;
   }
   return true;
 }
