@@ -199,11 +199,15 @@ function namedHow(
   return alt ? ALT : NOT_NAMED;
 }
 
-/** The query is these words and nothing else, one of them of four letters or more ("Den Haag", "Prag"). */
+/**
+ * The query is these words and nothing else but a postcode, one of them of four letters or more
+ * ("Den Haag", "Prag", "00161 Rome": the postcode then has to agree with the place).
+ */
 function wholeQuery(q: ParsedQuery, toks: number, n: number): boolean {
-  if (n !== q.tokens.length || q.hnKeys.length > 0 || q.zipKeys.length > 0) return false;
+  const codes = q.tokens.filter((t) => t.field === 'zip' || q.zipCands.some((z) => z.key === t.text)).length;
+  if (n !== q.tokens.length - codes || q.hnKeys.length > 0) return false;
   let long = false;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < q.tokens.length; i++) {
     if ((toks & (1 << i)) === 0) continue;
     const t = q.tokens[i]!;
     // an abbreviation is not another name ("Landstr" → landstrasse); umlaut spellings are
