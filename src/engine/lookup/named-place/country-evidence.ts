@@ -27,10 +27,14 @@ export function queryCountryHint(q: ParsedQuery): Set<string> {
 
 const hints = new WeakMap<ParsedQuery, Set<string>>();
 
-/** The countries the street words alone point to, not the letters (empty: none). */
+/** The countries the street words alone point to, not the letters (empty: none; computed once per query). */
 export function queryWordHint(q: ParsedQuery): Set<string> {
-  return streetCountries(streetWordsOf(q).texts);
+  let h = wordHints.get(q);
+  if (!h) wordHints.set(q, (h = streetCountries(streetWordsOf(q).texts)));
+  return h;
 }
+
+const wordHints = new WeakMap<ParsedQuery, Set<string>>();
 
 /** P(country) from the query's street-type words (street-countries.ts; empty: none). */
 export function streetWordWeights(q: ParsedQuery): Map<string, number> {
