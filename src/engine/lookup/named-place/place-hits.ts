@@ -87,7 +87,7 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
       full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
       reason: n < q.tokens.length || q.hnKeys.length > 0 || zipCountries.has(country) || statesNamed(index, q, d),
-      marks: full && typed && tokens.some((i) => typed.marked.has(q.tokens[i]!.text)) ? (spelledAsTyped(index.str(index.c.docCity[d]!), typed.words) ? 1 : -1) : 0,
+      marks: full && typed && tokens.some((i) => typed.marked.has(q.tokens[i]!.text)) ? spelledMarks(index, typed, d) : 0,
     });
   }
   return out;
@@ -135,19 +135,24 @@ const raw = (s: string): string[] => s.normalize('NFC').toLowerCase().split(/[^\
  * The query's words as typed (lower case, marks kept) and the folded tokens of those written with
  * marks (letters outside ASCII); undefined when it writes none.
  */
-function typedSpelling(q: ParsedQuery): { words: Set<string>; marked: Set<string> } | undefined {
+interface TypedSpelling { words: Set<string>; marked: Set<string>; byName: Map<number, number> }
+
+function typedSpelling(q: ParsedQuery): TypedSpelling | undefined {
   // eslint-disable-next-line no-control-regex
   if (!/[^\u0000-\u007f]/.test(q.rawText)) return undefined;
   const words = new Set(raw(q.rawText));
   const marked = new Set<string>();
   // eslint-disable-next-line no-control-regex
   for (const w of words) if (/[^\u0000-\u007f]/.test(w)) for (const t of foldTokens(w)) marked.add(t);
-  return { words, marked };
+  return { words, marked, byName: new Map() };
 }
 
-/** Every word of `name` is written in the query as the name writes it, marks included. */
-function spelledAsTyped(name: string, words: ReadonlySet<string>): boolean {
-  return raw(name).every((w) => words.has(w));
+/** 1 when every word of document `d`'s name is written in the query as the name writes it, marks included, else -1 (per name string, once per query). */
+function spelledMarks(index: AddressIndex, typed: TypedSpelling, d: number): number {
+  const id = index.c.docCity[d]!;
+  let m = typed.byName.get(id);
+  if (m === undefined) typed.byName.set(id, (m = raw(index.str(id)).every((w) => typed.words.has(w)) ? 1 : -1));
+  return m;
 }
 
 /**
@@ -228,6 +233,11 @@ function typedForms(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]
   return typed;
 }
 
+/** The evidence `h` points to the country of one of `a` and `b`, not the other's. */
+function hintedBetween(h: ReadonlySet<string> | undefined, a: PlaceHit, b: PlaceHit): boolean {
+  return h !== undefined && h.size > 0 && a.country !== b.country && h.has(a.country) !== h.has(b.country);
+}
+
 /**
  * Whether `a` is the better answer than `b`. `hint`: the countries the street words and letters
  * point to; `wordHint`: those the street words alone point to (default `hint`), which alone may
@@ -238,14 +248,13 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
   // free text: a place named in a later part ("…, Bindlach") over street words of the first part
   if (a.seg !== b.seg) return a.seg > b.seg;
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
-  const hintedBy = (h: ReadonlySet<string> | undefined) => h !== undefined && h.size > 0 && a.country !== b.country && h.has(a.country) !== h.has(b.country);
-  const hinted = hintedBy(hint);
+  const hinted = hintedBetween(hint, a, b);
   const rank = index.c.docRank;
   // a place named by another of its names (Milan, Cracow, Geneva) that is far more important than
   // one named in full (the village MILAN, AR) is the one meant, unless the query says more than the
   // name: a street, a postcode of the smaller place's country, its state ("Lotissement de la Plaine
   // 4, Plaisance" is Plaisance, FR, not Piacenza, which the French also call Plaisance)
-  if (a.full !== b.full && !hintedBy(wordHint)) {
+  if (a.full !== b.full && !(wordHint === hint ? hinted : hintedBetween(wordHint, a, b))) {
     const other = a.full ? b : a, full = a.full ? a : b;
     if (other.alt && !other.typo && !full.reason && rank[other.doc]! > rank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
   }
