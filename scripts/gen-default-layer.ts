@@ -381,21 +381,46 @@ function nearest(c: City): Pc | undefined {
   }
   return best;
 }
+/** Letters outside ASCII (marks, other scripts) of a name. */
+const nonAscii = (s: string) => s.replace(/[\u0000-\u007f]/g, '').length;
+/**
+ * From this many people a town takes its postal spelling when the post knows it only by another
+ * of its names (Droichead Nua, IE, is Newbridge to its post; Sitten, CH, is Sion; Hyvinge, FI, is
+ * Hyvinkää): the places people name by their local name are the towns too, not only the cities.
+ */
+const RENAME_TOWN = 10_000;
+/** Folded own names of the towns per country (`CC|name`): a name one town has is not another's. */
+const ownNames = new Set<string>();
+cities.forEach((c, i) => { if (c.pop >= RENAME_TOWN) for (const n of [geonamesName.get(i)!, asciiOf.get(i)!]) ownNames.add(`${c.cc}|${n}`); });
 let renamed = 0;
 cities.forEach((c, i) => {
-  if (c.pop < 50_000) return;
+  if (c.pop < RENAME_TOWN) return;
+  // a large place (50,000 people or more) within about 15 km of its postal place; a smaller town
+  // only at it (about 3 km), and only when no postal place of its country bears its own GeoNames
+  // name (else that name is a local one), its postal name is written as a name (not in capitals
+  // only: Argentina's postal names) and no other town has it as its own or took it before
+  const large = c.pop >= 50_000;
+  const [dLat, dLon] = large ? [0.15, 0.2] : [0.03, 0.045];
+  const near = (p: Pc) => Math.abs(p.lat - c.lat) < dLat && Math.abs(p.lon - c.lon) < dLon;
+  if (!large && [geonamesName.get(i)!, asciiOf.get(i)!].some((n) => pcByName.has(`${c.cc}|${n}`))) return;
   for (const a of allAlt.get(i) ?? []) {
     if (a === c.name) continue;
-    const ps = (pcByName.get(`${c.cc}|${foldText(a)}`) ?? []).filter((p) => Math.abs(p.lat - c.lat) < 0.15 && Math.abs(p.lon - c.lon) < 0.2);
+    const ps = (pcByName.get(`${c.cc}|${foldText(a)}`) ?? []).filter(near);
     if (ps.length === 0) continue;
+    const postal = ps[0]!.place;
+    // the same words written without their marks or in capitals (Spain's and Argentina's postal
+    // names: Cordoba, CORDOBA) are the local name already: GeoNames' spelling stays (Córdoba)
+    if (foldText(postal) === foldText(c.name) && nonAscii(postal) <= nonAscii(c.name)) return;
+    if (!large && (!/\p{Ll}/u.test(postal) || ownNames.has(`${c.cc}|${foldText(postal)}`))) return;
+    ownNames.add(`${c.cc}|${foldText(postal)}`);
     if (!c.alt.includes(c.name)) c.alt.push(c.name);
-    c.alt = c.alt.filter((x) => x !== ps[0]!.place);
-    c.name = ps[0]!.place;
+    c.alt = c.alt.filter((x) => x !== postal);
+    c.name = postal;
     renamed++;
     break;
   }
 });
-console.log(`${renamed} large places renamed to their local (postal) spelling`);
+console.log(`${renamed} places renamed to their local (postal) spelling`);
 
 /** Population from which a place is a town whose own name no other place's other name may take. */
 const TOWN = 10_000;
@@ -476,13 +501,11 @@ let townNames = new Map<string, City[]>();
       c.name = local;
       localised++;
     }
-    for (const [lang, n] of names) {
-      if (foldText(n) === foldText(c.name)) continue;
-      // another language's name that is another town's own name (Wien's fr "Vienne": Vienne, FR)
-      // is shown for that locale but not matched; English names are always matched (Nicosia)
-      const other = lang !== 'en' && (townNames.get(foldText(n)) ?? []).some((t) => t !== c);
-      (other ? c.displayNames : c.names)[lang] = n;
-    }
+    // every language's name is matched, also one that is another town's own name (Wien's fr
+    // "Vienne" is also Vienne, FR; Nicosia's pt "Nicósia" also Nicosia, IT): CLDR tags it, and the
+    // lookup weighs the two by importance and by what else the query says ("38200 Vienne", "Rue
+    // …, Vienne" are the French town)
+    for (const [lang, n] of names) if (foldText(n) !== foldText(c.name)) c.names[lang] = n;
   }
   console.log(`CLDR exemplar cities: ${found} zones matched to a place, ${localised} places renamed to their local name`);
 }

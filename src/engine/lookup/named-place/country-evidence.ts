@@ -8,7 +8,7 @@
  */
 import type { ParsedQuery } from '../parse/parse.ts';
 import { withPartialShapes } from '../parse/postcodes.ts';
-import { countryHint, streetWordEvidence } from './street-countries.ts';
+import { countryHint, streetCountries, streetWordEvidence } from './street-countries.ts';
 import { houseNumberOfStreet, streetPartTokens } from './street-part.ts';
 
 /** The query's street and free-text words and, per word, whether it starts its part or field. */
@@ -37,6 +37,15 @@ export function queryCountriesPossible(q: ParsedQuery): ReadonlySet<string> {
 }
 
 const possibles = new WeakMap<ParsedQuery, Set<string>>();
+
+/** The countries the street words alone point to, not the letters (empty: none; computed once per query). */
+export function queryWordHint(q: ParsedQuery): Set<string> {
+  let h = wordHints.get(q);
+  if (!h) wordHints.set(q, (h = streetCountries(streetWordsOf(q).texts)));
+  return h;
+}
+
+const wordHints = new WeakMap<ParsedQuery, Set<string>>();
 
 /** P(country) from the query's street-type words (street-countries.ts; empty: none). */
 export function streetWordWeights(q: ParsedQuery): Map<string, number> {

@@ -30,12 +30,12 @@ import { foldTokens } from '../normalize/normalize.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import { normalisePostcode } from '../parse/postcodes.ts';
 import type { Scored } from '../score/score.ts';
-import { MUCH_MORE_IMPORTANT, betterPlace, clearlyMoreImportant, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
+import { MUCH_MORE_IMPORTANT, betterPlace, clearlyMoreImportant, otherSpellings, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
   COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE, type Deduction,
 } from '../score/deductions.ts';
-import { allowedCountries, dominantCountry, queryCountryHint, weakPostcodeCountries, streetWordsOf, streetWordWeights } from './country-evidence.ts';
+import { allowedCountries, dominantCountry, queryCountryHint, queryWordHint, weakPostcodeCountries, streetWordsOf, streetWordWeights } from './country-evidence.ts';
 import { isStreetWord } from './street-countries.ts';
 import { placeToken, streetPartTokens } from './street-part.ts';
 
@@ -68,6 +68,8 @@ function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: numbe
 export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): NamedPlace | undefined {
   const streetPart = streetPartTokens(q);
   const hint0 = queryCountryHint(q);
+  // an exonym is written in its writer's letters, not its place's: only street words rule it out
+  const wordHint = queryWordHint(q);
   // strong evidence: no postcode or weakly named place outside the countries a postcode's shape and
   // the street words allow (the index holding the code in a country of another shape: the data knows)
   const allowed = new Set(allowedCountries(q, hint0));
@@ -84,8 +86,8 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // its first words, in a country the street words and letters rule out, is not named ("St.
   // Julians" by a typo is not Juliana, ES, beside "Triq")
   let places = placeHits(index, q, matches, streetPart)
-    .filter((p) => inAllowed(p.country) && !(p.weak && hint0.size > 0 && !hint0.has(p.country)) && !namedByTypeWord(q, p, words, firsts))
-    .sort((a, b) => (betterPlace(index, a, b, hint0) ? -1 : betterPlace(index, b, a, hint0) ? 1 : 0))
+    .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, words, firsts))
+    .sort((a, b) => (betterPlace(index, a, b, hint0, '', wordHint) ? -1 : betterPlace(index, b, a, hint0, '', wordHint) ? 1 : 0))
     .slice(0, MAX_PLACES);
   const c = index.c;
   const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, deductions: readonly Deduction[], placeOnly = false): NamedPlace => {
@@ -190,10 +192,11 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   if (places.length === 0) return undefined;
   const hint = hint0;
   let best = places[0]!;
-  for (const p of places) if (betterPlace(index, p, best, hint, q.prefer)) best = p;
+  for (const p of places) if (betterPlace(index, p, best, hint, q.prefer, wordHint)) best = p;
   // the same name in another country, as well named, and nothing in the query decides: no answer
-  // rather than a guess abroad ("Velaines" is in FR and BE); a query that is only the name answers
-  // a place that is clearly the more important one, as a guess the relevance says (HOMONYM_GUESS)
+  // rather than a guess abroad ("Rue Sous Châtillon 5, Velaines": Velaines is in FR and BE); a query
+  // that is only the name answers the more important place, as a guess the relevance says
+  // (HOMONYM_GUESS), and places of equal importance give none
   let guessed = false;
   if (!q.country && sharedAbroad(index, best, places, hint, q.prefer)) {
     if (best.reason || !clearlyMoreImportant(index, best, places, hint)) return undefined;
@@ -229,7 +232,7 @@ function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, pl
   let homonym = false, inCountry = false, byHint = false, byPrefer = false;
   for (const p of places) {
     if (p.doc === best.doc || c.docKind[p.doc] !== c.docKind[best.doc] || p.seg !== best.seg || p.tokens.length !== best.tokens.length) continue;
-    if (p.full !== best.full || Math.abs(p.quality - best.quality) > 1e-9) continue;
+    if (p.full !== best.full || Math.abs(p.quality - best.quality) > 1e-9 || otherSpellings(p, best)) continue;
     if (c.docRank[best.doc]! > c.docRank[p.doc]! * MUCH_MORE_IMPORTANT) continue;
     if (!q.country && p.country !== best.country && hint.size > 0 && hint.has(best.country) && !hint.has(p.country)) byHint = true;
     else if (!q.country && q.prefer && p.country !== best.country && best.country === q.prefer) byPrefer = true;
@@ -250,6 +253,11 @@ function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, pl
   else if (byPrefer) out.push(COUNTRY_PREFERRED);
   if (guessed && !homonym) out.push(HOMONYM_GUESS);
   return out;
+}
+
+/** A place named weakly (typo, other name, first words) in a country the evidence `hint` leaves out. */
+function ruledOutWeak(p: PlaceHit, hint: ReadonlySet<string>): boolean {
+  return p.weak && hint.size > 0 && !hint.has(p.country);
 }
 
 /**

@@ -13,7 +13,7 @@ import { foldedName, nameWords, type NameWords } from './name-words.ts';
 import { placeDocs } from './place-docs.ts';
 import { PlaceEntries } from './place-entries.ts';
 import { placeToken } from './street-part.ts';
-import { foldText } from '../normalize/normalize.ts';
+import { foldText, foldTokens } from '../normalize/normalize.ts';
 
 export interface PlaceHit {
   doc: number; country: string; tokens: number[]; quality: number; full: boolean; pos: number; seg: number; typo: boolean; weak: boolean;
@@ -24,6 +24,12 @@ export interface PlaceHit {
    * street, a region), a house number, a postcode of its country's shape, its state or county.
    */
   reason: boolean;
+  /**
+   * The query's diacritics: 1 it writes marks on this place's words and the place's name carries
+   * them as typed (`Türi`), -1 it writes marks the name does not have as typed (`Turi` for `Türi`), 0
+   * no marks on these words, or the place was not named in full.
+   */
+  marks: number;
 }
 
 /**
@@ -56,6 +62,7 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
   const forms = new QueryBits(matches);
   const names = nameWords(index);
   const zipCountries = new Set(q.zipCands.flatMap((z) => z.countries));
+  const typed = typedSpelling(q);
   const out: PlaceHit[] = [];
   for (let e = 0; e < entries.size; e++) {
     const d = entries.doc[e]!, toks = entries.tokens[e]!;
@@ -80,6 +87,7 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
       full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
       reason: n < q.tokens.length || q.hnKeys.length > 0 || zipCountries.has(country) || statesNamed(index, q, d),
+      marks: full && typed && tokens.some((i) => typed.marked.has(q.tokens[i]!.text)) ? spelledMarks(index, typed, d) : 0,
     });
   }
   return out;
@@ -118,6 +126,41 @@ function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: Token
       }
     }
   }
+}
+
+/** Words as written (lower case, marks kept); `raw` splits a text into them. */
+const raw = (s: string): string[] => s.normalize('NFC').toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean);
+
+/**
+ * The query's words as typed (lower case, marks kept) and the folded tokens of those written with
+ * marks (letters outside ASCII); undefined when it writes none.
+ */
+interface TypedSpelling { words: Set<string>; marked: Set<string>; byName: Map<number, number> }
+
+function typedSpelling(q: ParsedQuery): TypedSpelling | undefined {
+  // eslint-disable-next-line no-control-regex
+  if (!/[^\u0000-\u007f]/.test(q.rawText)) return undefined;
+  const words = new Set(raw(q.rawText));
+  const marked = new Set<string>();
+  // eslint-disable-next-line no-control-regex
+  for (const w of words) if (/[^\u0000-\u007f]/.test(w)) for (const t of foldTokens(w)) marked.add(t);
+  return { words, marked, byName: new Map() };
+}
+
+/** 1 when every word of document `d`'s name is written in the query as the name writes it, marks included, else -1 (per name string, once per query). */
+function spelledMarks(index: AddressIndex, typed: TypedSpelling, d: number): number {
+  const id = index.c.docCity[d]!;
+  let m = typed.byName.get(id);
+  if (m === undefined) typed.byName.set(id, (m = raw(index.str(id)).every((w) => typed.words.has(w)) ? 1 : -1));
+  return m;
+}
+
+/**
+ * `a` and `b` are named by the same words, one as the query spells them (marks included: `Türi`)
+ * and the other only once marks are dropped (Turi, IT): the query's spelling decides between them.
+ */
+export function otherSpellings(a: PlaceHit, b: PlaceHit): boolean {
+  return a.marks * b.marks < 0;
 }
 
 /** The query's state or county field names the state or county of document `d`. */
@@ -161,11 +204,15 @@ function namedHow(
   return alt ? ALT : NOT_NAMED;
 }
 
-/** The query is these words and nothing else, one of them of four letters or more ("Den Haag", "Prag"). */
+/**
+ * The query is these words and nothing else but a postcode, one of them of four letters or more
+ * ("Den Haag", "Prag", "00161 Rome": the postcode then has to agree with the place).
+ */
 function wholeQuery(q: ParsedQuery, toks: number, n: number): boolean {
-  if (n !== q.tokens.length || q.hnKeys.length > 0 || q.zipKeys.length > 0) return false;
+  const codes = q.tokens.filter((t) => t.field === 'zip' || q.zipCands.some((z) => z.key === t.text)).length;
+  if (n !== q.tokens.length - codes || q.hnKeys.length > 0) return false;
   let long = false;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < q.tokens.length; i++) {
     if ((toks & (1 << i)) === 0) continue;
     const t = q.tokens[i]!;
     // an abbreviation is not another name ("Landstr" → landstrasse); umlaut spellings are
@@ -186,26 +233,44 @@ function typedForms(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]
   return typed;
 }
 
-export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: ReadonlySet<string>, prefer = ''): boolean {
+/** The evidence `h` points to the country of one of `a` and `b`, not the other's. */
+function hintedBetween(h: ReadonlySet<string> | undefined, a: PlaceHit, b: PlaceHit): boolean {
+  return h !== undefined && h.size > 0 && a.country !== b.country && h.has(a.country) !== h.has(b.country);
+}
+
+/**
+ * Whether `a` is the better answer than `b`. `hint`: the countries the street words and letters
+ * point to; `wordHint`: those the street words alone point to (default `hint`), which alone may
+ * keep a place named by another of its names from winning: an exonym is written in the writer's
+ * letters, not the place's (`Kodaň`, `Vídeň` are Czech for København and Wien).
+ */
+export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: ReadonlySet<string>, prefer = '', wordHint = hint): boolean {
   // free text: a place named in a later part ("…, Bindlach") over street words of the first part
   if (a.seg !== b.seg) return a.seg > b.seg;
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
-  const hinted = hint !== undefined && hint.size > 0 && a.country !== b.country && hint.has(a.country) !== hint.has(b.country);
+  const hinted = hintedBetween(hint, a, b);
+  const rank = index.c.docRank;
   // a place named by another of its names (Milan, Cracow, Geneva) that is far more important than
   // one named in full (the village MILAN, AR) is the one meant, unless the query says more than the
   // name: a street, a postcode of the smaller place's country, its state ("Lotissement de la Plaine
   // 4, Plaisance" is Plaisance, FR, not Piacenza, which the French also call Plaisance)
-  if (a.full !== b.full && !hinted) {
+  if (a.full !== b.full && !(wordHint === hint ? hinted : hintedBetween(wordHint, a, b))) {
     const other = a.full ? b : a, full = a.full ? a : b;
-    if (other.alt && !other.typo && !full.reason && index.c.docRank[other.doc]! > index.c.docRank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
+    if (other.alt && !other.typo && !full.reason && rank[other.doc]! > rank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
   }
   if (a.full !== b.full) return a.full;
   if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
+  // the query's spelling: a name with the marks typed (Türi, EE) over one that only folds to it
+  // (Turi, IT), unless that one is much more important (a postal name written without accents)
+  if (otherSpellings(a, b)) {
+    const spelled = a.marks > 0 ? a : b, other = spelled === a ? b : a;
+    if (rank[other.doc]! <= rank[spelled.doc]! * MUCH_MORE_IMPORTANT) return a === spelled;
+  }
   // the same name in two countries: the one the street's type word points to (Triq → MT)
-  if (hinted) return hint.has(a.country);
+  if (hinted) return hint!.has(a.country);
   const ka = index.c.docKind[a.doc], kb = index.c.docKind[b.doc];
   if (ka !== kb) return ka === DOC_PLACE;
-  const ra = index.c.docRank[a.doc]!, rb = index.c.docRank[b.doc]!;
+  const ra = rank[a.doc]!, rb = rank[b.doc]!;
   // a much more important place wins; between places of similar importance, the one named later in the text
   if (ra > rb * MUCH_MORE_IMPORTANT || rb > ra * MUCH_MORE_IMPORTANT) return ra > rb;
   // places of similar importance in two countries: the preferred country's (prefer_country)
@@ -215,20 +280,18 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
 }
 
 /**
- * A place this many times as important as every other place of the same name abroad is the answer
+ * Whether `best` is more important than each place sharedAbroad would weigh against it: the answer
  * to a query that names only that name, as a guess that lowers the relevance (Córdoba, AR, over
- * Córdoba, ES); closer than that, nothing decides and there is no answer.
+ * Córdoba, ES; Kirchberg, DE, over Kirchberg, CH), as Nominatim and Photon rank homonyms by
+ * importance; places of equal importance decide nothing and there is no answer.
  */
-export const GUESS_RATIO = 1.25;
-
-/** Whether `best` is GUESS_RATIO times as important as each place sharedAbroad would weigh against it. */
 export function clearlyMoreImportant(index: AddressIndex, best: PlaceHit, places: readonly PlaceHit[], hint: ReadonlySet<string>): boolean {
   const rank = index.c.docRank;
   for (const p of places) {
     if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
-    if (Math.abs(p.quality - best.quality) > 1e-9) continue;
+    if (Math.abs(p.quality - best.quality) > 1e-9 || otherSpellings(p, best)) continue;
     if (hint.size > 0 && hint.has(p.country) !== hint.has(best.country)) continue;
-    if (rank[best.doc]! < rank[p.doc]! * GUESS_RATIO) return false;
+    if (rank[best.doc]! <= rank[p.doc]!) return false;
   }
   return true;
 }
@@ -240,7 +303,7 @@ export function sharedAbroad(index: AddressIndex, best: PlaceHit, places: readon
   if (prefer && best.country === prefer) return false;
   for (const p of places) {
     if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
-    if (Math.abs(p.quality - best.quality) > 1e-9) continue;
+    if (Math.abs(p.quality - best.quality) > 1e-9 || otherSpellings(p, best)) continue;
     if (hint.size > 0 && hint.has(p.country) !== hint.has(best.country)) continue;
     if (rank[best.doc]! > rank[p.doc]! * MUCH_MORE_IMPORTANT) continue;
     return true;

@@ -47,6 +47,18 @@ const CASES: [SearchRequest, Want, number][] = [
   [a('Brussels'), { country_iso_2: 'BE', city: 'Bruxelles' }, 90],
   [a('Bucharest'), { country_iso_2: 'RO', city: 'București' }, 90],
   [a('Λευκωσία'), { country_iso_2: 'CY' }, 90],
+  // an exonym is written in its writer's letters, not the place's: Czech and Polish letters do not
+  // keep the answer in CZ or PL (Vídeň is also a Czech village's postal name)
+  [a('Kodaň'), { country_iso_2: 'DK', city: 'København' }, 90],
+  [a('Vídeň'), { country_iso_2: 'AT', city: 'Wien' }, 90],
+  [a('Wiedeń'), { country_iso_2: 'AT', city: 'Wien' }, 90],
+  // the query's marks: the place spelled so, over a larger one that only folds to it
+  [a('Türi'), { country_iso_2: 'EE', city: 'Türi' }, 90],
+  // unless that one is ten times as important (León, ES, over Léon, FR)
+  [a('Léon'), { country_iso_2: 'ES', city: 'León' }, 90],
+  // a country's name in another language that is its capital's too
+  [a('Luxemburg'), { country_iso_2: 'LU', city: 'Luxembourg' }, 90],
+  [a('Lussemburgo'), { country_iso_2: 'LU', city: 'Luxembourg' }, 90],
   // the village of that name when the query gives a reason: its country, its postcode, its state
   [a('Praha', { country: 'SK' }), { country_iso_2: 'SK', city: 'Praha' }, 90],
   [a('Praha, 985 11'), { country_iso_2: 'SK', city: 'Praha', zip: '985 11' }, 90],
@@ -64,6 +76,13 @@ describe('issue 18: the well-known place first, named as people write it', () =>
       expect(Number(r.relevance)).toBeGreaterThanOrEqual(minRel);
     });
   }
+  it('a name alone shared abroad answers the more important place, as a guess below 90', () => {
+    for (const [address, cc] of [['Turi', 'IT'], ['Kirchberg', 'DE']] as const) {
+      const r = lookup(index, { address });
+      expect(r.country_iso_2, address).toBe(cc);
+      expect(Number(r.relevance), address).toBeLessThan(90);
+    }
+  });
   it('a country name alone answers the place bearing that very name, else the country alone', () => {
     for (const address of ['Germany', 'France', 'Deutschland', 'Italia', 'Malta']) {
       const r = lookup(index, { address });
