@@ -16,8 +16,21 @@ const SUFFIX_STEM = 2;
 /** A country whose share of the evidence is under this is not hinted at. */
 export const HINT_MIN = 0.04;
 
+/** wordWeights' answers (null: none): several stages ask it of the same few tokens per query. */
+const weightsOf = new Map<string, Weights | null>();
+const WEIGHTS_MEMO_MAX = 50_000;
+
 /** P(country | word) of a folded token: the word itself, else its longest known suffix (or the suffix alone). */
 export function wordWeights(t: string): Weights | undefined {
+  let w = weightsOf.get(t);
+  if (w === undefined) {
+    if (weightsOf.size >= WEIGHTS_MEMO_MAX) weightsOf.clear();
+    weightsOf.set(t, (w = lookupWeights(t) ?? null));
+  }
+  return w ?? undefined;
+}
+
+function lookupWeights(t: string): Weights | undefined {
   const w = STREET_WORD_COUNTRIES[t];
   if (w) return w;
   let best: string | undefined;
@@ -78,9 +91,13 @@ const LETTERS: [RegExp, string][] = [
   [/[ġħċ]/, 'MT'], [/[șțşţă]/, 'RO'],
 ];
 
+/** Any distinctive letter at all (most queries have none: one test instead of one per letter group). */
+const ANY_LETTER = new RegExp(LETTERS.map(([re]) => re.source).join('|'));
+
 /** Countries whose languages write every distinctive letter of the text (empty: no hint). */
 export function letterCountries(raw: string): Set<string> {
   const t = raw.toLowerCase();
+  if (!ANY_LETTER.test(t)) return new Set();
   let out: Set<string> | undefined;
   for (const [re, cs] of LETTERS) {
     if (!re.test(t)) continue;
