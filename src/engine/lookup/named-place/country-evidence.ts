@@ -8,48 +8,68 @@
  */
 import type { ParsedQuery } from '../parse/parse.ts';
 import { withPartialShapes } from '../parse/postcodes.ts';
-import { countryHint, streetCountries, streetWordEvidence } from './street-countries.ts';
+import { countriesOf, hintOf, letterCountries, streetWordEvidence } from './street-countries.ts';
 import { houseNumberOfStreet, streetPartTokens } from './street-part.ts';
+
+/** The query's weak evidence, read once per query: its street words, their weights, its letters. */
+interface WordEvidence {
+  /** The street and free-text words and, per word, whether it starts its part or field. */
+  texts: string[];
+  firsts: boolean[];
+  /** P(country) from the street-type words (street-countries.ts; empty: none). */
+  weights: Map<string, number>;
+  /** Countries whose languages write the query's distinctive letters (empty: none). */
+  letters: Set<string>;
+  /** The hints below, once asked. */
+  hint?: Set<string>;
+  possible?: Set<string>;
+  wordHint?: Set<string>;
+}
+
+const evidence = new WeakMap<ParsedQuery, WordEvidence>();
+
+function evidenceOf(q: ParsedQuery): WordEvidence {
+  let e = evidence.get(q);
+  if (!e) {
+    const ws = q.tokens.filter((t) => t.field === 'street' || t.field === 'free');
+    const texts = ws.map((t) => t.text);
+    e = {
+      texts,
+      firsts: ws.map((t, i) => i === 0 || ws[i - 1]!.field !== t.field || ws[i - 1]!.seg !== t.seg),
+      weights: streetWordEvidence(texts),
+      letters: letterCountries(q.rawText),
+    };
+    evidence.set(q, e);
+  }
+  return e;
+}
 
 /** The query's street and free-text words and, per word, whether it starts its part or field. */
 export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolean[] } {
-  const ws = q.tokens.filter((t) => t.field === 'street' || t.field === 'free');
-  return {
-    texts: ws.map((t) => t.text),
-    firsts: ws.map((t, i) => i === 0 || ws[i - 1]!.field !== t.field || ws[i - 1]!.seg !== t.seg),
-  };
+  return evidenceOf(q);
 }
 
 /** The countries the street words and letters point to (weak evidence; empty: none; computed once per query). */
 export function queryCountryHint(q: ParsedQuery): Set<string> {
-  let h = hints.get(q);
-  if (!h) hints.set(q, (h = countryHint(streetWordsOf(q).texts, q.rawText)));
-  return h;
+  const e = evidenceOf(q);
+  return (e.hint ??= hintOf(e.weights, e.letters));
 }
-
-const hints = new WeakMap<ParsedQuery, Set<string>>();
 
 /** Every country the street words and letters leave possible: a word's least likely countries too (empty: none said; computed once per query). */
 export function queryCountriesPossible(q: ParsedQuery): ReadonlySet<string> {
-  let h = possibles.get(q);
-  if (!h) possibles.set(q, (h = countryHint(streetWordsOf(q).texts, q.rawText, 0)));
-  return h;
+  const e = evidenceOf(q);
+  return (e.possible ??= hintOf(e.weights, e.letters, 0));
 }
-
-const possibles = new WeakMap<ParsedQuery, Set<string>>();
 
 /** The countries the street words alone point to, not the letters (empty: none; computed once per query). */
 export function queryWordHint(q: ParsedQuery): Set<string> {
-  let h = wordHints.get(q);
-  if (!h) wordHints.set(q, (h = streetCountries(streetWordsOf(q).texts)));
-  return h;
+  const e = evidenceOf(q);
+  return (e.wordHint ??= countriesOf(e.weights));
 }
 
-const wordHints = new WeakMap<ParsedQuery, Set<string>>();
-
-/** P(country) from the query's street-type words (street-countries.ts; empty: none). */
-export function streetWordWeights(q: ParsedQuery): Map<string, number> {
-  return streetWordEvidence(streetWordsOf(q).texts);
+/** P(country) from the query's street-type words (street-countries.ts; empty: none; read only). */
+export function streetWordWeights(q: ParsedQuery): ReadonlyMap<string, number> {
+  return evidenceOf(q).weights;
 }
 
 const NO_CONSTRAINT: ReadonlySet<string> = new Set();

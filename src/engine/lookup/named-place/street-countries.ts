@@ -69,8 +69,13 @@ export function streetWordEvidence(tokens: readonly string[]): Map<string, numbe
  * evidence (empty: no hint); `min` 0: every country the words are written in at all.
  */
 export function streetCountries(tokens: readonly string[], min = HINT_MIN): Set<string> {
+  return countriesOf(streetWordEvidence(tokens), min);
+}
+
+/** The countries of street-word evidence `weights` with at least `min` of it (`min` 0: any share). */
+export function countriesOf(weights: ReadonlyMap<string, number>, min = HINT_MIN): Set<string> {
   const out = new Set<string>();
-  for (const [cc, p] of streetWordEvidence(tokens)) if (p >= min && p > 0) out.add(cc);
+  for (const [cc, p] of weights) if (p >= min && p > 0) out.add(cc);
   return out;
 }
 
@@ -113,10 +118,14 @@ export function letterCountries(raw: string): Set<string> {
  * languages, like "Boulevard").
  */
 export function countryHint(tokens: readonly string[], raw: string, min = HINT_MIN): Set<string> {
-  const words = streetCountries(tokens, min);
-  const letters = letterCountries(raw);
+  return hintOf(streetWordEvidence(tokens), letterCountries(raw), min);
+}
+
+/** countryHint from the words' evidence and the letters' countries, read once. */
+export function hintOf(weights: ReadonlyMap<string, number>, letters: ReadonlySet<string>, min = HINT_MIN): Set<string> {
+  const words = countriesOf(weights, min);
   if (letters.size === 0) return words;
-  if (words.size === 0) return letters;
+  if (words.size === 0) return new Set(letters);
   const both = new Set([...words].filter((c) => letters.has(c)));
-  return both.size > 0 ? both : letters;
+  return both.size > 0 ? both : new Set(letters);
 }
