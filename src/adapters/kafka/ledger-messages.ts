@@ -57,7 +57,7 @@ export function ledgerMessages(codec: ValueCodec, format: OutputFormat, entries:
   let template: Template | undefined;
   for (const e of entries) {
     const key = `${e.account}\u0000${e.function}\u0000${e.credits}\u0000${e.requestid}\u0000${e.time}`;
-    if (key !== shared || out.length === 0) {
+    if (key !== shared) {
       shared = key;
       template = templateOf(codec, e);
     }

@@ -132,12 +132,6 @@ export async function runResults(
       else out.values[from + i] = bytes.subarray(i === 0 ? 0 : r.ends[i - 1]!, r.ends[i]!);
     }
   };
-  // a pool that only runs validated elements (a stand-in with a broken engine in
-  // worker-billing.test.ts) gets the same values encoded here, on the main thread
-  if (typeof (pool as Partial<EnginePool>).run !== 'function') {
-    collect(0, encodeResults(await pool.runValidated(op, elements), o.codec, { op, ...o }));
-    return out;
-  }
   const spec: CodecSpec = { schemasDir: o.codec.schemas.dir, registryIds: o.codec.registryIds };
   await Promise.all(splitRanges(elements.length, pool.threads).map(async ([from, to]) => {
     const task: ResultsTask = {

@@ -15,6 +15,7 @@ import type { Op } from '../../../src/contract/params.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
 import type { EnginePool } from '../../../src/pool/engine-pool.ts';
 import { runValidatedTask } from '../../../src/pool/run-validated.ts';
+import { runResultsTask, type ResultsTask } from '../../../src/adapters/kafka/results-task.ts';
 import type { ValidElement } from '../../../src/contract/validate.ts';
 import { describeWithKafka } from '../../helpers/kafka.ts';
 import {
@@ -37,6 +38,8 @@ function brokenPool(): EnginePool {
   return {
     threads: 1,
     runValidated: async (op: Op, elements: ValidElement[]) => runValidatedTask(state, { kind: 'validated', op, elements }).outcomes,
+    // the worker's results task (results encoded where the engine ran), on the same broken engine
+    run: async (task: ResultsTask) => runResultsTask(state, task),
     destroy: async () => {},
   } as unknown as EnginePool;
 }
