@@ -8,7 +8,7 @@
  */
 import type { ParsedQuery } from '../parse/parse.ts';
 import { withPartialShapes } from '../parse/postcodes.ts';
-import { countriesOf, hintOf, letterCountries, streetWordEvidence } from './street-countries.ts';
+import { hintOf, hintedCountries, letterCountries, streetWordEvidence } from './street-countries.ts';
 import { houseNumberOfStreet, streetPartTokens } from './street-part.ts';
 
 /** The query's weak evidence, read once per query: its street words, their weights, its letters. */
@@ -64,7 +64,7 @@ export function queryCountriesPossible(q: ParsedQuery): ReadonlySet<string> {
 /** The countries the street words alone point to, not the letters (empty: none; computed once per query). */
 export function queryWordHint(q: ParsedQuery): Set<string> {
   const e = evidenceOf(q);
-  return (e.wordHint ??= countriesOf(e.weights));
+  return (e.wordHint ??= hintedCountries(e.weights));
 }
 
 /** P(country) from the query's street-type words (street-countries.ts; empty: none; read only). */

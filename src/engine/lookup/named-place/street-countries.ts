@@ -65,15 +65,10 @@ export function streetWordEvidence(tokens: readonly string[]): Map<string, numbe
 }
 
 /**
- * Countries the street type words of these folded tokens point to, each with at least `min` of the
- * evidence (empty: no hint); `min` 0: every country the words are written in at all.
+ * The countries street-word evidence `weights` (streetWordEvidence) points to, each with at least
+ * `min` of it (empty: no hint); `min` 0: every country the words are written in at all.
  */
-export function streetCountries(tokens: readonly string[], min = HINT_MIN): Set<string> {
-  return countriesOf(streetWordEvidence(tokens), min);
-}
-
-/** The countries of street-word evidence `weights` with at least `min` of it (`min` 0: any share). */
-export function countriesOf(weights: ReadonlyMap<string, number>, min = HINT_MIN): Set<string> {
+export function hintedCountries(weights: ReadonlyMap<string, number>, min = HINT_MIN): Set<string> {
   const out = new Set<string>();
   for (const [cc, p] of weights) if (p >= min && p > 0) out.add(cc);
   return out;
@@ -113,17 +108,12 @@ export function letterCountries(raw: string): Set<string> {
 }
 
 /**
- * The countries the query's street words and letters point to: both where they agree; where
- * they disagree, the letters (a name's own spelling outweighs a type word borrowed across
- * languages, like "Boulevard").
+ * The countries the query's street words (their evidence `weights`) and its distinctive `letters`
+ * (letterCountries) point to: both where they agree; where they disagree, the letters (a name's
+ * own spelling outweighs a type word borrowed across languages, like "Boulevard").
  */
-export function countryHint(tokens: readonly string[], raw: string, min = HINT_MIN): Set<string> {
-  return hintOf(streetWordEvidence(tokens), letterCountries(raw), min);
-}
-
-/** countryHint from the words' evidence and the letters' countries, read once. */
 export function hintOf(weights: ReadonlyMap<string, number>, letters: ReadonlySet<string>, min = HINT_MIN): Set<string> {
-  const words = countriesOf(weights, min);
+  const words = hintedCountries(weights, min);
   if (letters.size === 0) return words;
   if (words.size === 0) return new Set(letters);
   const both = new Set([...words].filter((c) => letters.has(c)));

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { allowedCountries, queryCountryHint } from '../../../../src/engine/lookup/named-place/country-evidence.ts';
-import { isStreetWord, streetCountries, streetWordEvidence, wordWeights } from '../../../../src/engine/lookup/named-place/street-countries.ts';
+import { hintedCountries, isStreetWord, streetWordEvidence, wordWeights } from '../../../../src/engine/lookup/named-place/street-countries.ts';
 import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
 
 const top = (t: string) => Object.entries(wordWeights(t) ?? {}).sort((a, b) => b[1] - a[1])[0]?.[0];
@@ -32,7 +32,7 @@ describe('street-type word weights, P(country | word)', () => {
   it('knows no country for ordinary words, and reads no evidence from words under three letters', () => {
     expect(wordWeights('mokotowska')).toBeUndefined();
     expect(streetWordEvidence(['dr', 'st', 'la']).size).toBe(0);
-    expect(streetCountries(['hovedgade']).has('DK')).toBe(true);
+    expect(hintedCountries(streetWordEvidence(['hovedgade'])).has('DK')).toBe(true);
     expect(isStreetWord('la')).toBe(false);
     expect(isStreetWord('chaussee')).toBe(true);
   });

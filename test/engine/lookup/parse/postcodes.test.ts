@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPostcodes, normalisePostcode, postcodeCountries, postcodeKeysToTry } from '../../../../src/engine/lookup/parse/postcodes.ts';
 import { subdivisionName } from '../../../../src/engine/lookup/record/subdivisions.ts';
-import { countryHint, letterCountries, streetCountries } from '../../../../src/engine/lookup/named-place/street-countries.ts';
+import { hintOf, hintedCountries, letterCountries, streetWordEvidence } from '../../../../src/engine/lookup/named-place/street-countries.ts';
 
 describe('postcodes by country shape', () => {
   it('recognises codes written in parts, with the countries whose shape they have', () => {
@@ -51,9 +51,9 @@ describe('subdivision names and street hints', () => {
     expect(subdivisionName('LV-RIX', 'de')).toBe('');
   });
   it('points a street type word to its countries', () => {
-    expect([...streetCountries(['vesterbrogade'])]).toEqual(['DK']);
-    expect(streetCountries(['triq', 'il', 'wilga']).has('MT')).toBe(true);
-    expect(streetCountries(['main']).size).toBe(0);
+    expect([...hintedCountries(streetWordEvidence(['vesterbrogade']))]).toEqual(['DK']);
+    expect(hintedCountries(streetWordEvidence(['triq', 'il', 'wilga'])).has('MT')).toBe(true);
+    expect(hintedCountries(streetWordEvidence(['main'])).size).toBe(0);
   });
   it('points distinctive letters to the languages that write them; the letters outweigh a borrowed type word', () => {
     expect([...letterCountries('Sjælør Boulevard')]).toEqual(['DK']);
@@ -61,7 +61,7 @@ describe('subdivision names and street hints', () => {
     expect([...letterCountries('ul. Żwirki i Wigury, Łódź')]).toEqual(['PL']);
     expect(letterCountries('Rue de la Paix, Genève').size).toBe(0);
     expect(letterCountries('Rue de la Côte Blanche').size).toBe(0);
-    expect([...countryHint(['sonder', 'boulevard'], 'Sønder Boulevard')]).toEqual(['DK']);
-    expect(countryHint(['rue', 'de', 'la', 'paix'], 'Rue de la Paix').has('FR')).toBe(true);
+    expect([...hintOf(streetWordEvidence(['sonder', 'boulevard']), letterCountries('Sønder Boulevard'))]).toEqual(['DK']);
+    expect(hintOf(streetWordEvidence(['rue', 'de', 'la', 'paix']), letterCountries('Rue de la Paix')).has('FR')).toBe(true);
   });
 });
