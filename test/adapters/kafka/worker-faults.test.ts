@@ -17,7 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Partitioners, type ConfigResourceTypes } from '../../../src/adapters/kafka/client/kafkajs.ts';
+import type { ConfigResourceTypes } from '../../../src/adapters/kafka/client/kafkajs.ts';
 import { ownBrokerUnavailable, startOwnBroker, type OwnBroker } from '../../helpers/kafka-instance.ts';
 import { consumeArgs, launchConsume } from './consume-process.ts';
 import {
@@ -149,12 +149,7 @@ suite(`addrflow consume survives broker faults (own broker per test)${unavailabl
     await sleep(3000);
     await broker.start();
     await serving(h, topics.input);
-    // the worker is back when these are committed; an idempotent producer, so that a retry after
-    // the restart cannot write an input record twice
-    const idempotent = h.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
-    await idempotent.connect();
-    await idempotent.send({ topic: topics.input, acks: -1, messages: records.slice(1000).map((r) => ({ key: r.key, value: r.value, ...(r.headers ? { headers: r.headers } : {}) })) });
-    await idempotent.disconnect();
+    await produce(h, topics.input, records.slice(1000)); // the worker is back when these are committed
     await until(async () => (await committedCount(h, group, topics.input)) >= 1500, 180_000, 'commits after the restart');
     const t0 = Date.now();
     w.child.kill('SIGTERM');

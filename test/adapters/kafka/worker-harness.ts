@@ -46,7 +46,9 @@ export async function openHarness(brokers: string[]): Promise<Harness> {
   const kafka = new Kafka({ clientId: `worker-test-${run}`, brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
-  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  // idempotent: a send retried after a timeout (a loaded CI machine, a just-started broker) must not
+  // write its batch twice, or the input topic holds more records than the test produced
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   return {
     brokers, kafka, admin, producer, run,
