@@ -5,7 +5,8 @@
  *     batches of 5,000 `lines` and `search`; single `lines` on the PostgreSQL store when reachable.
  * Prints requests/s, p50/p99 latency and the ratio of each single-record run to the baseline, and
  * for each addrflow run the money steps per billing-store transaction (group commit; a single
- * request makes two steps, its reserve and its settle), read from the server's /metrics.
+ * record's request makes one step, its charge, a batch two, its reserve and its settle), read from
+ * the server's /metrics.
  *
  *   npm run bench -- http            (ADDRFLOW_BENCH_SECONDS=N to change the run length, default 8)
  */
@@ -77,12 +78,14 @@ async function commitStats(url: string): Promise<{ sum: number; count: number }>
 
 /** Runs `measure` and prints the steps per store transaction during it. */
 async function measureServer(name: string, base: string, path: string, body: string, opts: { connections: number; records?: number; seconds?: number }): Promise<Row> {
+  // a single record's money is one `charge` step; a batch's a reserve and a settle
+  const stepsPerRequest = (opts.records ?? 1) === 1 ? 1 : 2;
   const before = await commitStats(base);
   const row = await measure(name, base + path, body, opts);
   const after = await commitStats(base);
   const tx = after.count - before.count;
   const steps = after.sum - before.sum;
-  console.log(`${''.padEnd(44)} group commit: ${tx.toFixed(0)} transactions, ${(tx ? steps / tx : 0).toFixed(2)} steps/transaction (${(tx ? steps / tx / 2 : 0).toFixed(2)} requests/transaction)`);
+  console.log(`${''.padEnd(44)} group commit: ${tx.toFixed(0)} transactions, ${(tx ? steps / tx : 0).toFixed(2)} steps/transaction (${(tx ? steps / tx / stepsPerRequest : 0).toFixed(2)} requests/transaction)`);
   return row;
 }
 

@@ -10,13 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../contract/errors.ts';
 import { OPS, type Op } from '../contract/params.ts';
 import type { Credentials } from '../contract/validate.ts';
-import { priceOf } from './prices.ts';
-import { newRequestId } from './request-id.ts';
 import { digestsEqual, generateGuid, generateLicense, hashSecret } from './secrets.ts';
 import { openStore } from './open-store.ts';
 import { AuthCache } from './auth-cache.ts';
 import { GroupCommit } from './group-commit.ts';
-import { belongsTo } from './ledger-id.ts';
+import { ledgerEntries, newReservation, type Charge, type Reservation } from './money-steps.ts';
 import {
   StoreUnavailableError, UNLIMITED, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry, type SettleOptions, type SettleResult,
 } from './store.ts';
@@ -34,22 +32,7 @@ export interface Account {
   createdAt: string;
 }
 
-export interface Reservation {
-  id: string;
-  accountId: string;
-  op: Op;
-  /** Records reserved for. */
-  records: number;
-  /** Credits held: price × records (also for unlimited accounts, whose balance is never checked). */
-  amount: number;
-}
-
-export interface Charge {
-  /** Deterministic ledger id (see module comment). */
-  id: string;
-  /** The request id written into the ledger entry. */
-  requestid: string;
-}
+export type { Charge, Reservation } from './money-steps.ts';
 
 export interface NewAccount {
   credits?: number;
@@ -262,15 +245,10 @@ export class Billing {
 
   /** Holds price × records credits, or throws 402 with nothing held. */
   async reserve(account: Account | string, op: Op, records: number): Promise<Reservation> {
-    const accountId = typeof account === 'string' ? account : account.id;
-    if (!Number.isSafeInteger(records) || records < 0) throw new Error('records must be a whole number ≥ 0');
-    const r: Reservation = { id: newRequestId(), accountId, op, records, amount: priceOf(op, records) };
-    const now = this.now();
-    const ok = await this.commits.submit({ kind: 'reserve', reservation: {
-      id: r.id, accountId, amount: r.amount, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
-    } });
+    const { reservation, row } = newReservation(account, op, records, this.now(), this.leaseMs);
+    const ok = await this.commits.submit({ kind: 'reserve', reservation: row });
     if (!ok) throw new ServiceError('INSUFFICIENT_CREDITS');
-    return r;
+    return reservation;
   }
 
   /**
@@ -278,20 +256,21 @@ export class Billing {
    * the reservation, in one transaction. Charges beyond the reserved records are a caller bug.
    */
   async settle(reservation: Reservation, charges: readonly Charge[], opts: SettleOptions = {}): Promise<SettleResult & { time: string }> {
-    if (charges.length > reservation.records) {
-      throw new Error(`settle: ${charges.length} charges for a reservation of ${reservation.records} records`);
-    }
-    for (const c of charges) {
-      if (!belongsTo(c.id, reservation.accountId, reservation.op)) {
-        throw new Error(`settle: ledger id '${c.id}' does not belong to account ${reservation.accountId} and function ${reservation.op}`);
-      }
-    }
-    const price = priceOf(reservation.op, 1);
-    const time = this.now().toISOString();
-    const entries: LedgerEntry[] = charges.map((c) => ({
-      id: c.id, account: reservation.accountId, function: reservation.op, credits: price, requestid: c.requestid, time,
-    }));
+    const { entries, time } = ledgerEntries(reservation, charges, this.now().toISOString());
     const settled = await this.commits.submit({ kind: 'settle', reservationId: reservation.id, accountId: reservation.accountId, entries, opts });
+    return { ...(settled as SettleResult), time };
+  }
+
+  /**
+   * `reserve` and `settle` in one step and one transaction, for work that already ran (an HTTP
+   * single record): the hold of `records` is decided exactly as `reserve` decides it (402 with
+   * nothing written), then `charges` are written and debited as `settle` does.
+   */
+  async charge(account: Account | string, op: Op, records: number, charges: readonly Charge[], opts: SettleOptions = {}): Promise<SettleResult & { time: string }> {
+    const { reservation, row } = newReservation(account, op, records, this.now(), this.leaseMs);
+    const { entries, time } = ledgerEntries(reservation, charges, this.now().toISOString());
+    const settled = await this.commits.submit({ kind: 'charge', reservation: row, entries, opts });
+    if (settled === false) throw new ServiceError('INSUFFICIENT_CREDITS');
     return { ...(settled as SettleResult), time };
   }
 

@@ -1,5 +1,5 @@
 /**
- * Group commit of the money steps (reserve, settle, release) of concurrent holders: steps that
+ * Group commit of the money steps (reserve, settle, release, charge) of concurrent holders: steps that
  * wait while a commit is running go to the store together, in ONE transaction
  * (`BillingStore.batch`), as soon as that commit returns. There is no timer and no window:
  *
@@ -98,11 +98,9 @@ export class GroupCommit {
     batch.forEach((w, i) => w.resolve(results[i]));
   }
 
-  /** One step in a transaction of its own. */
+  /** One step in a transaction of its own (a batch of one). */
   private async alone(s: MoneyStep): Promise<MoneyStepResult> {
-    return s.kind === 'reserve' ? this.store.reserve(s.reservation)
-      : s.kind === 'settle' ? this.store.settle(s.reservationId, s.accountId, s.entries, s.opts ?? {})
-        : (await this.store.release(s.reservationId), undefined);
+    return (await this.store.batch([s]))[0];
   }
 
   private count(steps: number): void {

@@ -9,6 +9,7 @@
  *   …run hold.covered items…                                   // (the adapter runs the engine)
  *   const s = await meter.settle(hold, chargeable);            // ledger rows + debit, once
  *   // s.entries: the ledger rows written NOW (a replayed record has none); s.credits charged
+ *   // or, when the work already ran (an HTTP single record): meter.charge(op, chargeable), one step
  *   await meter.close();                                       // a long job: releases what it still holds
  *
  * An adapter hands in validated elements (`op` set) and free ones (`op` undefined: rejected by
@@ -249,6 +250,27 @@ export class Meter {
       }
     }
     return out;
+  }
+
+  /**
+   * `hold` (all or 402) and `settle` in ONE store step and transaction, for the records 0…n-1 of one
+   * function whose work already ran: an HTTP single record, whose engine is pure, so that running
+   * it before the 402 check shows nothing to anyone. 402 with nothing written exactly when `hold`
+   * would have refused; otherwise what `settle` answers (never a replay: the job is the request).
+   */
+  async charge(op: Op, chargeable: readonly boolean[], opts: Pick<SettleOpts, 'answer'> = {}): Promise<Settled> {
+    const ids = chargeable.map((_, i) => this.ledgerId(op, i));
+    const charges: Charge[] = [];
+    ids.forEach((id, i) => { if (chargeable[i]) charges.push({ id, requestid: this.requestid }); });
+    const r = await this.billing.charge(this.accountId, op, ids.length, charges, opts.answer ? { answer: opts.answer } : {});
+    const now = new Set(r.writtenIds);
+    return {
+      credits: now.size * PRICES[op],
+      entries: ids.filter((id) => now.has(id)).map((id) => ({ id, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time: r.time })),
+      written: ids.map((id) => now.has(id)),
+      unexported: [],
+      balance: r.credits,
+    };
   }
 
   /** The mirror of these rows committed (see SettleOpts.exportLater). */

@@ -150,9 +150,18 @@ export function fillAnswer(template: AnswerTemplate, balance: number): Idempoten
 export type MoneyStep =
   | { kind: 'reserve'; reservation: ReservationRow }
   | { kind: 'settle'; reservationId: string; accountId: string; entries: LedgerEntry[]; opts?: SettleOptions }
-  | { kind: 'release'; reservationId: string };
+  | { kind: 'release'; reservationId: string }
+  /**
+   * A reserve and the settle of that reservation in one step, for work that already ran (an HTTP
+   * single record: the engine is pure, so running it before the 402 check shows nothing). The
+   * reserve is decided exactly as a `reserve` step; if it fails, nothing is written.
+   */
+  | { kind: 'charge'; reservation: ReservationRow; entries: LedgerEntry[]; opts?: SettleOptions };
 
-/** What a step answers: as `reserve` (boolean), `settle` (SettleResult) or `release` (undefined). */
+/**
+ * What a step answers: as `reserve` (boolean), `settle` (SettleResult) or `release` (undefined);
+ * a `charge` answers false (the reserve failed: 402) or its settle's SettleResult.
+ */
 export type MoneyStepResult = boolean | SettleResult | undefined;
 
 export interface BillingStore {

@@ -320,6 +320,55 @@ export function storeContract(f: StoreFactory): void {
     });
   });
 
+  describe('charge (reserve and settle in one step)', () => {
+    it('charges what ran, or refuses with 402 writing nothing, exactly as a reserve would decide', async () => {
+      const c = await billing.createAccount({ credits: 2 * 20 + 5, agreements: ['lines'] });
+      const rid = newRequestId();
+      const one = (i: number) => [{ id: lid(c.account, 'lines', rid, i), requestid: rid }];
+      expect(sum(await billing.charge(c.account, 'lines', 1, one(0)))).toEqual({ written: 1, charged: 20, credits: 25 });
+      // a record that is not chargeable holds the price for the check and charges nothing
+      expect(sum(await billing.charge(c.account, 'lines', 1, []))).toEqual({ written: 0, charged: 0, credits: 25 });
+      // another holder's reservation counts: 25 - 20 held leaves too little for 20
+      const held = await second.reserve(c.account, 'lines', 1);
+      expect(await status(billing.charge(c.account, 'lines', 1, one(1)))).toBe(402);
+      expect(await status(billing.charge(c.account, 'lines', 1, []))).toBe(402);
+      await second.release(held);
+      expect(sum(await billing.charge(c.account, 'lines', 1, one(1)))).toEqual({ written: 1, charged: 20, credits: 5 });
+      expect(await status(billing.charge(c.account, 'lines', 1, one(2)))).toBe(402);
+      expect(await billing.store.ledgerCount(c.account)).toBe(2);
+      expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(0);
+      await expect(billing.charge(c.account, 'lines', 1, [...one(3), ...one(4)])).rejects.toThrow(/2 charges for a reservation of 1 records/);
+    });
+
+    it('stores the answer of its key in the same transaction; a refused charge stores nothing', async () => {
+      const a = await billing.createAccount({ credits: 20, agreements: ['lines'] });
+      const render = (balance: number | string) => ({ status: 200, contentType: 'application/json; charset=UTF-8', body: `{"availablecredits":"${balance}"}` });
+      const template = answerTemplate(200, render);
+      const rid = newRequestId();
+      expect(await billing.claimIdempotencyKey(a.account, 'k-charge', 'fp')).toEqual({ state: 'claimed' });
+      await billing.charge(a.account, 'lines', 1, [{ id: lid(a.account, 'lines', rid, 0), requestid: rid }], { answer: { key: 'k-charge', template } });
+      expect(await second.claimIdempotencyKey(a.account, 'k-charge', 'fp')).toEqual({ state: 'done', fingerprint: 'fp', answer: render(0) });
+      expect(await billing.claimIdempotencyKey(a.account, 'k-402', 'fp')).toEqual({ state: 'claimed' });
+      const rid2 = newRequestId();
+      expect(await status(billing.charge(a.account, 'lines', 1, [{ id: lid(a.account, 'lines', rid2, 0), requestid: rid2 }], { answer: { key: 'k-402', template } }))).toBe(402);
+      expect(await second.claimIdempotencyKey(a.account, 'k-402', 'fp')).toEqual({ state: 'pending', fingerprint: 'fp' });
+    });
+
+    it('200 concurrent charges from two instances against a balance for 100: exactly 100 charged, balance 0', async () => {
+      const c = await billing.createAccount({ credits: 100 * 20, agreements: ['lines'] });
+      const instances = [billing, second];
+      const results = await Promise.all(Array.from({ length: 200 }, async (_, i) => {
+        const rid = newRequestId();
+        return status(instances[i % 2]!.charge(c.account, 'lines', 1, [{ id: lid(c.account, 'lines', rid, 0), requestid: rid }]));
+      }));
+      expect(results.filter((s) => s === 'ok')).toHaveLength(100);
+      expect(results.filter((s) => s === 402)).toHaveLength(100);
+      expect(await billing.balance(c.account)).toBe(0);
+      expect(await billing.store.ledgerCount(c.account)).toBe(100);
+      expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(0);
+    });
+  });
+
   describe('group commit (BillingStore.batch through Billing)', () => {
     it('steps in one transaction answer as alone, in order: a reserve sees the reserves before it in its batch', async () => {
       const c = await billing.createAccount({ credits: 2 * 20, agreements: ['lines'] });

@@ -13,6 +13,7 @@ import { SqliteThreadStore } from '../../src/billing/sqlite/thread-store.ts';
 import { PostgresStore } from '../../src/billing/postgres/store.ts';
 import { HttpServer, type HttpServerOptions } from '../../src/adapters/http/server.ts';
 import type { ElementRunner } from '../../src/adapters/http/api.ts';
+import { httpRunner } from '../../src/adapters/http/inline-runner.ts';
 import type { EnginePool } from '../../src/pool/engine-pool.ts';
 import type { Op } from '../../src/contract/params.ts';
 import { emptySearchRecord, LINES_STATUS, isChargeableLinesStatus, type LinesStatusCode } from '../../src/contract/records.ts';
@@ -21,7 +22,7 @@ import type { Outcome } from '../../src/engine/process.ts';
 import { dropSchema, pgUrlWithSchema, uniqueSchema } from './postgres.ts';
 
 export interface EngineChoice {
-  /** The real EnginePool (1 thread). */
+  /** The real EnginePool (1 thread), single records on the event loop as `serve` runs them. */
   runner: ElementRunner;
   kind: 'pool';
   /** Whether `search` runs on the real engine with an index. */
@@ -71,7 +72,8 @@ export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer; thre
       searchReason = `search probe failed: ${(err as Error).message.split('\n')[0]}`;
     }
   }
-  return { runner: pool, kind: 'pool', searchReady, ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy() };
+  // as `serve` runs it: single records on the event loop, batches on the pool (inline-runner.ts)
+  return { runner: httpRunner(pool, indexBuffer), kind: 'pool', searchReady, ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy() };
 }
 
 /** A probe element, validated as the HTTP adapter does before it runs one. */

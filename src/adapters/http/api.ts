@@ -3,6 +3,8 @@
  * out. The path every entrance shares:
  *   credentials (401/412) → Meter.open (401/403) → [Idempotency-Key] → validate (412/428)
  *   → meter.hold (402) → pool → meter.settle (ledger) → render.
+ * A single record runs the engine before the money, which is then one step (`meter.charge`: the
+ * 402 check, the ledger row and the debit in one transaction: one commit per request).
  * Money goes through the one metering wiring (src/billing/meter.ts): one meter per request, whose
  * job is the request (ledger ids `<account>/<op>/http:<requestid>/<index>`).
  * An engine failure is an error result, never charged: a 500 without body in single mode (the
@@ -209,20 +211,18 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Mete
   if (!v.ok) return fail(topFormat, v.error);
   const format: Format = v.options.responseformat ?? 'json';
   const requestid = meter.requestid;
-  const hold = await meter.hold([{ op, record: 0 }], { partial: false });
-  const [outcome] = await execute(meter, hold, () => deps.runner.runValidated(op, [v]));
-  if (!outcome) {
-    await meter.release(hold);
-    throw new EngineFailure(requestid, 'engine returned no outcome');
-  }
-  if (!outcome.ok) {
-    await meter.release(hold);
+  // The engine first, then the money in ONE store step (the 402 check, the ledger row and the
+  // debit in one transaction): the engine is pure, so running it before the 402 check shows nothing.
+  const [outcome] = await deps.runner.runValidated(op, [v]);
+  if (!outcome || !outcome.ok) {
+    await meter.charge(op, [false]); // a 402 comes first, as when credits were held before the engine
+    if (!outcome) throw new EngineFailure(requestid, 'engine returned no outcome');
     // An engine defect is the spec's 500, which has no body: let the server answer (and log) it.
     if (outcome.error.errorcode === ERRORS.INTERNAL.status) throw new EngineFailure(requestid, outcome.error.errormessage);
     return fail(format, outcome.error);
   }
   const stored = storedWith(key, (b) => renderRecord(format, orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, b))));
-  const settled = await meter.settle(hold, [outcome.chargeable], stored.opts);
+  const settled = await meter.charge(op, [outcome.chargeable], stored.opts);
   const balance = settled.balance ?? (outcome.options.returnavailablecredits ? await meter.balance() : 0);
   return { status: 200, ...stored.answer(settled.balance, balance), records: 1, charged: settled.entries.length };
 }

@@ -10,6 +10,7 @@ import { Billing } from '../../billing/billing.ts';
 import { describeDb } from '../../billing/open-store.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { createLogger } from '../../log.ts';
+import { httpRunner } from './inline-runner.ts';
 import { HttpServer } from './server.ts';
 
 export interface ServerOptions {
@@ -46,7 +47,7 @@ export async function runServer(o: ServerOptions): Promise<number> {
   const sweeper = setInterval(() => void sweepStale().catch((err) => log.error({ err }, 'stale reservation sweep failed')), billing.leaseMs);
   sweeper.unref();
   const pool = await EnginePool.create({ ...(o.workers ? { threads: o.workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
-  const server = await HttpServer.create({ billing, runner: pool, logger: log, bodyLimit: o.bodyLimit });
+  const server = await HttpServer.create({ billing, runner: httpRunner(pool, indexBuffer), logger: log, bodyLimit: o.bodyLimit });
   let url: string;
   try {
     url = await server.listen(o.host, o.port);

@@ -5,11 +5,12 @@
  * transaction: one commit (one WAL flush) and one round trip for the whole batch, instead of
  * BEGIN, a statement per step and COMMIT. Any step that raises rolls the batch back, and the caller
  * (group-commit.ts) runs the steps one by one, as for every store. A step alone (`reserve`,
- * `settle`, `release`) is a batch of one: the steps' SQL lives here only. A settle that stores an
+ * `settle`, `release`) is a batch of one: the steps' SQL lives here only. A `charge` is the reserve
+ * and, when it held, the settle of that reservation, by the same SQL. A settle that stores an
  * Idempotency-Key answer fills the answer's template with the balance after its debit in the same
  * statement (as `fillAnswer` does: the parts joined by the balance's decimal text).
  */
-import type { MoneyStep, MoneyStepResult } from '../store.ts';
+import type { LedgerEntry, MoneyStep, MoneyStepResult, SettleOptions } from '../store.ts';
 
 export const BATCH_FUNCTION_SQL = `
 CREATE OR REPLACE FUNCTION addrflow_money_batch(steps jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
@@ -20,7 +21,7 @@ DECLARE
   v_credits bigint; v_charged bigint; v_written bigint; v_ids text[]; v_amount bigint;
 BEGIN
   FOR s IN SELECT value FROM jsonb_array_elements(steps) LOOP
-    IF s->>'k' = 'reserve' THEN
+    IF s->>'k' = 'reserve' OR s->>'k' = 'charge' THEN
       WITH held AS (
         UPDATE accounts SET reserved = reserved + (s->>'amount')::bigint
         WHERE id = s->>'account' AND (credits = -1 OR credits - reserved >= (s->>'amount')::bigint)
@@ -28,8 +29,13 @@ BEGIN
       INSERT INTO reservations (id, account_id, amount, created_at, expires_at)
       SELECT s->>'id', held.id, (s->>'amount')::bigint, (s->>'created')::timestamptz, (s->>'expires')::timestamptz FROM held;
       GET DIAGNOSTICS n = ROW_COUNT;
-      out := out || jsonb_build_array(n = 1);
-    ELSIF s->>'k' = 'settle' THEN
+      IF s->>'k' = 'reserve' OR n <> 1 THEN
+        out := out || jsonb_build_array(n = 1);
+        CONTINUE;
+      END IF;
+      -- a charge whose reserve held: the settle of the reservation just made follows
+    END IF;
+    IF s->>'k' = 'settle' OR s->>'k' = 'charge' THEN
       WITH res AS (
         DELETE FROM reservations WHERE id = s->>'id' AND account_id = s->>'account' RETURNING amount
       ), ins AS (
@@ -69,10 +75,12 @@ BEGIN
       END IF;
       out := out || jsonb_build_array(jsonb_build_object(
         'credits', v_credits, 'charged', v_charged, 'written', v_written, 'ids', to_jsonb(coalesce(v_ids, '{}'::text[]))));
-    ELSE
+    ELSIF s->>'k' = 'release' THEN
       WITH gone AS (DELETE FROM reservations WHERE id = s->>'id' RETURNING account_id, amount)
       UPDATE accounts a SET reserved = a.reserved - gone.amount FROM gone WHERE a.id = gone.account_id;
       out := out || jsonb_build_array(NULL::jsonb);
+    ELSE
+      RAISE EXCEPTION 'addrflow_money_batch: unknown step kind %', s->>'k';
     END IF;
   END LOOP;
   RETURN out;
@@ -88,18 +96,26 @@ export function batchArgument(steps: readonly MoneyStep[]): string {
         const r = s.reservation;
         return { k: 'reserve', id: r.id, account: r.accountId, amount: r.amount, created: r.createdAt, expires: r.expiresAt };
       }
-      case 'settle': {
-        const a = s.opts?.answer;
-        return {
-          k: 'settle', id: s.reservationId, account: s.accountId, exported: !s.opts?.exportLater,
-          entries: s.entries.map((e) => ({ id: e.id, fn: e.function, cr: e.credits, rq: e.requestid, tm: e.time })),
-          ...(a ? { answer: { key: a.key, status: a.template.status, type: a.template.contentType, parts: a.template.parts } } : {}),
-        };
+      case 'settle':
+        return { k: 'settle', id: s.reservationId, account: s.accountId, ...settleFields(s.entries, s.opts) };
+      case 'charge': {
+        const r = s.reservation;
+        return { k: 'charge', id: r.id, account: r.accountId, amount: r.amount, created: r.createdAt, expires: r.expiresAt, ...settleFields(s.entries, s.opts) };
       }
       default:
         return { k: 'release', id: s.reservationId };
     }
   }));
+}
+
+/** A settle's fields of the argument (of a `settle` step and of a `charge` step). */
+function settleFields(entries: readonly LedgerEntry[], opts: SettleOptions | undefined): object {
+  const a = opts?.answer;
+  return {
+    exported: !opts?.exportLater,
+    entries: entries.map((e) => ({ id: e.id, fn: e.function, cr: e.credits, rq: e.requestid, tm: e.time })),
+    ...(a ? { answer: { key: a.key, status: a.template.status, type: a.template.contentType, parts: a.template.parts } } : {}),
+  };
 }
 
 interface SettleJson { credits: number; charged: number; written: number; ids: string[] }
@@ -110,6 +126,7 @@ export function batchResults(steps: readonly MoneyStep[], out: ReadonlyArray<boo
     const r = out[i];
     if (s.kind === 'reserve') return r === true;
     if (s.kind === 'release') return undefined;
+    if (s.kind === 'charge' && r === false) return false; // its reserve failed: nothing written
     const v = r as SettleJson;
     return { written: Number(v.written), writtenIds: v.ids, charged: Number(v.charged), credits: Number(v.credits) };
   });

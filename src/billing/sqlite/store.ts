@@ -196,12 +196,23 @@ export class SqliteStore implements BillingStore {
   }
 
   async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
-    return this.tx(() => steps.map((s) => s.kind === 'reserve' ? this.reserveStep(s.reservation)
-      : s.kind === 'settle' ? this.settleStep(s.reservationId, s.accountId, s.entries, s.opts ?? {})
-        : this.releaseStep(s.reservationId)));
+    return this.tx(() => steps.map((s) => this.step(s)));
   }
 
   // the money steps, each inside a transaction of the caller
+  private step(s: MoneyStep): MoneyStepResult {
+    switch (s.kind) {
+      case 'reserve':
+        return this.reserveStep(s.reservation);
+      case 'settle':
+        return this.settleStep(s.reservationId, s.accountId, s.entries, s.opts ?? {});
+      case 'release':
+        return this.releaseStep(s.reservationId);
+      case 'charge':
+        return this.reserveStep(s.reservation) && this.settleStep(s.reservation.id, s.reservation.accountId, s.entries, s.opts ?? {});
+    }
+  }
+
   private reserveStep(res: ReservationRow): boolean {
     const u = this.q(`UPDATE accounts SET reserved = reserved + ?
                       WHERE id = ? AND (credits = -1 OR credits - reserved >= ?)`)
