@@ -65,8 +65,8 @@ export function parseForm(buf: Uint8Array): FormFields {
     if (amp === -1) amp = len;
     if (amp > start) {
       if (++fields > MAX_FORM_FIELDS) throw new FormError(`The request body has more than ${MAX_FORM_FIELDS} fields.`);
-      let eq = buf.indexOf(0x3d, start);
-      if (eq === -1 || eq > amp) eq = amp;
+      let eq = start; // the first `=` of this pair only: never a scan past its `&`
+      while (eq < amp && buf[eq] !== 0x3d) eq++;
       const name = decodeRange(buf, start, eq, scratch);
       const value = eq < amp ? decodeRange(buf, eq + 1, amp, scratch) : '';
       const prev = out[name];

@@ -8,6 +8,9 @@ describe('form bodies', () => {
   it('decodes + and %XX, keeps repeated names as arrays, bare names as empty values', () => {
     expect(p('a=1&b=x+y%20z&c&&d=%C3%A9&a=2')).toEqual({ a: ['1', '2'], b: 'x y z', c: '', d: 'é' });
   });
+  it('bare names before a later pair with `=` stay bare (the `=` is looked for within each pair only)', () => {
+    expect(p('a&b&c=1=2&d')).toEqual({ a: '', b: '', c: '1=2', d: '' });
+  });
   it('keeps invalid percent sequences literally and takes nested names literally', () => {
     expect(p('e=%zz&f=%4&g=%&a[b]=1')).toEqual({ e: '%zz', f: '%4', g: '%', 'a[b]': '1' });
   });
