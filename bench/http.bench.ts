@@ -8,7 +8,8 @@
  * record's request makes one step, its charge, a batch two, its reserve and its settle), read from
  * the server's /metrics.
  *
- *   npm run bench -- http            (ADDRFLOW_BENCH_SECONDS=N to change the run length, default 8)
+ *   npm run bench -- http            (ADDRFLOW_BENCH_SECONDS=N to change the run length, default 8;
+ *                                     ADDRFLOW_BENCH_HTTP=postgres runs the PostgreSQL run only)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +24,7 @@ const BIN = join(ROOT, 'bin', 'addrflow.ts');
 const SECONDS = Number(process.env.ADDRFLOW_BENCH_SECONDS ?? 8);
 const WORKERS = process.env.ADDRFLOW_BENCH_WORKERS ?? '1';
 const PG_URL = process.env.ADDRFLOW_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PG_ONLY = process.env.ADDRFLOW_BENCH_HTTP === 'postgres';
 
 function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' } });
@@ -98,23 +100,28 @@ console.log(`node ${process.version}, ${availableParallelism()} cores (${cpus()[
 const dir = mkdtempSync(join(tmpdir(), 'addrflow-bench-'));
 const db = `sqlite:${join(dir, 'billing.sqlite')}`;
 try {
-  const bare = await start([join(ROOT, 'bench', 'support', 'bare-fastify.ts')]);
-  const base = await measure('bare fastify, fixed record (baseline)', bare.url + '/address/lines', form(LINES), { connections: 10 });
-  await stop(bare.child);
+  let base: Row | undefined;
+  let lines: Row | undefined;
+  let search: Row | undefined;
+  if (!PG_ONLY) {
+    const bare = await start([join(ROOT, 'bench', 'support', 'bare-fastify.ts')]);
+    base = await measure('bare fastify, fixed record (baseline)', bare.url + '/address/lines', form(LINES), { connections: 10 });
+    await stop(bare.child);
 
-  const acc = createAccount(db);
-  const srv = await start([BIN, 'serve', '--port', '0', '--db', db, '--workers', WORKERS]);
-  const cred = { license: acc.license, guid: acc.guid };
-  // Warm-up (JIT, index pages, SQLite cache).
-  await measure('(warm-up) single lines', srv.url + '/address/lines', form({ ...cred, ...LINES }), { connections: 10, seconds: 2 });
-  rows.pop();
-  const lines = await measureServer('addrflow single lines (SQLite)', srv.url, '/address/lines', form({ ...cred, ...LINES }), { connections: 10 });
-  const search = await measureServer('addrflow single search (SQLite)', srv.url, '/address/search', form({ ...cred, ...SEARCH }), { connections: 10 });
-  const lb = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ ...LINES, housenumber: String(i + 1) })));
-  const sb = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ ...SEARCH, housenumber: String((i % 200) + 1) })));
-  await measureServer('addrflow batch 5,000 lines (SQLite)', srv.url, '/address/lines', form({ ...cred, batch: lb }), { connections: 2, records: 5000 });
-  await measureServer('addrflow batch 5,000 search (SQLite)', srv.url, '/address/search', form({ ...cred, batch: sb }), { connections: 2, records: 5000 });
-  await stop(srv.child);
+    const acc = createAccount(db);
+    const srv = await start([BIN, 'serve', '--port', '0', '--db', db, '--workers', WORKERS]);
+    const cred = { license: acc.license, guid: acc.guid };
+    // Warm-up (JIT, index pages, SQLite cache).
+    await measure('(warm-up) single lines', srv.url + '/address/lines', form({ ...cred, ...LINES }), { connections: 10, seconds: 2 });
+    rows.pop();
+    lines = await measureServer('addrflow single lines (SQLite)', srv.url, '/address/lines', form({ ...cred, ...LINES }), { connections: 10 });
+    search = await measureServer('addrflow single search (SQLite)', srv.url, '/address/search', form({ ...cred, ...SEARCH }), { connections: 10 });
+    const lb = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ ...LINES, housenumber: String(i + 1) })));
+    const sb = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ ...SEARCH, housenumber: String((i % 200) + 1) })));
+    await measureServer('addrflow batch 5,000 lines (SQLite)', srv.url, '/address/lines', form({ ...cred, batch: lb }), { connections: 2, records: 5000 });
+    await measureServer('addrflow batch 5,000 search (SQLite)', srv.url, '/address/search', form({ ...cred, batch: sb }), { connections: 2, records: 5000 });
+    await stop(srv.child);
+  }
 
   // PostgreSQL store, when reachable.
   let pgUp = false;
@@ -127,7 +134,10 @@ try {
     try {
       const pacc = createAccount(u.toString());
       const psrv = await start([BIN, 'serve', '--port', '0', '--db', u.toString(), '--workers', WORKERS]);
-      await measureServer('addrflow single lines (PostgreSQL)', psrv.url, '/address/lines', form({ license: pacc.license, guid: pacc.guid, ...LINES }), { connections: 10 });
+      const pcred = { license: pacc.license, guid: pacc.guid };
+      await measure('(warm-up) single lines (PostgreSQL)', psrv.url + '/address/lines', form({ ...pcred, ...LINES }), { connections: 10, seconds: 2 });
+      rows.pop();
+      await measureServer('addrflow single lines (PostgreSQL)', psrv.url, '/address/lines', form({ ...pcred, ...LINES }), { connections: 10 });
       await stop(psrv.child);
     } finally {
       await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -138,8 +148,10 @@ try {
   await c.end().catch(() => {});
 
   console.log('');
-  console.log(`ratio single lines / bare fastify:  ${(lines.rps / base.rps).toFixed(3)} (throughput), p99 ${lines.p99} vs ${base.p99} ms`);
-  console.log(`ratio single search / bare fastify: ${(search.rps / base.rps).toFixed(3)} (throughput), p99 ${search.p99} vs ${base.p99} ms`);
+  if (base && lines && search) {
+    console.log(`ratio single lines / bare fastify:  ${(lines.rps / base.rps).toFixed(3)} (throughput), p99 ${lines.p99} vs ${base.p99} ms`);
+    console.log(`ratio single search / bare fastify: ${(search.rps / base.rps).toFixed(3)} (throughput), p99 ${search.p99} vs ${base.p99} ms`);
+  }
   const bad = rows.filter((r) => r.non2xx > 0);
   if (bad.length) {
     console.error(`non-2xx answers in: ${bad.map((r) => r.name).join(', ')}`);
