@@ -25,6 +25,10 @@ describe('postcodes by country shape', () => {
     expect(findPostcodes('Avenue Napoleon III 28, 20110 Propriano').map((p) => p.key)).toEqual(['20110']);
     expect(findPostcodes('Via 12, Roma').map((p) => p.key)).toEqual([]);
   });
+  it('reads Malta\'s letters in lower case when the whole text is written so, not in a text that writes capitals', () => {
+    expect(findPostcodes('12 triq il-kbira, msida msd 1234').map((p) => [p.key, p.countries])).toEqual([['msd1234', ['MT']]]);
+    expect(findPostcodes('Triq il-Kbira 12, msd 1234').map((p) => p.key)).toEqual(['1234']);
+  });
   it('normalises for the country, or gives nothing when invalid there', () => {
     expect(normalisePostcode('NL', '1017gc')).toBe('1017 GC');
     expect(normalisePostcode('GB', 'nw16xe')).toBe('NW1 6XE');
