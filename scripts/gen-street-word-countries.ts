@@ -46,6 +46,37 @@ const COMPOUNDING = new Set(['de', 'da', 'nl', 'sv', 'fi', 'et', 'no']);
 /** A suffix counts when at least this many letters precede it. */
 const SUFFIX_STEM = 3;
 
+/**
+ * The definite form of a type word in the Scandinavian languages, which write a street's type in
+ * either form (`gade`/`gaden`, `vej`/`vejen`, `gata`/`gatan`, `väg`/`vägen`): the common gender's
+ * suffix, `-n` after a vowel, else `-en`. A word already in that form (`stigen`) has none.
+ */
+const DEFINITE: Record<string, (w: string) => string | undefined> = {
+  da: (w) => (/en$/.test(w) ? undefined : /e$/.test(w) ? `${w}n` : `${w}en`),
+  sv: (w) => (/[ae]n$/.test(w) ? undefined : /[ae]$/.test(w) ? `${w}n` : `${w}en`),
+};
+/** A word points to a Scandinavian country when that country has at least this share of it. */
+const DEFINITE_MIN_P = 0.5;
+
+/** Every abbreviation of a type word (`gl` for `gammel`): no definite form. */
+const abbreviations = new Set<string>();
+
+/** Adds to `t` the definite form of each word whose country (DEFINITE_MIN_P) writes a DEFINITE language, with the word's weights; sorted. */
+function withDefinite(t: Record<string, Record<string, number>>): Record<string, Record<string, number>> {
+  const out = { ...t };
+  for (const [w, row] of Object.entries(t)) {
+    const top = Object.entries(row).sort((a, b) => b[1] - a[1])[0];
+    if (!top || top[1] < DEFINITE_MIN_P) continue;
+    // a word of three letters or more, not an abbreviation, of a country that writes only such a
+    // language (not FI: `katu` is Finnish)
+    const langs = countryLanguages(top[0]);
+    if (w.length < 3 || abbreviations.has(w) || langs.length === 0 || !langs.every((l) => DEFINITE[l])) continue;
+    const d = DEFINITE[langs[0]!]!(w);
+    if (d && !(d in out)) out[d] = row;
+  }
+  return Object.fromEntries(Object.entries(out).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+}
+
 const EXTRACTS: [string, string][] = [
   ['osm-copenhagen-dk-2012/addresses.csv', 'DK'],
   ['osm-helsinki-fi/addresses.csv', 'FI'],
@@ -198,8 +229,9 @@ function table(langsOf: Map<string, Set<string>>, counted: Map<string, Map<strin
   return out;
 }
 
-const words = table(wordLangs, counts);
-const suffixes = table(suffixLangs, suffixCounts);
+for (const ab of abbrevsOf.values()) for (const x of ab) abbreviations.add(x);
+const words = withDefinite(table(wordLangs, counts));
+const suffixes = withDefinite(table(suffixLangs, suffixCounts));
 // four entries a line: the file stays small and under the house's 400 lines
 const fmt = (t: Record<string, Record<string, number>>) => {
   const items = Object.entries(t).map(([w, r]) => `${JSON.stringify(w)}: ${JSON.stringify(r)},`);

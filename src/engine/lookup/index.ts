@@ -32,7 +32,7 @@ import { exactChoice } from './exact-path/exact-path.ts';
 import { Explainer } from './explain/explain.ts';
 import { exactMatches } from './match/matches.ts';
 import type { TokenMatch } from './match/token-match.ts';
-import { placeNamedLikeCountry } from './named-place/country-place.ts';
+import { countryHomonym, namesInFull, placeNameQuery, placeNamedLikeCountry } from './named-place/country-place.ts';
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
 import { buildRecord, type Choice } from './record/record.ts';
@@ -41,22 +41,38 @@ import { searchWithTypoRetry } from './search/typo-retry.ts';
 export type { AddressIndex };
 
 export function lookup(index: AddressIndex, req: SearchRequest): SearchRecord {
-  const q = parseRequest(req);
-  if (q.tokens.length === 0) return buildRecord(index, q, { best: undefined, ambiguous: false });
-  return buildRecord(index, q, answer(index, q, exactMatches(index, q)));
+  const q0 = parseRequest(req);
+  if (q0.tokens.length === 0) return buildRecord(index, q0, { best: undefined, ambiguous: false });
+  const { q, choice } = answer(index, q0, exactMatches(index, q0));
+  return buildRecord(index, q, choice);
 }
 
-/** The chosen answer of a query with tokens (stages 3–9); a query that is only a country's name first looks for a place of that name. */
-function answer(index: AddressIndex, q: ReturnType<typeof parseRequest>, matches: TokenMatch[][]): Choice {
-  if (q.countryNameOnly) return placeNamedLikeCountry(index, q, matches);
+type Parsed = ReturnType<typeof parseRequest>;
+
+/**
+ * The chosen answer of a query with tokens (stages 3–9) and the query it answers; a query that is
+ * only a country's name first looks for a place of that name, and one that is only the name of a
+ * country outside the destinations is asked as a place's name (country-place.ts).
+ */
+function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: Parsed; choice: Choice } {
+  const asPlace = placeNameQuery(q);
+  if (asPlace) {
+    const choice = search(index, asPlace, matches);
+    if (namesInFull(index, asPlace, choice)) return { q: asPlace, choice: countryHomonym(choice) };
+  }
+  if (q.countryNameOnly) return { q, choice: placeNamedLikeCountry(index, q, matches) };
+  return { q, choice: search(index, q, matches) };
+}
+
+function search(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): Choice {
   return exactChoice(index, q, matches) ?? fallback(index, q, matches, searchWithTypoRetry(index, q, matches));
 }
 
 /** The same answer as lookup(), with its explanation (stage 11): asked for only, never on the default path. */
 export function lookupExplained(index: AddressIndex, req: SearchRequest): { record: SearchRecord; explain: Explanation } {
-  const q = parseRequest(req);
-  const matches = q.tokens.length === 0 ? [] : exactMatches(index, q);
-  const choice = q.tokens.length === 0 ? { best: undefined, ambiguous: false } : answer(index, q, matches);
+  const q0 = parseRequest(req);
+  const matches = q0.tokens.length === 0 ? [] : exactMatches(index, q0);
+  const { q, choice } = q0.tokens.length === 0 ? { q: q0, choice: { best: undefined, ambiguous: false } } : answer(index, q0, matches);
   const explainer = new Explainer(index, req, q, matches, choice);
   const record = buildRecord(index, q, choice, explainer);
   return { record, explain: explainer.explain(req, q, choice, record) };

@@ -30,13 +30,14 @@ import { foldTokens } from '../normalize/normalize.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import { normalisePostcode } from '../parse/postcodes.ts';
 import type { Scored } from '../score/score.ts';
-import { MUCH_MORE_IMPORTANT, betterPlace, clearlyMoreImportant, otherSpellings, placeHits, sharedAbroad, type PlaceHit } from './place-hits.ts';
+import { MUCH_MORE_IMPORTANT, betterPlace, clearlyMoreImportant, otherSpellings, placeHits, sharedAbroad, taggedName, type PlaceHit } from './place-hits.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
-  COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE, type Deduction,
+  COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE, STATE_NAMED, type Deduction,
 } from '../score/deductions.ts';
 import { allowedCountries, dominantCountry, queryCountryHint, queryWordHint, weakPostcodeCountries, streetWordsOf, streetWordWeights } from './country-evidence.ts';
 import { isStreetWord } from './street-countries.ts';
+import { stateNamedInstead } from './state-names.ts';
 import { placeToken, streetPartTokens } from './street-part.ts';
 
 /** A postcode and a place farther apart than this do not agree (unless the postcode names the place). */
@@ -252,6 +253,9 @@ function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, pl
   else if (byHint) out.push(COUNTRY_WEAK_EVIDENCE);
   else if (byPrefer) out.push(COUNTRY_PREFERRED);
   if (guessed && !homonym) out.push(HOMONYM_GUESS);
+  // the words are a state's name: a city is the answer only as a guess (Île-de-France → Paris)
+  const words = [...best.tokens].sort((x, y) => x - y).map((i) => q.tokens[i]!.text).join(' ');
+  if (stateNamedInstead(index, words, best.doc, best.full && !best.typo, () => taggedName(index, q, best.doc, best.tokens))) out.push(STATE_NAMED);
   return out;
 }
 

@@ -3,7 +3,7 @@
  * typed, its first words, or one of its other names), and which of two named places is the better
  * answer.
  */
-import { DOC_PLACE, DOC_POSTCODE } from '../../index/format.ts';
+import { DOC_PLACE, DOC_POSTCODE, NAMES_RS, NAMES_US } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import { QueryBits, popcount } from '../match/query-bits.ts';
 import type { TokenMatch } from '../match/token-match.ts';
@@ -172,6 +172,8 @@ function statesNamed(index: AddressIndex, q: ParsedQuery, d: number): boolean {
 }
 
 const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;
+/** A last word that designates a place's status, not its name (GeoNames' Australian local government areas). */
+const CITY_WORD = 'city';
 
 /**
  * How the query tokens `toks` (n of them) name document `d`: every word of its name typed (FULL);
@@ -189,6 +191,8 @@ function namedHow(
     firstLen = names.firstLength(slot);
     const w = names.words, s = names.start(slot);
     while (lead < len && (forms.of(w[s + lead]!) & toks) !== 0) lead++;
+    // "Rockhampton City", "Logan City": the designation is no part of the name people write
+    if (lead === len - 1 && lead > 0 && w[s + lead] === index.tokenId(CITY_WORD)) return FULL;
   } else {
     // a name not held as token ids: its text against the texts the tokens stand for
     const name = foldedName(index, d);
@@ -196,19 +200,41 @@ function namedHow(
     len = name.length;
     firstLen = name[0]?.length ?? 0;
     while (lead < len && typed.has(name[lead]!)) lead++;
+    if (lead === len - 1 && lead > 0 && name[lead] === CITY_WORD) return FULL;
   }
   if (len > 0 && lead === len) return FULL;
   if (lead >= 1 && firstLen >= 4 && lead === n) return PREFIX;
   if (index.c.docKind[d] !== DOC_PLACE) return NOT_NAMED;
-  const alt = cityCount > 0 ? toks === cityMask : (n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 5 && len === 1) || wholeQuery(q, toks, n);
+  const alt = cityCount > 0 ? toks === cityMask : (n === 1 && q.tokens[31 - Math.clz32(toks)]!.text.length >= 5 && len === 1) || wholeQuery(index, q, d, toks, n);
   return alt ? ALT : NOT_NAMED;
+}
+
+/** Shortest word that names a place by an untagged alternate name (shorter ones are too often another word). */
+const MIN_UNTAGGED_ALT = 4;
+
+/**
+ * The query's words `toks` (a mask or a list) are, in order, one of document `d`'s language-tagged names (CLDR's
+ * exemplar cities: `Rom` is Rome in German and Danish), which a short word may name it by: the
+ * source says which language writes it so, unlike GeoNames' untagged alternate names.
+ */
+export function taggedName(index: AddressIndex, q: ParsedQuery, d: number, toks: number | readonly number[]): boolean {
+  const id = index.c.docNames[d]!;
+  if (id === 0) return false;
+  const has = (i: number) => (typeof toks === 'number' ? (toks & (1 << i)) !== 0 : toks.includes(i));
+  const typed = q.tokens.filter((_, i) => has(i)).map((t) => t.text).join(' ');
+  for (const part of index.str(id).split(NAMES_RS)) {
+    const name = part.slice(part.indexOf(NAMES_US) + 1);
+    if (foldTokens(name).join(' ') === typed) return true;
+  }
+  return false;
 }
 
 /**
  * The query is these words and nothing else but a postcode, one of them of four letters or more
- * ("Den Haag", "Prag", "00161 Rome": the postcode then has to agree with the place).
+ * ("Den Haag", "Prag", "00161 Rome": the postcode then has to agree with the place), or shorter
+ * words that are one of the place's language-tagged names (taggedName: `Rom`).
  */
-function wholeQuery(q: ParsedQuery, toks: number, n: number): boolean {
+function wholeQuery(index: AddressIndex, q: ParsedQuery, d: number, toks: number, n: number): boolean {
   const codes = q.tokens.filter((t) => t.field === 'zip' || q.zipCands.some((z) => z.key === t.text)).length;
   if (n !== q.tokens.length - codes || q.hnKeys.length > 0) return false;
   let long = false;
@@ -217,9 +243,9 @@ function wholeQuery(q: ParsedQuery, toks: number, n: number): boolean {
     const t = q.tokens[i]!;
     // an abbreviation is not another name ("Landstr" → landstrasse); umlaut spellings are
     if (t.alts.some((a) => a.length > t.text.length + 2)) return false;
-    if (t.text.length >= 4) long = true;
+    if (t.text.length >= MIN_UNTAGGED_ALT) long = true;
   }
-  return long;
+  return long || taggedName(index, q, d, toks);
 }
 
 /** The texts the query tokens `toks` stand for: as typed, their expansions, the index tokens matched. */
@@ -250,15 +276,26 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
   const hinted = hintedBetween(hint, a, b);
   const rank = index.c.docRank;
-  // a place named by another of its names (Milan, Cracow, Geneva) that is far more important than
-  // one named in full (the village MILAN, AR) is the one meant, unless the query says more than the
+  // a place named by another of its names (Milan, Cracow, Geneva) or by its first words
+  // (Frankfurt am Main) that is far more important than one named in full (the village MILAN, AR;
+  // Frankfurt (Oder)) is the one meant, unless the query says more than the
   // name: a street, a postcode of the smaller place's country, its state ("Lotissement de la Plaine
   // 4, Plaisance" is Plaisance, FR, not Piacenza, which the French also call Plaisance)
   if (a.full !== b.full && !(wordHint === hint ? hinted : hintedBetween(wordHint, a, b))) {
     const other = a.full ? b : a, full = a.full ? a : b;
-    if (other.alt && !other.typo && !full.reason && rank[other.doc]! > rank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
+    // (a postal place's rank is no size: only another name weighs against it)
+    const weighed = other.alt || (index.c.docKind[full.doc] === DOC_PLACE && index.c.docKind[other.doc] === DOC_PLACE);
+    if (weighed && !other.typo && !full.reason && rank[other.doc]! > rank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
   }
   if (a.full !== b.full) return a.full;
+  // neither named in full, by another name or by its first words, and the query says no more: a
+  // far more important place over the other way of naming ("Palma" is Palma de Mallorca's first
+  // word, and only another name of Várzea da Palma, BR)
+  const places = index.c.docKind[a.doc] === DOC_PLACE && index.c.docKind[b.doc] === DOC_PLACE;
+  if (places && !a.full && !a.typo && !b.typo && !a.reason && !b.reason && !hinted) {
+    if (rank[a.doc]! > rank[b.doc]! * MUCH_MORE_IMPORTANT) return true;
+    if (rank[b.doc]! > rank[a.doc]! * MUCH_MORE_IMPORTANT) return false;
+  }
   if (Math.abs(a.quality - b.quality) > 1e-9) return a.quality > b.quality;
   // the query's spelling: a name with the marks typed (Türi, EE) over one that only folds to it
   // (Turi, IT), unless that one is much more important (a postal name written without accents)

@@ -114,6 +114,17 @@ export function resolveCountry(value: string): string {
   return nameTable().get(foldText(raw)) ?? '';
 }
 
+/**
+ * Alpha-2 of a part of free text that is an ISO 3166-1 alpha-3 code written in capitals, as
+ * exports and other geocoders write a country (`DEU`, `LUX`), or ''. Lower case stays a word
+ * (`Lux` is a French commune); two-letter codes stay words too (`SA`, `NL`, `MG` are also
+ * Australian, Canadian and Brazilian states).
+ */
+export function countryOfCode(rawPart: string): string {
+  const t = rawPart.trim();
+  return /^[A-Z]{3}$/.test(t) ? ISO2_OF3.get(t) ?? '' : '';
+}
+
 /** Alpha-2 of a folded phrase that is a country name (not a code), or ''. For free text. */
 export function countryOfPhrase(folded: string): string {
   return nameTable().get(folded) ?? '';

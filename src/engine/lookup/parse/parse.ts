@@ -7,7 +7,7 @@
 import type { SearchRequest } from '../../../contract/requests.ts';
 import { countryLanguages, expansions } from '../normalize/abbreviations.ts';
 import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '../normalize/normalize.ts';
-import { countryOfPhrase, countryPhraseWords, resolveCountry } from './countries.ts';
+import { countryOfCode, countryOfPhrase, countryPhraseWords, resolveCountry } from './countries.ts';
 import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
 
 export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';
@@ -192,9 +192,17 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     let segs: number[] = [];
     /** Per token: the most words of a country name starting with it (kept aligned with free). */
     let phrase: number[] = [];
+    /** Per token: the country of an alpha-3 code that is a part of its own (kept aligned with free). */
+    let codes: string[] = [];
     let longestPhrase = 0;
     const parts = text.split(/[,;\n]/);
     for (let k = 0; k < parts.length; k++) {
+      const code = countryOfCode(parts[k]!);
+      if (code) {
+        free.push(parts[k]!.trim().toLowerCase()); segs.push(k); phrase.push(1); codes.push(code);
+        longestPhrase = Math.max(longestPhrase, 1);
+        continue;
+      }
       // words in brackets qualify a name ("Larin (San Salvador)": a parish) and name a country
       // only when they are all its name ("Paris (France)")
       for (const [piece, bracketed] of bracketPieces(parts[k]!)) {
@@ -202,7 +210,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         const whole = bracketed && ts.length > 0 && ts.length <= 3 && countryOfPhrase(ts.join(' ')) ? ts.length : 0;
         ts.forEach((t, j) => {
           const w = !bracketed ? countryPhraseWords(t) : j === 0 ? whole : 0;
-          free.push(t); segs.push(k); phrase.push(w);
+          free.push(t); segs.push(k); phrase.push(w); codes.push('');
           if (w > longestPhrase) longestPhrase = w;
         });
       }
@@ -217,13 +225,14 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
         if (!atEnd && !ownPart) continue;
         const words = n === 1 ? free[i]! : free.slice(i, i + n).join(' ');
-        const iso = countryOfPhrase(words);
+        const iso = (n === 1 && codes[i]) || countryOfPhrase(words);
         if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
           if (!country) [country, countryText] = [iso, words];
           countryWeight += 0.5;
           free.splice(i, n);
           segs.splice(i, n);
           phrase.splice(i, n);
+          codes.splice(i, n);
           i--;
         } else if (iso && !country) {
           // the text is only a country's name: also a place of that country, often its capital

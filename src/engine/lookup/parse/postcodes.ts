@@ -100,6 +100,8 @@ const NOT_A_CODE_PART = /^(?:N|S|E|W|NE|NW|SE|SW|US|ST|RD|DR|AV|AVE|MD|TX|CA|NY|
  * `00-590` and `LV-1050` stay one word.
  */
 export function findPostcodes(text: string): PostcodeCandidate[] {
+  // a text written all in lower case writes Malta's letters so too (`vlt 1426`)
+  const lowerOnly = !/\p{Lu}/u.test(text);
   const words: { w: string; at: number }[] = [];
   for (const m of text.matchAll(WORD_RE)) words.push({ w: m[0].replace(/[.:]+$/, ''), at: m.index });
   const out: PostcodeCandidate[] = [];
@@ -108,8 +110,12 @@ export function findPostcodes(text: string): PostcodeCandidate[] {
     const next = words[i + 1];
     if (next !== undefined) {
       // letters, then the number: Malta's `VLT 1455`, only as the post writes it today (capitals,
-      // four digits: `DFL 31`, `III 28` are a street and its number); or a number, then a short part
-      const maltese = /^[A-Z]{3}$/.test(w) && /^\d{4}$/.test(next.w);
+      // four digits: `DFL 31`, `III 28` are a street and its number), or in a text that writes no
+      // capital at all; or a number, then a short part
+      // (in lower case only as the text's last number and not after one: `rue du 8 mai 1945` is
+      // a date, `route du puy 6010, 48600 grandrieu` a street and its house number)
+      const lowerMaltese = lowerOnly && /^[a-z]{3}$/.test(w) && !/^\d/.test(words[i - 1]?.w ?? '') && !/\d/.test(text.slice(next.at + next.w.length));
+      const maltese = (/^[A-Z]{3}$/.test(w) || lowerMaltese) && /^\d{4}$/.test(next.w);
       const parts = /\d/.test(w) && /^[\dA-Za-z]{2,4}$/.test(next.w) && !NOT_A_CODE_PART.test(next.w);
       const pair = maltese || parts ? codePair(text, words[i]!, next) : undefined;
       if (pair) { out.push(pair); i++; continue; }

@@ -60,6 +60,8 @@ export const HOMONYM_IN_COUNTRY: Deduction = { code: 'HOMONYM_IN_COUNTRY', point
 export const COUNTRY_WEAK_EVIDENCE: Deduction = { code: 'COUNTRY_WEAK_EVIDENCE', points: 10, why: 'no country given; it was inferred from street-type words or letters only; add the country' };
 /** No country given: the job's or account's preferred country chose among several. */
 export const COUNTRY_PREFERRED: Deduction = { code: 'COUNTRY_PREFERRED', points: 5, why: 'no country given; the preferred country (prefer_country) chose among several that fit' };
+/** The words that named the city are a state's name: the query may mean the state (`Île-de-France` is not Paris). */
+export const STATE_NAMED: Deduction = { code: 'STATE_NAMED', points: 15, why: 'the words that named the city are the name of a state or region: the query may mean the region, not this city; add the city' };
 /** The postcode and the city name different places; the postcode won. */
 export const POSTCODE_CITY_DISAGREE: Deduction = { code: 'POSTCODE_CITY_DISAGREE', points: 20, why: 'the postcode and the city name different places; the answer follows the postcode' };
 
@@ -77,7 +79,7 @@ export const DEDUCTIONS: readonly Deduction[] = [
   UNEXPLAINED_WORD, POSTCODE_NOT_MATCHED, TYPO, ABBREVIATION, OTHER_ROLE, POSTCODE_PREFIX, WEAK_PLACE_NAME,
   HOUSENUMBER_APPROXIMATE, HOUSENUMBER_NOT_FOUND, COUNTRY_NOT_MATCHED, STATE_NOT_MATCHED, COUNTY_NOT_MATCHED,
   STREET_NAME_PARTLY_NAMED, AMBIGUOUS_STREET, POSTCODE_CITY_DISAGREE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, COUNTRY_WEAK_EVIDENCE,
-  COUNTRY_PREFERRED, STREET_NOT_FOUND, COUNTRY_ONLY, NOTHING_FOUND,
+  COUNTRY_PREFERRED, STATE_NAMED, STREET_NOT_FOUND, COUNTRY_ONLY, NOTHING_FOUND,
 ];
 
 /**

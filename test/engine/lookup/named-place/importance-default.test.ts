@@ -58,6 +58,11 @@ const CASES: [SearchRequest, Want, number][] = [
   [a('Léon'), { country_iso_2: 'ES', city: 'León' }, 90],
   // a country's name in another language that is its capital's too
   [a('Luxemburg'), { country_iso_2: 'LU', city: 'Luxembourg' }, 90],
+  // a short name from a language-tagged source (CLDR): Rome in Czech and Slovene
+  [a('Řím'), { country_iso_2: 'IT', city: 'Roma' }, 90],
+  [a('Rim'), { country_iso_2: 'IT', city: 'Roma' }, 90],
+  // a place's designation is no part of the name people write
+  [a('Logan'), { country_iso_2: 'AU', city: 'Logan City' }, 90],
   [a('Lussemburgo'), { country_iso_2: 'LU', city: 'Luxembourg' }, 90],
   // the village of that name when the query gives a reason: its country, its postcode, its state
   [a('Praha', { country: 'SK' }), { country_iso_2: 'SK', city: 'Praha' }, 90],
@@ -82,6 +87,21 @@ describe('issue 18: the well-known place first, named as people write it', () =>
       expect(r.country_iso_2, address).toBe(cc);
       expect(Number(r.relevance), address).toBeLessThan(90);
     }
+  });
+  it('a query naming a state is not answered by a city at 90 or more: the city found by the state\'s name is a guess', () => {
+    for (const address of ['Toscana', 'Île-de-France, France']) {
+      const r = lookup(index, { address });
+      expect(Number(r.relevance), address).toBeLessThan(90);
+    }
+    // a city that bears its own state's name is no guess
+    for (const address of ['Salzburg', 'Hamburg']) expect(Number(lookup(index, { address }).relevance), address).toBe(100);
+  });
+  it('a country outside the destinations named alone is a place of that very name, as a guess; else the country alone', () => {
+    expect(lookup(index, { address: 'Cuba' })).toMatchObject({ country_iso_2: 'PT', city: 'Cuba' });
+    expect(Number(lookup(index, { address: 'Cuba' }).relevance)).toBeLessThan(90);
+    expect(lookup(index, { address: 'Jordan' })).toMatchObject({ country_iso_2: 'JO', city: '', relevance: '20' });
+    // an ISO alpha-3 code alone is its country
+    expect(lookup(index, { address: 'AUT' })).toMatchObject({ country_iso_2: 'AT', city: '', relevance: '20' });
   });
   it('a country name alone answers the place bearing that very name, else the country alone', () => {
     for (const address of ['Germany', 'France', 'Deutschland', 'Italia', 'Malta']) {

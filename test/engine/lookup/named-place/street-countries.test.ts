@@ -22,6 +22,14 @@ describe('street-type word weights, P(country | word)', () => {
     expect(top('gracht')).toBe('NL');
     expect(wordWeights('keizersgracht')?.NL).toBeGreaterThan(0.5);
   });
+  it('knows the Scandinavian definite forms of a type word as its own (`-vejen`, `pladsen`)', () => {
+    expect(top('skovvejen')).toBe('DK');
+    expect(top('pladsen')).toBe('DK');
+    expect(top('torvegaden')).toBe('DK');
+    // not for Finnish words (Finland writes Swedish too, but `katu` is Finnish) nor abbreviations
+    expect(wordWeights('katuen')).toBeUndefined();
+    expect(wordWeights('glen')).toBeUndefined();
+  });
   it('weighs a word shared by languages by the streets that use it: Avenue is not as Australian as it is French and Canadian', () => {
     const w = wordWeights('avenue')!;
     expect(w.CA! + w.FR!).toBeGreaterThan(w.AU!);

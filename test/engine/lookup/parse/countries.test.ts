@@ -1,7 +1,8 @@
 /** Country names and recognition for the lookup come from the pinned CLDR table, never from Intl. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { countryName, iso3Of, resolveCountry } from '../../../../src/engine/lookup/parse/countries.ts';
+import { countryName, countryOfCode, iso3Of, resolveCountry } from '../../../../src/engine/lookup/parse/countries.ts';
+import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
 import { ISO_3166_1_ALPHA2 } from '../../../../src/engine/lines/iso3166.ts';
 
 describe('country names (pinned table)', () => {
@@ -24,6 +25,15 @@ describe('country names (pinned table)', () => {
     expect(resolveCountry('Liechtenstein')).toBe('LI');
     expect(resolveCountry('Rakúsko')).toBe('AT');
     expect(resolveCountry('Atlantis')).toBe('');
+  });
+  it('reads an alpha-3 code written in capitals as a part of its own, never a word in lower case or a two-letter one', () => {
+    expect(countryOfCode(' NLD ')).toBe('NL');
+    expect(countryOfCode('Nld')).toBe('');
+    expect(countryOfCode('SA')).toBe(''); // South Australia, not Saudi Arabia
+    expect(countryOfCode('QLD')).toBe('');
+    expect(parseRequest({ address: 'Utrecht, NLD' })).toMatchObject({ country: 'NL', countryNameOnly: false });
+    expect(parseRequest({ address: 'SWE' })).toMatchObject({ country: 'SE', countryNameOnly: true });
+    expect(parseRequest({ address: 'Ham, Fra' }).country).toBe('');
   });
   it('the lookup engine does not call Intl at run time', () => {
     for (const dir of ['src/engine/lookup', 'src/engine/index']) {

@@ -25,6 +25,14 @@ describe('postcodes by country shape', () => {
     expect(findPostcodes('Avenue Napoleon III 28, 20110 Propriano').map((p) => p.key)).toEqual(['20110']);
     expect(findPostcodes('Via 12, Roma').map((p) => p.key)).toEqual([]);
   });
+  it('reads Malta\'s letters in lower case when the whole text is written so, not in a text that writes capitals', () => {
+    expect(findPostcodes('12 triq il-kbira, msida msd 1234').map((p) => [p.key, p.countries])).toEqual([['msd1234', ['MT']]]);
+    expect(findPostcodes('Triq il-Kbira 12, msd 1234').map((p) => p.key)).toEqual(['1234']);
+    // a date in a street's name is none
+    expect(findPostcodes('4 place du 8 mai 1945 25000 besancon').map((p) => p.key)).toEqual(['1945', '25000']);
+    // nor a street and its house number before the postcode
+    expect(findPostcodes('chemin du col 2040, 05100 briancon').map((p) => p.key)).toEqual(['2040', '05100']);
+  });
   it('normalises for the country, or gives nothing when invalid there', () => {
     expect(normalisePostcode('NL', '1017gc')).toBe('1017 GC');
     expect(normalisePostcode('GB', 'nw16xe')).toBe('NW1 6XE');
