@@ -61,8 +61,9 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
   // which query tokens stand for each index token: as typed, expanded, or a typo neighbour
   const forms = new QueryBits(matches);
   const names = nameWords(index);
-  const zipCountries = new Set(q.zipCands.flatMap((z) => z.countries));
-  const typed = typedSpelling(q);
+  // the query's spelling, read for the first place named in full (most hits are not)
+  let typed: TypedSpelling | undefined | null = null;
+  const typedOf = () => (typed === null ? (typed = typedSpelling(q)) : typed);
   const out: PlaceHit[] = [];
   for (let e = 0; e < entries.size; e++) {
     const d = entries.doc[e]!, toks = entries.tokens[e]!;
@@ -86,8 +87,8 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
       doc: d, country, tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
       full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
-      reason: n < q.tokens.length || q.hnKeys.length > 0 || zipCountries.has(country) || statesNamed(index, q, d),
-      marks: full && typed && tokens.some((i) => typed.marked.has(q.tokens[i]!.text)) ? spelledMarks(index, typed, d) : 0,
+      reason: n < q.tokens.length || q.hnKeys.length > 0 || zipOfCountry(q, country) || statesNamed(index, q, d),
+      marks: full ? marksOf(index, q, typedOf(), tokens, d) : 0,
     });
   }
   return out;
@@ -145,6 +146,17 @@ function typedSpelling(q: ParsedQuery): TypedSpelling | undefined {
   // eslint-disable-next-line no-control-regex
   for (const w of words) if (/[^\u0000-\u007f]/.test(w)) for (const t of foldTokens(w)) marked.add(t);
   return { words, marked, byName: new Map() };
+}
+
+/** The query has a postcode candidate of country `cc`'s shape. */
+function zipOfCountry(q: ParsedQuery, cc: string): boolean {
+  for (const z of q.zipCands) if (z.countries.includes(cc)) return true;
+  return false;
+}
+
+/** PlaceHit.marks of document `d`, named in full by query tokens `tokens`. */
+function marksOf(index: AddressIndex, q: ParsedQuery, typed: TypedSpelling | undefined, tokens: readonly number[], d: number): number {
+  return typed && tokens.some((i) => typed.marked.has(q.tokens[i]!.text)) ? spelledMarks(index, typed, d) : 0;
 }
 
 /** 1 when every word of document `d`'s name is written in the query as the name writes it, marks included, else -1 (per name string, once per query). */
