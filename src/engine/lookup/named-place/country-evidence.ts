@@ -21,10 +21,10 @@ interface WordEvidence {
   weights: Map<string, number>;
   /** Countries whose languages write the query's distinctive letters (empty: none). */
   letters: Set<string>;
-  /** The hints below, once asked. */
-  hint?: Set<string>;
-  possible?: Set<string>;
-  wordHint?: Set<string>;
+  /** The hints below, once asked (read only: one shared empty set when the query has no evidence). */
+  hint?: ReadonlySet<string>;
+  possible?: ReadonlySet<string>;
+  wordHint?: ReadonlySet<string>;
   /** allowedCountries with `hint`, once asked. */
   allowed?: ReadonlySet<string>;
 }
@@ -59,23 +59,30 @@ export function streetWordsOf(q: ParsedQuery): { tokens: ParsedQuery['tokens']; 
 }
 
 /** The countries the street words and letters point to (weak evidence; empty: none; computed once per query). */
-export function queryCountryHint(q: ParsedQuery): Set<string> {
+export function queryCountryHint(q: ParsedQuery): ReadonlySet<string> {
   const e = evidenceOf(q);
-  return (e.hint ??= hintOf(e.weights, e.letters));
+  return (e.hint ??= noEvidence(e) ? NO_HINT : hintOf(e.weights, e.letters));
 }
 
 /** Every country the street words and letters leave possible: a word's least likely countries too (empty: none said; computed once per query). */
 export function queryCountriesPossible(q: ParsedQuery): ReadonlySet<string> {
   const e = evidenceOf(q);
-  return (e.possible ??= hintOf(e.weights, e.letters, 0));
+  return (e.possible ??= noEvidence(e) ? NO_HINT : hintOf(e.weights, e.letters, 0));
 }
 
 /** The countries the street words alone point to, not the letters (empty: none; computed once per query). */
-export function queryWordHint(q: ParsedQuery): Set<string> {
+export function queryWordHint(q: ParsedQuery): ReadonlySet<string> {
   const e = evidenceOf(q);
   // without distinctive letters the query's hint is this very set (hintOf): shared, not made twice
-  return (e.wordHint ??= e.letters.size === 0 && e.hint ? e.hint : hintedCountries(e.weights));
+  return (e.wordHint ??= noEvidence(e) ? NO_HINT : e.letters.size === 0 && e.hint ? e.hint : hintedCountries(e.weights));
 }
+
+/** No street-type word and no distinctive letter (a third of the lookups: a city, a postcode): every hint is empty. */
+function noEvidence(e: WordEvidence): boolean {
+  return e.weights.size === 0 && e.letters.size === 0;
+}
+
+const NO_HINT: ReadonlySet<string> = new Set();
 
 /** P(country) from the query's street-type words (street-countries.ts; empty: none; read only). */
 export function streetWordWeights(q: ParsedQuery): ReadonlyMap<string, number> {

@@ -221,8 +221,11 @@ function namedHow(
  * ("Den Haag", "Prag", "00161 Rome": the postcode then has to agree with the place).
  */
 function wholeQuery(q: ParsedQuery, toks: number, n: number): boolean {
-  const codes = q.tokens.filter((t) => t.field === 'zip' || q.zipCands.some((z) => z.key === t.text)).length;
-  if (n !== q.tokens.length - codes || q.hnKeys.length > 0) return false;
+  if (q.hnKeys.length > 0) return false;
+  // (asked per place document hit: counted without an array)
+  let codes = 0;
+  for (const t of q.tokens) if (t.field === 'zip' || isPostcodeCandidate(q, t.text)) codes++;
+  if (n !== q.tokens.length - codes) return false;
   let long = false;
   for (let i = 0; i < q.tokens.length; i++) {
     if ((toks & (1 << i)) === 0) continue;
@@ -232,6 +235,11 @@ function wholeQuery(q: ParsedQuery, toks: number, n: number): boolean {
     if (t.text.length >= 4) long = true;
   }
   return long;
+}
+
+function isPostcodeCandidate(q: ParsedQuery, text: string): boolean {
+  for (const z of q.zipCands) if (z.key === text) return true;
+  return false;
 }
 
 /** The texts the query tokens `toks` stand for: as typed, their expansions, the index tokens matched. */
