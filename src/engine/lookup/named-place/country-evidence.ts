@@ -13,59 +13,76 @@ import { houseNumberOfStreet, streetPartTokens } from './street-part.ts';
 
 /** The query's weak evidence, read once per query: its street words, their weights, its letters. */
 interface WordEvidence {
-  /** The street and free-text words and, per word, whether it starts its part or field. */
+  /** The street and free-text tokens, their words and, per word, whether it starts its part or field. */
+  tokens: ParsedQuery['tokens'];
   texts: string[];
   firsts: boolean[];
   /** P(country) from the street-type words (street-countries.ts; empty: none). */
   weights: Map<string, number>;
   /** Countries whose languages write the query's distinctive letters (empty: none). */
   letters: Set<string>;
-  /** The hints below, once asked. */
-  hint?: Set<string>;
-  possible?: Set<string>;
-  wordHint?: Set<string>;
+  /** The hints below, once asked (read only: one shared empty set when the query has no evidence). */
+  hint?: ReadonlySet<string>;
+  possible?: ReadonlySet<string>;
+  wordHint?: ReadonlySet<string>;
+  /** allowedCountries with `hint`, once asked. */
+  allowed?: ReadonlySet<string>;
 }
 
-const evidence = new WeakMap<ParsedQuery, WordEvidence>();
+/**
+ * The evidence of the last query asked about: a thread answers one query at a time and its stages
+ * ask about that one, so one slot does what a WeakMap did without a map entry per query (a WeakMap
+ * set per lookup cost more than the evidence it kept).
+ */
+let lastQuery: ParsedQuery | undefined;
+let lastEvidence: WordEvidence | undefined;
 
 function evidenceOf(q: ParsedQuery): WordEvidence {
-  let e = evidence.get(q);
-  if (!e) {
-    const ws = q.tokens.filter((t) => t.field === 'street' || t.field === 'free');
-    const texts = ws.map((t) => t.text);
-    e = {
-      texts,
-      firsts: ws.map((t, i) => i === 0 || ws[i - 1]!.field !== t.field || ws[i - 1]!.seg !== t.seg),
-      weights: streetWordEvidence(texts),
-      letters: letterCountries(q.rawText),
-    };
-    evidence.set(q, e);
-  }
+  if (q === lastQuery) return lastEvidence!;
+  const ws = q.tokens.filter((t) => t.field === 'street' || t.field === 'free');
+  const texts = ws.map((t) => t.text);
+  const e: WordEvidence = {
+    tokens: ws,
+    texts,
+    firsts: ws.map((t, i) => i === 0 || ws[i - 1]!.field !== t.field || ws[i - 1]!.seg !== t.seg),
+    weights: streetWordEvidence(texts),
+    letters: letterCountries(q.rawText),
+  };
+  lastQuery = q;
+  lastEvidence = e;
   return e;
 }
 
-/** The query's street and free-text words and, per word, whether it starts its part or field. */
-export function streetWordsOf(q: ParsedQuery): { texts: string[]; firsts: boolean[] } {
+/** The query's street and free-text tokens, their words and, per word, whether it starts its part or field (read only). */
+export function streetWordsOf(q: ParsedQuery): { tokens: ParsedQuery['tokens']; texts: string[]; firsts: boolean[] } {
   return evidenceOf(q);
 }
 
 /** The countries the street words and letters point to (weak evidence; empty: none; computed once per query). */
-export function queryCountryHint(q: ParsedQuery): Set<string> {
+export function queryCountryHint(q: ParsedQuery): ReadonlySet<string> {
   const e = evidenceOf(q);
-  return (e.hint ??= hintOf(e.weights, e.letters));
+  return (e.hint ??= noEvidence(e) ? NO_HINT : hintOf(e.weights, e.letters));
 }
 
 /** Every country the street words and letters leave possible: a word's least likely countries too (empty: none said; computed once per query). */
 export function queryCountriesPossible(q: ParsedQuery): ReadonlySet<string> {
   const e = evidenceOf(q);
-  return (e.possible ??= hintOf(e.weights, e.letters, 0));
+  return (e.possible ??= noEvidence(e) ? NO_HINT : hintOf(e.weights, e.letters, 0));
 }
 
 /** The countries the street words alone point to, not the letters (empty: none; computed once per query). */
-export function queryWordHint(q: ParsedQuery): Set<string> {
+export function queryWordHint(q: ParsedQuery): ReadonlySet<string> {
   const e = evidenceOf(q);
-  return (e.wordHint ??= hintedCountries(e.weights));
+  // without distinctive letters the query's hint is this very set (hintOf): shared, not made twice
+  return (e.wordHint ??= noEvidence(e) ? NO_HINT : e.letters.size === 0 && e.hint ? e.hint : hintedCountries(e.weights));
 }
+
+/** No street-type word and no distinctive letter (a third of the lookups: a city, a postcode): every hint is empty. */
+function noEvidence(e: WordEvidence): boolean {
+  return e.weights.size === 0 && e.letters.size === 0;
+}
+
+const NO_HINT: ReadonlySet<string> = new Set();
 
 /** P(country) from the query's street-type words (street-countries.ts; empty: none; read only). */
 export function streetWordWeights(q: ParsedQuery): ReadonlyMap<string, number> {
@@ -112,7 +129,14 @@ export function hasStrongPostcode(q: ParsedQuery): boolean {
  * street words and letters (`hint`) point to when some of them agree.
  */
 export function allowedCountries(q: ParsedQuery, hint: ReadonlySet<string>): ReadonlySet<string> {
-  if (q.country || q.zipCands.length === 0) return NO_CONSTRAINT;
+  if (q.country || q.zipCands.length === 0 || !hasStrongPostcode(q)) return NO_CONSTRAINT;
+  // the query's own hint (every caller's): worked out once per query
+  const e = evidenceOf(q);
+  if (hint === e.hint) return (e.allowed ??= allowedBy(q, hint));
+  return allowedBy(q, hint);
+}
+
+function allowedBy(q: ParsedQuery, hint: ReadonlySet<string>): ReadonlySet<string> {
   const shape = new Set<string>();
   for (const z of q.zipCands) if (hasShapeOfStrength(z)) for (const c of z.countries) shape.add(c);
   if (shape.size === 0) return shape;

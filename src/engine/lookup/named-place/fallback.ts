@@ -13,7 +13,7 @@ import type { Choice } from '../record/record.ts';
 import { POSTCODE_CITY_DISAGREE } from '../score/deductions.ts';
 import type { Scored } from '../score/score.ts';
 import { broadSearch } from '../search/broad-search.ts';
-import { allowedCountries, queryCountryHint } from './country-evidence.ts';
+import { allowedCountries, hasStrongPostcode, queryCountryHint } from './country-evidence.ts';
 import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
 
 /**
@@ -22,12 +22,13 @@ import { resolveNamedPlace, type NamedPlace } from './named-place.ts';
  * a wrong postcode, the street and city decide); any other street must lie in the named place.
  */
 export function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice0: Choice): Choice {
-  // strong evidence (a postcode's shape, with the street words) is never contradicted
-  const allowed = q.country || q.zipCands.length === 0 ? undefined : allowedCountries(q, queryCountryHint(q));
+  // strong evidence (a postcode's shape, with the street words) is never contradicted (asked only
+  // of an answer the query does not otherwise name, and cheap tests first)
+  const constrained = !q.country && q.zipCands.length > 0;
   // against an answer the query does not otherwise name: a street holding the query's postcode
   // (the data puts the code there) or its city (the postcode is the wrong one) stays
-  const outside = (c: Choice) => !!c.best && !c.best.zipMatched && !placeMatched(c.best) && !cityFieldNamesStreetCity(index, q, c.best)
-    && !!allowed && allowed.size > 0 && !allowed.has(index.str(index.c.docCountry[c.best.doc]!));
+  const outside = (c: Choice) => constrained && !!c.best && !c.best.zipMatched && !placeMatched(c.best)
+    && ruledOut(index, q, c.best) && !cityFieldNamesStreetCity(index, q, c.best);
   const choice = outside(choice0) ? { best: undefined, ambiguous: false } : choice0;
   const s = choice.best;
   if (s && s.kind === DOC_STREET && (placeMatched(s) || cityFieldNamesStreetCity(index, q, s))) return choice;
@@ -39,6 +40,13 @@ export function fallback(index: AddressIndex, q: ParsedQuery, matches: TokenMatc
   const street = broadSearch(index, q, matches, true);
   if (street.best && street.best.kind === DOC_STREET && !outside(street)) return street;
   return { best: undefined, ambiguous: false };
+}
+
+/** The answer's country is not among those the query's strong evidence allows (none: no constraint). */
+function ruledOut(index: AddressIndex, q: ParsedQuery, s: Scored): boolean {
+  if (!hasStrongPostcode(q)) return false;
+  const allowed = allowedCountries(q, queryCountryHint(q));
+  return allowed.size > 0 && !allowed.has(index.str(index.c.docCountry[s.doc]!));
 }
 
 /** The city field is the street's city ("Frederiksberg Runddel", Frederiksberg: its word went to the street). */

@@ -73,21 +73,26 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   const wordHint = queryWordHint(q);
   // strong evidence: no postcode or weakly named place outside the countries a postcode's shape and
   // the street words allow (the index holding the code in a country of another shape: the data knows)
-  const allowed = new Set(allowedCountries(q, hint0));
+  const allowed0 = allowedCountries(q, hint0);
   const pcs0 = postcodeHits(index, q, streetPart);
-  if (allowed.size > 0) for (const p of pcs0) if (p.exact && !p.shapeCountries.includes(p.country)) allowed.add(p.country);
+  // (the query's allowed set is shared: copied only to add to it)
+  let allowed = allowed0;
+  for (const p of pcs0) {
+    if (allowed0.size === 0 || !p.exact || p.shapeCountries.includes(p.country) || allowed.has(p.country)) continue;
+    allowed = new Set(allowed).add(p.country);
+  }
   const inAllowed = (cc: string) => allowed.size === 0 || allowed.has(cc);
   const weakPc = weakPostcodeCountries(q);
   const pcs = pcs0.filter((p) => inAllowed(p.country) && (weakPc.size === 0 || weakPc.has(p.country)));
   const narrowedByWords = weakPc.size > 0 && pcs.length < pcs0.length;
-  const { texts: words, firsts } = streetWordsOf(q);
+  const streetWords = streetWordsOf(q);
   // the best-named places only (a common name word can hit hundreds of postal places); no place in
   // a country a strong postcode's shape (and the street words) rule out, even named in full
   // ("Via Marconi 22, 40042" is not Marconi, PT); a place named only by a typo, another name or
   // its first words, in a country the street words and letters rule out, is not named ("St.
   // Julians" by a typo is not Juliana, ES, beside "Triq")
   let places = placeHits(index, q, matches, streetPart)
-    .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, words, firsts))
+    .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords))
     .sort((a, b) => (betterPlace(index, a, b, hint0, '', wordHint) ? -1 : betterPlace(index, b, a, hint0, '', wordHint) ? 1 : 0))
     .slice(0, MAX_PLACES);
   const c = index.c;
@@ -269,9 +274,9 @@ function ruledOutWeak(p: PlaceHit, hint: ReadonlySet<string>): boolean {
  * words: the street's type, not a town ("Avenue Range" for "Avenue Foch 75016", "Calle" in Italy
  * for "Calle Mayor 28013").
  */
-function namedByTypeWord(q: ParsedQuery, p: PlaceHit, words: readonly string[], firsts: readonly boolean[]): boolean {
+function namedByTypeWord(q: ParsedQuery, p: PlaceHit, streetWords: ReturnType<typeof streetWordsOf>): boolean {
   if (p.tokens.length >= q.tokens.length) return false;
-  const street = q.tokens.filter((t) => t.field === 'street' || t.field === 'free');
+  const { tokens: street, texts: words, firsts } = streetWords;
   return p.tokens.every((i) => {
     const k = street.indexOf(q.tokens[i]!);
     return k >= 0 && firsts[k]! && isStreetWord(words[k]!);

@@ -61,8 +61,9 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
   // which query tokens stand for each index token: as typed, expanded, or a typo neighbour
   const forms = new QueryBits(matches);
   const names = nameWords(index);
-  const zipCountries = new Set(q.zipCands.flatMap((z) => z.countries));
-  const typed = typedSpelling(q);
+  // the query's spelling, read for the first place named in full (most hits are not)
+  let typed: TypedSpelling | undefined | null = null;
+  const typedOf = () => (typed === null ? (typed = typedSpelling(q)) : typed);
   const out: PlaceHit[] = [];
   for (let e = 0; e < entries.size; e++) {
     const d = entries.doc[e]!, toks = entries.tokens[e]!;
@@ -86,8 +87,8 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
       doc: d, country, tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
       full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
-      reason: n < q.tokens.length || q.hnKeys.length > 0 || zipCountries.has(country) || statesNamed(index, q, d),
-      marks: full && typed && tokens.some((i) => typed.marked.has(q.tokens[i]!.text)) ? spelledMarks(index, typed, d) : 0,
+      reason: n < q.tokens.length || q.hnKeys.length > 0 || zipOfCountry(q, country) || statesNamed(index, q, d),
+      marks: full ? marksOf(index, q, typedOf(), tokens, d) : 0,
     });
   }
   return out;
@@ -145,6 +146,17 @@ function typedSpelling(q: ParsedQuery): TypedSpelling | undefined {
   // eslint-disable-next-line no-control-regex
   for (const w of words) if (/[^\u0000-\u007f]/.test(w)) for (const t of foldTokens(w)) marked.add(t);
   return { words, marked, byName: new Map() };
+}
+
+/** The query has a postcode candidate of country `cc`'s shape. */
+function zipOfCountry(q: ParsedQuery, cc: string): boolean {
+  for (const z of q.zipCands) if (z.countries.includes(cc)) return true;
+  return false;
+}
+
+/** PlaceHit.marks of document `d`, named in full by query tokens `tokens`. */
+function marksOf(index: AddressIndex, q: ParsedQuery, typed: TypedSpelling | undefined, tokens: readonly number[], d: number): number {
+  return typed && tokens.some((i) => typed.marked.has(q.tokens[i]!.text)) ? spelledMarks(index, typed, d) : 0;
 }
 
 /** 1 when every word of document `d`'s name is written in the query as the name writes it, marks included, else -1 (per name string, once per query). */
@@ -235,8 +247,11 @@ export function taggedName(index: AddressIndex, q: ParsedQuery, d: number, toks:
  * words that are one of the place's language-tagged names (taggedName: `Rom`).
  */
 function wholeQuery(index: AddressIndex, q: ParsedQuery, d: number, toks: number, n: number): boolean {
-  const codes = q.tokens.filter((t) => t.field === 'zip' || q.zipCands.some((z) => z.key === t.text)).length;
-  if (n !== q.tokens.length - codes || q.hnKeys.length > 0) return false;
+  if (q.hnKeys.length > 0) return false;
+  // (asked per place document hit: counted without an array)
+  let codes = 0;
+  for (const t of q.tokens) if (t.field === 'zip' || isPostcodeCandidate(q, t.text)) codes++;
+  if (n !== q.tokens.length - codes) return false;
   let long = false;
   for (let i = 0; i < q.tokens.length; i++) {
     if ((toks & (1 << i)) === 0) continue;
@@ -246,6 +261,11 @@ function wholeQuery(index: AddressIndex, q: ParsedQuery, d: number, toks: number
     if (t.text.length >= MIN_UNTAGGED_ALT) long = true;
   }
   return long || taggedName(index, q, d, toks);
+}
+
+function isPostcodeCandidate(q: ParsedQuery, text: string): boolean {
+  for (const z of q.zipCands) if (z.key === text) return true;
+  return false;
 }
 
 /** The texts the query tokens `toks` stand for: as typed, their expansions, the index tokens matched. */
