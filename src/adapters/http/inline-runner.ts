@@ -2,14 +2,15 @@
  * How `serve` runs the engine: a single record on the event loop itself, anything larger on the
  * engine pool's threads.
  *
- * A single record costs the engine a few microseconds (a recipient block about 2 µs, a lookup on
- * the embedded index about 15 µs). Sending it to a pool thread and back costs more than that: two
- * structured clones, two thread wake-ups and, on a machine with as many busy threads as cores, a
- * context switch each way. So a single record runs here, over the same shared index the threads
- * read (a view over the SharedArrayBuffer, no copy), with the same per-element isolation
+ * A recipient block costs the engine about 3 µs. Sending it to a pool thread and back costs far
+ * more: two structured clones, two thread wake-ups and, on a machine with as many busy threads as
+ * cores, a context switch each way. So a single record runs here, over the same shared index the
+ * threads read (a view over the SharedArrayBuffer, no copy), with the same per-element isolation
  * (`runValidatedTask`: an engine defect is that element's 500 outcome). A batch goes to the pool,
- * so that 5,000 records never hold the event loop; so does a single record whose op has cost more
- * than INLINE_BUDGET_US on average (a national-scale index).
+ * so that 5,000 records never hold the event loop; so does a single record of an op whose records
+ * have cost more than INLINE_BUDGET_US on average, about the hop's own cost: a lookup (150–300 µs
+ * on the embedded index) is better run beside the event loop than on it, as measured by
+ * `npm run bench -- http` (docs/performance.md).
  *
  * `ADDRFLOW_HTTP_INLINE=0` sends single records to the pool as well (for comparison).
  */
@@ -24,17 +25,17 @@ import type { ElementRunner } from './api.ts';
 export const INLINE_MAX_ELEMENTS = 1;
 /**
  * A single record of an op whose engine time on the event loop averages more than this (µs) goes
- * to the pool instead (a national-scale index, where a lookup costs far more than the hop), so that
- * one request never holds the event loop long. Every PROBE_EVERY-th such record still runs here,
- * to notice when the average comes down (a cold index at start).
+ * to the pool instead: its engine costs more than the hop, and the pool's threads run it beside the
+ * event loop. Every PROBE_EVERY-th such record still runs here, to notice when the average comes
+ * down (an op that is cheap on this index after all).
  */
-export const INLINE_BUDGET_US = 200;
+export const INLINE_BUDGET_US = 50;
 const PROBE_EVERY = 64;
 
 /**
  * The running mean of an op's engine time on the event loop (µs, exponentially weighted, from 0).
  * A sample counts at most 4 × the budget, so that one cold first call (lazy structures, the JIT)
- * does not send the op to the pool; three slow calls in a row do.
+ * does not send the op to the pool; three or four slow calls in a row do.
  */
 export class EngineTime {
   meanUs = 0;

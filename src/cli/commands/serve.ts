@@ -19,8 +19,8 @@ const usage = `usage: addrflow serve [--host 127.0.0.1] [--port 8080] [--index D
   --index       address index directory for /address/search (default: the embedded index)
   --db          billing store: sqlite:PATH (default sqlite:data/addrflow.sqlite) or postgres://…
                 (env ADDRFLOW_DB)
-  --workers     engine worker threads for batches (default: number of cores; a single
-                record runs on the event loop)
+  --workers     engine worker threads (default: number of cores; a single recipient block
+                runs on the event loop)
   --body-limit  largest request body in bytes (default ${DEFAULT_BODY_LIMIT})
 
 Exit codes: 0 stopped by SIGTERM/SIGINT; 2 usage error; 5 the --index cannot be used; 6 the
