@@ -73,7 +73,7 @@ export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer; thre
     }
   }
   // as `serve` runs it: single records on the event loop, batches on the pool (inline-runner.ts)
-  return { runner: httpRunner(pool, indexBuffer), kind: 'pool', searchReady, ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy() };
+  return { runner: httpRunner(pool), kind: 'pool', searchReady, ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy() };
 }
 
 /** A probe element, validated as the HTTP adapter does before it runs one. */

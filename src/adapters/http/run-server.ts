@@ -47,7 +47,7 @@ export async function runServer(o: ServerOptions): Promise<number> {
   const sweeper = setInterval(() => void sweepStale().catch((err) => log.error({ err }, 'stale reservation sweep failed')), billing.leaseMs);
   sweeper.unref();
   const pool = await EnginePool.create({ ...(o.workers ? { threads: o.workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
-  const server = await HttpServer.create({ billing, runner: httpRunner(pool, indexBuffer), logger: log, bodyLimit: o.bodyLimit });
+  const server = await HttpServer.create({ billing, runner: httpRunner(pool), logger: log, bodyLimit: o.bodyLimit });
   let url: string;
   try {
     url = await server.listen(o.host, o.port);
