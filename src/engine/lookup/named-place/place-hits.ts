@@ -39,6 +39,12 @@ export interface PlaceHit {
  */
 export const MUCH_MORE_IMPORTANT = 10;
 
+/**
+ * What a postal place (a postcode document named by its place, which has no population) named in
+ * full weighs against a place named by its first words: a town's rank (place-documents.ts).
+ */
+export const POSTAL_PLACE_RANK = 10_000;
+
 /** This thread's table of the place documents one lookup's words hit (emptied per lookup). */
 const entries = new PlaceEntries();
 
@@ -303,9 +309,13 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
   // 4, Plaisance" is Plaisance, FR, not Piacenza, which the French also call Plaisance)
   if (a.full !== b.full && !(wordHint === hint ? hinted : hintedBetween(wordHint, a, b))) {
     const other = a.full ? b : a, full = a.full ? a : b;
-    // (a postal place's rank is no size: only another name weighs against it)
-    const weighed = other.alt || (index.c.docKind[full.doc] === DOC_PLACE && index.c.docKind[other.doc] === DOC_PLACE);
-    if (weighed && !other.typo && !full.reason && rank[other.doc]! > rank[full.doc]! * MUCH_MORE_IMPORTANT) return a === other;
+    // (a postal place's rank is no size: against a place named by another name (an exonym) it weighs
+    // nothing, and against a place named by its first words it weighs as a town, POSTAL_PLACE_RANK,
+    // so that only a city of over 100,000 or a seat outweighs it: Frankfurt am Main over the postal
+    // place Frankfurt (Oder), Freiburg im Breisgau over Freiburg (Elbe))
+    const fullRank = index.c.docKind[full.doc] === DOC_PLACE || other.alt ? rank[full.doc]! : POSTAL_PLACE_RANK;
+    const weighed = other.alt || index.c.docKind[other.doc] === DOC_PLACE;
+    if (weighed && !other.typo && !full.reason && rank[other.doc]! > fullRank * MUCH_MORE_IMPORTANT) return a === other;
   }
   if (a.full !== b.full) return a.full;
   // neither named in full, by another name or by its first words, and the query says no more: a

@@ -36,6 +36,10 @@ const CASES: [SearchRequest, Want, number][] = [
   [a('Den Haag'), { country_iso_2: 'NL', city: "'s-Gravenhage" }, 90],
   [a("'s-Gravenhage"), { country_iso_2: 'NL', city: "'s-Gravenhage" }, 100],
   [a('Berlin'), { country_iso_2: 'DE', city: 'Berlin', state_code: 'DE-BE' }, 100],
+  // a city named by its first words over a postal place named in full (which has no size: it
+  // weighs as a town): not the postal places Frankfurt (Oder) and Freiburg (Elbe)
+  [a('Frankfurt'), { country_iso_2: 'DE', city: 'Frankfurt am Main' }, 0],
+  [a('Freiburg'), { country_iso_2: 'DE', city: 'Freiburg im Breisgau' }, 0],
   // words the issue does not quote: English, German and French exonyms of other places
   [a('Turin'), { country_iso_2: 'IT', city: 'Torino' }, 90],
   [a('Hanover'), { country_iso_2: 'DE', city: 'Hannover' }, 90],
