@@ -183,7 +183,10 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       const pcCity = index.str(c.docCity[pc.doc]!);
       const typed = new Set(pcTokens.map((i) => q.tokens[i]!.text));
       const pcCityTyped = pcTokens.length > 0 && foldTokens(pcCity).every((w) => typed.has(w));
-      const cityText = pcCityTyped || !place ? pcCity : index.str(c.docCity[place.doc]!);
+      // (a place that agrees only by the words the postcode's own place name shares, far away, is
+      // not the postcode's town: "Frankfurt, 60311" is Frankfurt am Main, not Frankfurt (Oder))
+      const nearPlace = place && index.docDistance(pc.doc, place.doc) <= AGREE_METERS;
+      const cityText = pcCityTyped || !nearPlace ? pcCity : index.str(c.docCity[place.doc]!);
       return make(pc.doc, tokens, zipText, cityText, deductions);
     }
     // the postcode exists in several countries and nothing names one: it cannot decide

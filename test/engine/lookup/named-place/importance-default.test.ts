@@ -40,6 +40,9 @@ const CASES: [SearchRequest, Want, number][] = [
   // weighs as a town): not the postal places Frankfurt (Oder) and Freiburg (Elbe)
   [a('Frankfurt'), { country_iso_2: 'DE', city: 'Frankfurt am Main' }, 0],
   [a('Freiburg'), { country_iso_2: 'DE', city: 'Freiburg im Breisgau' }, 0],
+  // with a postcode the postcode's town is the city, not a namesake far away that shares a word
+  [a('Frankfurt, 60311'), { country_iso_2: 'DE', city: 'Frankfurt am Main', zip: '60311' }, 90],
+  [a('15230 Frankfurt'), { country_iso_2: 'DE', city: 'Frankfurt (Oder)', zip: '15230' }, 90],
   // words the issue does not quote: English, German and French exonyms of other places
   [a('Turin'), { country_iso_2: 'IT', city: 'Torino' }, 90],
   [a('Hanover'), { country_iso_2: 'DE', city: 'Hannover' }, 90],
