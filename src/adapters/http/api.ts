@@ -32,6 +32,8 @@ import { orderedRecord, renderBatch, renderErrorBody, renderRecord, type Extras,
  */
 export interface ElementRunner {
   runValidated(op: Op, elements: ValidElement[]): Promise<Outcome[]>;
+  /** Where a runner that groups single records reports each group's size (`/metrics`). */
+  onSinglesTask?: (records: number) => void;
 }
 
 export interface ApiDeps {

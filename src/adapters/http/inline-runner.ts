@@ -18,6 +18,7 @@ import type { ValidElement } from '../../contract/validate.ts';
 import type { Outcome } from '../../engine/process.ts';
 import { runValidatedTask } from '../../pool/run-validated.ts';
 import type { ElementRunner } from './api.ts';
+import { CoalescingSingleRunner } from './coalescing-runner.ts';
 
 /** The requests that run on the event loop: one recipient block. */
 export function runsInline(op: Op, elements: readonly ValidElement[]): boolean {
@@ -33,13 +34,22 @@ export class InlineSingleRunner implements ElementRunner {
     this.pool = pool;
   }
 
+  set onSinglesTask(listener: ((records: number) => void) | undefined) {
+    this.pool.onSinglesTask = listener;
+  }
+
   runValidated(op: Op, elements: ValidElement[]): Promise<Outcome[]> {
     if (!runsInline(op, elements)) return this.pool.runValidated(op, elements);
     return Promise.resolve(runValidatedTask(this.state, { kind: 'validated', op, elements }).outcomes);
   }
 }
 
-/** The runner `serve` uses: a single recipient block inline unless ADDRFLOW_HTTP_INLINE=0. */
-export function httpRunner(pool: ElementRunner): ElementRunner {
-  return process.env.ADDRFLOW_HTTP_INLINE === '0' ? pool : new InlineSingleRunner(pool);
+/**
+ * The runner `serve` uses: a single recipient block inline unless ADDRFLOW_HTTP_INLINE=0; other
+ * single records to the pool in groups while its threads are busy (coalescing-runner.ts) unless
+ * ADDRFLOW_HTTP_COALESCE=0; batches to the pool as they are.
+ */
+export function httpRunner(pool: ElementRunner & { readonly threads: number }): ElementRunner {
+  const toPool = process.env.ADDRFLOW_HTTP_COALESCE === '0' ? pool : new CoalescingSingleRunner(pool, pool.threads);
+  return process.env.ADDRFLOW_HTTP_INLINE === '0' ? toPool : new InlineSingleRunner(toPool);
 }

@@ -8,6 +8,8 @@ export interface HttpMetrics {
   charged: Counter<'op'>;
   /** Money steps (a request's reserve, its settle, a release) per billing-store transaction (group commit). */
   stepsPerCommit: Histogram;
+  /** Single records per engine-pool task (src/adapters/http/coalescing-runner.ts). */
+  singlesPerTask: Histogram;
 }
 
 export function createMetrics(withDefaults = true): HttpMetrics {
@@ -28,6 +30,12 @@ export function createMetrics(withDefaults = true): HttpMetrics {
       name: 'addrflow_billing_steps_per_transaction',
       help: 'Money steps (reserve, settle, release) committed together in one billing-store transaction (group commit); a single request makes two',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+      registers: [registry],
+    }),
+    singlesPerTask: new Histogram({
+      name: 'addrflow_engine_single_records_per_task',
+      help: 'Single-record requests sent to an engine thread together in one task (they group while every thread is busy)',
+      buckets: [1, 2, 4, 8, 16, 32],
       registers: [registry],
     }),
   };

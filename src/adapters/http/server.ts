@@ -100,6 +100,7 @@ export class HttpServer {
   static async create(opts: HttpServerOptions): Promise<HttpServer> {
     const s = new HttpServer(opts);
     opts.billing.commits.onBatch = (steps) => s.metrics.stepsPerCommit.observe(steps);
+    opts.runner.onSinglesTask = (records) => s.metrics.singlesPerTask.observe(records);
     await s.refreshMaintenance();
     const every = opts.maintenancePollMs ?? 1000;
     s.poll = setInterval(() => void s.refreshMaintenance(), every);
