@@ -340,6 +340,21 @@ export function storeContract(f: StoreFactory): void {
       await expect(billing.charge(c.account, 'lines', 1, [...one(3), ...one(4)])).rejects.toThrow(/2 charges for a reservation of 1 records/);
     });
 
+    it('charges an unlimited account nothing and keeps it unlimited; a replayed ledger id is written and charged once', async () => {
+      const u = await billing.createAccount({ unlimited: true, agreements: ['lines'] });
+      const rid = newRequestId();
+      const e = [{ id: lid(u.account, 'lines', rid, 0), requestid: rid }];
+      expect(sum(await billing.charge(u.account, 'lines', 1, e))).toEqual({ written: 1, charged: 0, credits: -1 });
+      expect(await billing.store.ledgerCount(u.account)).toBe(1);
+      const c = await billing.createAccount({ credits: 3 * 20, agreements: ['lines'] });
+      const rid2 = newRequestId();
+      const e2 = [{ id: lid(c.account, 'lines', rid2, 0), requestid: rid2 }];
+      expect(sum(await billing.charge(c.account, 'lines', 1, e2))).toEqual({ written: 1, charged: 20, credits: 40 });
+      expect(sum(await second.charge(c.account, 'lines', 1, e2))).toEqual({ written: 0, charged: 0, credits: 40 });
+      expect(await billing.store.ledgerCount(c.account)).toBe(1);
+      expect((await billing.store.findAccount({ id: c.account }))!.reserved).toBe(0);
+    });
+
     it('stores the answer of its key in the same transaction; a refused charge stores nothing', async () => {
       const a = await billing.createAccount({ credits: 20, agreements: ['lines'] });
       const render = (balance: number | string) => ({ status: 200, contentType: 'application/json; charset=UTF-8', body: `{"availablecredits":"${balance}"}` });

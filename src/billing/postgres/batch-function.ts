@@ -5,8 +5,9 @@
  * transaction: one commit (one WAL flush) and one round trip for the whole batch, instead of
  * BEGIN, a statement per step and COMMIT. Any step that raises rolls the batch back, and the caller
  * (group-commit.ts) runs the steps one by one, as for every store. A step alone (`reserve`,
- * `settle`, `release`) is a batch of one: the steps' SQL lives here only. A `charge` is the reserve
- * and, when it held, the settle of that reservation, by the same SQL. A settle that stores an
+ * `settle`, `release`) is a batch of one: the steps' SQL lives here only. A `charge` decides as the
+ * reserve does, on the locked account row, and writes as the settle does, without the reservation
+ * row that would live only between them. A settle or a charge that stores an
  * Idempotency-Key answer fills the answer's template with the balance after its debit in the same
  * statement (as `fillAnswer` does: the parts joined by the balance's decimal text).
  */
@@ -18,10 +19,10 @@ DECLARE
   s jsonb;
   out jsonb := '[]'::jsonb;
   n bigint;
-  v_credits bigint; v_charged bigint; v_written bigint; v_ids text[]; v_amount bigint;
+  v_credits bigint; v_reserved bigint; v_charged bigint; v_written bigint; v_ids text[]; v_amount bigint;
 BEGIN
   FOR s IN SELECT value FROM jsonb_array_elements(steps) LOOP
-    IF s->>'k' = 'reserve' OR s->>'k' = 'charge' THEN
+    IF s->>'k' = 'reserve' THEN
       WITH held AS (
         UPDATE accounts SET reserved = reserved + (s->>'amount')::bigint
         WHERE id = s->>'account' AND (credits = -1 OR credits - reserved >= (s->>'amount')::bigint)
@@ -29,13 +30,40 @@ BEGIN
       INSERT INTO reservations (id, account_id, amount, created_at, expires_at)
       SELECT s->>'id', held.id, (s->>'amount')::bigint, (s->>'created')::timestamptz, (s->>'expires')::timestamptz FROM held;
       GET DIAGNOSTICS n = ROW_COUNT;
-      IF s->>'k' = 'reserve' OR n <> 1 THEN
-        out := out || jsonb_build_array(n = 1);
+      out := out || jsonb_build_array(n = 1);
+      CONTINUE;
+    ELSIF s->>'k' = 'release' THEN
+      WITH gone AS (DELETE FROM reservations WHERE id = s->>'id' RETURNING account_id, amount)
+      UPDATE accounts a SET reserved = a.reserved - gone.amount FROM gone WHERE a.id = gone.account_id;
+      out := out || jsonb_build_array(NULL::jsonb);
+      CONTINUE;
+    ELSIF s->>'k' = 'charge' THEN
+      -- a reserve and its settle without the reservation row between them: the reserve's 402
+      -- decision on the locked account row, then the settle's ledger rows and debit
+      SELECT credits, reserved INTO v_credits, v_reserved FROM accounts WHERE id = s->>'account' FOR UPDATE;
+      IF NOT FOUND OR (v_credits <> -1 AND v_credits - v_reserved < (s->>'amount')::bigint) THEN
+        out := out || jsonb_build_array(false);
         CONTINUE;
       END IF;
-      -- a charge whose reserve held: the settle of the reservation just made follows
-    END IF;
-    IF s->>'k' = 'settle' OR s->>'k' = 'charge' THEN
+      WITH ins AS (
+        INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
+        SELECT t.id, s->>'account', t.fn, t.cr, t.rq, t.tm, (s->>'exported')::boolean
+        FROM jsonb_to_recordset(s->'entries') AS t(id text, fn text, cr bigint, rq text, tm timestamptz)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id, credits
+      ), tot AS (
+        SELECT count(*) AS written, coalesce(sum(credits), 0) AS total, array_agg(id) AS ids FROM ins
+      ), upd AS (
+        UPDATE accounts a SET credits = CASE WHEN a.credits = -1 THEN -1 ELSE a.credits - tot.total END
+        FROM tot WHERE a.id = s->>'account'
+        RETURNING a.credits, CASE WHEN a.credits = -1 THEN 0 ELSE tot.total END AS charged
+      )
+      SELECT (SELECT credits FROM upd), (SELECT charged FROM upd), (SELECT written FROM tot), (SELECT ids FROM tot)
+        INTO v_credits, v_charged, v_written, v_ids;
+      IF v_charged > (s->>'amount')::bigint THEN
+        RAISE EXCEPTION 'settle: % credits exceed the reservation of %', v_charged, s->>'amount';
+      END IF;
+    ELSIF s->>'k' = 'settle' THEN
       WITH res AS (
         DELETE FROM reservations WHERE id = s->>'id' AND account_id = s->>'account' RETURNING amount
       ), ins AS (
@@ -67,21 +95,18 @@ BEGIN
           RAISE EXCEPTION 'settle: reservation % is unknown or already settled', s->>'id';
         END IF;
       END IF;
-      IF s ? 'answer' THEN
-        -- the request's Idempotency-Key answer, its template filled with the balance after this debit
-        UPDATE idempotency_keys SET state = 'done', status = (s->'answer'->>'status')::integer, content_type = s->'answer'->>'type',
-          body = (SELECT string_agg(t.part, v_credits::text ORDER BY t.i) FROM jsonb_array_elements_text(s->'answer'->'parts') WITH ORDINALITY AS t(part, i))
-        WHERE account_id = s->>'account' AND key = s->'answer'->>'key';
-      END IF;
-      out := out || jsonb_build_array(jsonb_build_object(
-        'credits', v_credits, 'charged', v_charged, 'written', v_written, 'ids', to_jsonb(coalesce(v_ids, '{}'::text[]))));
-    ELSIF s->>'k' = 'release' THEN
-      WITH gone AS (DELETE FROM reservations WHERE id = s->>'id' RETURNING account_id, amount)
-      UPDATE accounts a SET reserved = a.reserved - gone.amount FROM gone WHERE a.id = gone.account_id;
-      out := out || jsonb_build_array(NULL::jsonb);
     ELSE
       RAISE EXCEPTION 'addrflow_money_batch: unknown step kind %', s->>'k';
     END IF;
+    -- a settle or a charge: the request's Idempotency-Key answer, its template filled with the
+    -- balance after this debit, and the step's result
+    IF s ? 'answer' THEN
+      UPDATE idempotency_keys SET state = 'done', status = (s->'answer'->>'status')::integer, content_type = s->'answer'->>'type',
+        body = (SELECT string_agg(t.part, v_credits::text ORDER BY t.i) FROM jsonb_array_elements_text(s->'answer'->'parts') WITH ORDINALITY AS t(part, i))
+      WHERE account_id = s->>'account' AND key = s->'answer'->>'key';
+    END IF;
+    out := out || jsonb_build_array(jsonb_build_object(
+      'credits', v_credits, 'charged', v_charged, 'written', v_written, 'ids', to_jsonb(coalesce(v_ids, '{}'::text[]))));
   END LOOP;
   RETURN out;
 END

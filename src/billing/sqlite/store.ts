@@ -209,8 +209,54 @@ export class SqliteStore implements BillingStore {
       case 'release':
         return this.releaseStep(s.reservationId);
       case 'charge':
-        return this.reserveStep(s.reservation) && this.settleStep(s.reservation.id, s.reservation.accountId, s.entries, s.opts ?? {});
+        return this.chargeStep(s.reservation, s.entries, s.opts ?? {});
     }
+  }
+
+  /**
+   * A reserve and its settle in one step, without the reservation row that only lives between
+   * them: the same 402 decision as reserveStep (the balance net of every pending reservation),
+   * then the ledger rows and the debit as settleStep writes them. It writes the account's row and
+   * the ledger, not the reservations table and its index (3 fewer pages per commit).
+   */
+  private chargeStep(res: ReservationRow, entries: LedgerEntry[], opts: SettleOptions): false | SettleResult {
+    const acc = this.q(`SELECT credits, reserved FROM accounts WHERE id = ?`).get(res.accountId) as { credits: number; reserved: number } | undefined;
+    if (!acc) return false;
+    const credits = Number(acc.credits);
+    if (credits !== UNLIMITED && credits - Number(acc.reserved) < res.amount) return false;
+    const { written, writtenIds, total } = this.insertLedger(res.accountId, entries, opts);
+    const charged = credits === UNLIMITED ? 0 : total;
+    if (charged > res.amount) throw new Error(`settle: ${charged} credits exceed the reservation of ${res.amount}`);
+    if (charged > 0) this.q(`UPDATE accounts SET credits = credits - ? WHERE id = ?`).run(charged, res.accountId);
+    const after = credits === UNLIMITED ? UNLIMITED : credits - charged;
+    this.storeAnswer(res.accountId, after, opts);
+    return { written, writtenIds, charged, credits: after };
+  }
+
+  /** The ledger rows of `entries` not written before (ids are idempotent), and their credits. */
+  private insertLedger(accountId: string, entries: LedgerEntry[], opts: SettleOptions): { written: number; writtenIds: string[]; total: number } {
+    const ins = this.q(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
+                        VALUES (?, ?, ?, ?, ?, ?, ${opts.exportLater ? 0 : 1}) ON CONFLICT(id) DO NOTHING`);
+    let written = 0;
+    let total = 0;
+    const writtenIds: string[] = [];
+    for (const e of entries) {
+      const r = ins.run(e.id, accountId, e.function, e.credits, e.requestid, e.time);
+      if (Number(r.changes) === 1) {
+        written++;
+        writtenIds.push(e.id);
+        total += e.credits;
+      }
+    }
+    return { written, writtenIds, total };
+  }
+
+  /** The request's `Idempotency-Key` answer, with the balance after its charge. */
+  private storeAnswer(accountId: string, credits: number, opts: SettleOptions): void {
+    if (!opts.answer) return;
+    const a = fillAnswer(opts.answer.template, credits);
+    this.q(`UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, body = ? WHERE account_id = ? AND key = ?`)
+      .run(a.status, a.contentType, a.body, accountId, opts.answer.key);
   }
 
   private reserveStep(res: ReservationRow): boolean {
@@ -226,19 +272,7 @@ export class SqliteStore implements BillingStore {
   private settleStep(reservationId: string, accountId: string, entries: LedgerEntry[], opts: SettleOptions): SettleResult {
     const res = this.q(`SELECT amount FROM reservations WHERE id = ? AND account_id = ?`)
       .get(reservationId, accountId) as { amount: number } | undefined;
-    const ins = this.q(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
-                        VALUES (?, ?, ?, ?, ?, ?, ${opts.exportLater ? 0 : 1}) ON CONFLICT(id) DO NOTHING`);
-    let written = 0;
-    let total = 0;
-    const writtenIds: string[] = [];
-    for (const e of entries) {
-      const r = ins.run(e.id, accountId, e.function, e.credits, e.requestid, e.time);
-      if (Number(r.changes) === 1) {
-        written++;
-        writtenIds.push(e.id);
-        total += e.credits;
-      }
-    }
+    const { written, writtenIds, total } = this.insertLedger(accountId, entries, opts);
     if (!res && written > 0) {
       throw new Error(`settle: reservation ${reservationId} is unknown or already settled`);
     }
@@ -254,13 +288,9 @@ export class SqliteStore implements BillingStore {
                                   reserved = reserved - ? WHERE id = ?`).run(charged, release, accountId);
     }
     if (res) this.q(`DELETE FROM reservations WHERE id = ?`).run(reservationId);
-    const after = this.q(`SELECT credits FROM accounts WHERE id = ?`).get(accountId) as { credits: number };
-    if (opts.answer) {
-      const a = fillAnswer(opts.answer.template, Number(after.credits));
-      this.q(`UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, body = ? WHERE account_id = ? AND key = ?`)
-        .run(a.status, a.contentType, a.body, accountId, opts.answer.key);
-    }
-    return { written, writtenIds, charged, credits: Number(after.credits) };
+    const after = Number((this.q(`SELECT credits FROM accounts WHERE id = ?`).get(accountId) as { credits: number }).credits);
+    this.storeAnswer(accountId, after, opts);
+    return { written, writtenIds, charged, credits: after };
   }
 
   private releaseStep(reservationId: string): undefined {
