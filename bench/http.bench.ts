@@ -6,7 +6,8 @@
  * Prints requests/s, p50/p99 latency and the ratio of each single-record run to the baseline, and
  * for each addrflow run the money steps per billing-store transaction (group commit; a single
  * record's request makes one step, its charge, a batch two, its reserve and its settle), read from
- * the server's /metrics.
+ * the server's /metrics, and for single lookups the records per engine-pool task (they travel
+ * together while the pool's threads are busy, src/adapters/http/coalescing-runner.ts).
  *
  *   npm run bench -- http            (ADDRFLOW_BENCH_SECONDS=N to change the run length, default 8;
  *                                     ADDRFLOW_BENCH_HTTP=postgres runs the PostgreSQL run only)
@@ -71,11 +72,14 @@ async function measure(name: string, url: string, body: string, opts: { connecti
   return row;
 }
 
-/** Sum and count of the server's steps-per-transaction histogram. */
-async function commitStats(url: string): Promise<{ sum: number; count: number }> {
+/** Sum and count of the server's steps-per-transaction and single-records-per-task histograms. */
+async function commitStats(url: string): Promise<{ sum: number; count: number; singles: number; tasks: number }> {
   const text = await (await fetch(url + '/metrics')).text();
   const num = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { sum: num('addrflow_billing_steps_per_transaction_sum'), count: num('addrflow_billing_steps_per_transaction_count') };
+  return {
+    sum: num('addrflow_billing_steps_per_transaction_sum'), count: num('addrflow_billing_steps_per_transaction_count'),
+    singles: num('addrflow_engine_single_records_per_task_sum'), tasks: num('addrflow_engine_single_records_per_task_count'),
+  };
 }
 
 /** Runs `measure` and prints the steps per store transaction during it. */
@@ -88,6 +92,8 @@ async function measureServer(name: string, base: string, path: string, body: str
   const tx = after.count - before.count;
   const steps = after.sum - before.sum;
   console.log(`${''.padEnd(44)} group commit: ${tx.toFixed(0)} transactions, ${(tx ? steps / tx : 0).toFixed(2)} steps/transaction (${(tx ? steps / tx / stepsPerRequest : 0).toFixed(2)} requests/transaction)`);
+  const tasks = after.tasks - before.tasks;
+  if (tasks > 0) console.log(`${''.padEnd(44)} engine pool: ${tasks.toFixed(0)} tasks, ${((after.singles - before.singles) / tasks).toFixed(2)} single records/task`);
   return row;
 }
 
