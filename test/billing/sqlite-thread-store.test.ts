@@ -3,7 +3,7 @@
  * contract (sqlite-store.test.ts runs it against this store too): a real worker thread and a real
  * SQLite file, read back through a direct connection.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -74,5 +74,44 @@ describe('SQLite store on its own thread', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(blocker, 'x');
     await expect(Billing.fromStore(new SqliteThreadStore(join(blocker, 'b.sqlite')))).rejects.toThrow(/EEXIST|ENOTDIR|not a directory/);
+  });
+});
+
+/**
+ * The log's frames and how many of them a checkpoint has copied back, read from the WAL index
+ * (the `-shm` file; SQLite's file format: mxFrame at byte 16 of the index header, nBackfill at
+ * byte 96, in native byte order).
+ */
+function walState(file: string): { frames: number; checkpointed: number } {
+  const shm = readFileSync(`${file}-shm`);
+  return { frames: shm.readUInt32LE(16), checkpointed: shm.readUInt32LE(96) };
+}
+
+describe('WAL checkpoints off the committing thread', () => {
+  it('the checkpointer thread copies the log back while the store thread only commits; the safety net alone would not', async () => {
+    const commitMany = async (b: Billing) => {
+      const c = await b.createAccount({ credits: 200 * 20, agreements: ['lines'] });
+      for (let i = 0; i < 200; i++) await b.charge(c.account, 'lines', 1, [(() => { const rid = newRequestId(); return { id: ledgerId(c.account, 'lines', { kind: 'http', requestid: rid }, 0), requestid: rid }; })()]);
+    };
+    // control: the store thread's own connection, with checkpoints left to another thread, leaves the log alone
+    const alone = join(dir, 'no-checkpointer.sqlite');
+    const direct = await Billing.fromStore(new SqliteStore(alone, { checkpoints: 'thread' }));
+    await commitMany(direct);
+    const before = walState(alone);
+    expect(before.frames).toBeGreaterThan(100);
+    expect(before.checkpointed).toBe(0);
+    await direct.close();
+
+    const file = join(dir, 'checkpointed.sqlite');
+    const b = await Billing.fromStore(new SqliteThreadStore(file));
+    await commitMany(b);
+    let s = walState(file);
+    for (let t = 0; t < 40 && !(s.frames > 0 && s.checkpointed === s.frames); t++) {
+      await new Promise((r) => setTimeout(r, 50));
+      s = walState(file);
+    }
+    expect(s.frames).toBeGreaterThan(0);
+    expect(s.checkpointed).toBe(s.frames);
+    await b.close();
   });
 });

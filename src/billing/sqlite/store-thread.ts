@@ -36,7 +36,7 @@ if (parentPort) {
   let store: SqliteStore | undefined;
   let openError: unknown;
   try {
-    store = new SqliteStore((workerData as { path: string }).path);
+    store = new SqliteStore((workerData as { path: string }).path, { checkpoints: 'thread' });
   } catch (err) {
     openError = err;
   }

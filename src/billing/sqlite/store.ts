@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { SAFETY_NET_PAGES } from './checkpointer-thread.ts';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import {
@@ -89,11 +90,16 @@ export class SqliteStore implements BillingStore {
   private readonly db: DatabaseSync;
   private readonly stmts = new Map<string, StatementSync>();
 
-  constructor(path: string) {
+  /**
+   * `checkpoints: 'thread'`: another thread checkpoints the log (checkpointer-thread.ts); this
+   * connection checkpoints only past its safety net. Default: SQLite's automatic checkpoint.
+   */
+  constructor(path: string, opts: { checkpoints?: 'auto' | 'thread' } = {}) {
     this.path = path;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new DatabaseSync(path, { timeout: 10_000 });
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+    if (opts.checkpoints === 'thread') this.db.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
   }
 
   private q(sql: string): StatementSync {

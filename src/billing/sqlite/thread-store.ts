@@ -22,6 +22,7 @@ import {
   StoreUnavailableError, type AccountRef, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry,
   type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
+import type { CheckpointerData } from './checkpointer-thread.ts';
 import type { StoreCall, StoreReply } from './store-thread.ts';
 
 /** The thread's error as the direct store would have thrown it: its message, name and fields. */
@@ -32,6 +33,7 @@ function rebuilt(error: Extract<StoreReply, { ok: false }>['error']): Error {
 }
 
 const ENTRY = new URL('./store-thread.ts', import.meta.url);
+const CHECKPOINTER = new URL('./checkpointer-thread.ts', import.meta.url);
 
 interface Pending {
   resolve: (v: unknown) => void;
@@ -42,6 +44,7 @@ export class SqliteThreadStore implements BillingStore {
   readonly kind = 'sqlite' as const;
   readonly path: string;
   private worker: Worker | undefined;
+  private checkpointer: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private closed = false;
@@ -50,9 +53,10 @@ export class SqliteThreadStore implements BillingStore {
     this.path = path;
   }
 
-  /** The thread, started on first use (and again after a crash). */
+  /** The thread, started on first use (and again after a crash), with its checkpointer. */
   private thread(): Worker {
     if (this.worker) return this.worker;
+    this.checkpointer ??= this.startCheckpointer();
     const w = new Worker(ENTRY, { workerData: { path: this.path } });
     w.unref(); // referenced only while a call waits (see call)
     w.on('message', (r: StoreReply) => this.answer(r));
@@ -60,6 +64,15 @@ export class SqliteThreadStore implements BillingStore {
     w.on('exit', (code) => this.died(w, new Error(`the SQLite store thread exited with code ${code}`)));
     this.worker = w;
     return w;
+  }
+
+  /** The log's checkpoints, off the thread that commits (checkpointer-thread.ts); none for `:memory:`. */
+  private startCheckpointer(): Worker | undefined {
+    if (this.path === ':memory:') return undefined;
+    const c = new Worker(CHECKPOINTER, { workerData: { role: 'checkpointer', path: this.path } satisfies CheckpointerData });
+    c.unref();
+    c.on('error', () => {}); // the store's own safety-net checkpoint takes over
+    return c;
   }
 
   private call<T>(method: string, ...args: unknown[]): Promise<T> {
@@ -109,6 +122,7 @@ export class SqliteThreadStore implements BillingStore {
       this.worker = undefined;
       await w.terminate();
     }
+    await this.checkpointer?.terminate();
     this.closed = true;
   }
 
