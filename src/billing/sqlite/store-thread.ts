@@ -7,6 +7,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteStore } from './store.ts';
 
+/** What the thread is started with: the file, and who checkpoints its log (checkpointer-thread.ts). */
+export interface StoreThreadData {
+  path: string;
+  checkpoints: 'auto' | 'thread';
+}
+
 /** A call of a store method. */
 export interface StoreCall {
   id: number;
@@ -36,7 +42,8 @@ if (parentPort) {
   let store: SqliteStore | undefined;
   let openError: unknown;
   try {
-    store = new SqliteStore((workerData as { path: string }).path, { checkpoints: 'thread' });
+    const { path, checkpoints } = workerData as StoreThreadData;
+    store = new SqliteStore(path, { checkpoints });
   } catch (err) {
     openError = err;
   }

@@ -23,7 +23,7 @@ import {
   type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 import type { CheckpointerData } from './checkpointer-thread.ts';
-import type { StoreCall, StoreReply } from './store-thread.ts';
+import type { StoreCall, StoreReply, StoreThreadData } from './store-thread.ts';
 
 /** The thread's error as the direct store would have thrown it: its message, name and fields. */
 function rebuilt(error: Extract<StoreReply, { ok: false }>['error']): Error {
@@ -57,7 +57,7 @@ export class SqliteThreadStore implements BillingStore {
   private thread(): Worker {
     if (this.worker) return this.worker;
     this.checkpointer ??= this.startCheckpointer();
-    const w = new Worker(ENTRY, { workerData: { path: this.path } });
+    const w = new Worker(ENTRY, { workerData: { path: this.path, checkpoints: this.checkpointer ? 'thread' : 'auto' } satisfies StoreThreadData });
     w.unref(); // referenced only while a call waits (see call)
     w.on('message', (r: StoreReply) => this.answer(r));
     w.on('error', (err) => this.died(w, err));
@@ -67,7 +67,7 @@ export class SqliteThreadStore implements BillingStore {
   }
 
   /** The log's checkpoints, off the thread that commits (checkpointer-thread.ts); none for `:memory:`. */
-  private startCheckpointer(): Worker | undefined {
+  protected startCheckpointer(): Worker | undefined {
     if (this.path === ':memory:') return undefined;
     const c = new Worker(CHECKPOINTER, { workerData: { role: 'checkpointer', path: this.path } satisfies CheckpointerData });
     c.unref();
