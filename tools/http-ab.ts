@@ -2,12 +2,13 @@
  * HTTP A/B of two checkouts (e.g. this tree and a `git worktree add --detach DIR REV` of a base):
  * for each round, each checkout's `addrflow serve` (fresh SQLite store, unlimited account) takes
  * 2 s of warm-up and 6 s of autocannon at 10 connections on one single-record request; the rounds
- * alternate the checkouts, so both see the same machine.
+ * alternate the checkouts, so both see the same machine. Besides the rates, the serve process's CPU
+ * per request by thread (Linux /proc): the figure a loaded machine moves least.
  *
  *   node tools/http-ab.ts lines|search ROOT_A ROOT_B [ROUNDS]     (W=N: serve --workers N, default 1)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -44,14 +45,46 @@ async function measure(root: string): Promise<string> {
     const body = new URLSearchParams({ ...acc, ...(op === 'lines' ? LINES : SEARCH) }).toString();
     const opts = { url: `${url}/address/${op}`, method: 'POST' as const, body, connections: 10, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
     await autocannon({ ...opts, duration: 2 });
+    const before = threadCpu(child.pid!);
     const r = await autocannon({ ...opts, duration: 6 });
+    const after = threadCpu(child.pid!);
     const exited = new Promise((res) => child.once('exit', res));
     child.kill('SIGTERM');
     await exited;
-    return `${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms${r.non2xx ? `  NON-2XX ${r.non2xx}` : ''}`;
+    return `${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  CPU µs/request ${cpuPerRequest(before, after, r.requests.total)}${r.non2xx ? `  NON-2XX ${r.non2xx}` : ''}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** CPU ticks (1/100 s) of each thread of process `pid`, by thread id and name (/proc/PID/task). */
+function threadCpu(pid: number): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      m.set(`${t} ${/\(([^)]*)\)/.exec(stat)![1]}`, Number(f[11]) + Number(f[12]));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return m;
+}
+
+/** The serve process's CPU per request: its main thread, each other busy thread (engine, store), V8's GC helpers, total. */
+function cpuPerRequest(before: Map<string, number>, after: Map<string, number>, requests: number): string {
+  const us = (ticks: number) => Math.round((ticks * 10_000) / Math.max(1, requests));
+  let main = 0, gc = 0, total = 0;
+  const others: number[] = [];
+  for (const [k, v] of after) {
+    const d = v - (before.get(k) ?? 0);
+    total += d;
+    if (k.endsWith(' node') || k.endsWith(' MainThread')) main += d;
+    else if (k.includes('V8Worker')) gc += d;
+    else if (us(d) > 1) others.push(us(d));
+  }
+  return `main ${us(main)}, threads ${others.sort((a, b) => b - a).join('/') || '0'}, V8 helpers ${us(gc)}, total ${us(total)}`;
 }
 
 for (let i = 0; i < rounds; i++) for (const root of roots) console.log(`${root}  ${op}  ${await measure(root)}`);
