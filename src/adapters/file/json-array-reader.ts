@@ -128,7 +128,8 @@ export async function* readJsonArrayBatches(
         if (full) yield batch.take();
       }
     }
-    if (state === 'inside') keep(chunk.slice(start)); // a copy: the stream may reuse chunks
+    // a copy, as the stream may reuse its chunk (Buffer#slice would be a view: Uint8Array's copies)
+    if (state === 'inside') keep(Uint8Array.prototype.slice.call(chunk, start));
   }
   if (state === 'inside') {
     // Unterminated array: the last element is handed on (if it is not a whole value the worker

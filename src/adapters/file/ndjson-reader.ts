@@ -35,7 +35,7 @@ export async function* readNdjsonBatches(
     }
     if (start < buf.length && !skipping) {
       if (buf.length - start > maxRecordBytes) skipping = true;
-      else carry = buf.subarray(start);
+      else carry = Uint8Array.prototype.slice.call(buf, start); // a copy: the stream may reuse its chunk
     }
   }
   if (skipping) {

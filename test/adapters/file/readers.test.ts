@@ -14,6 +14,17 @@ async function* chunked(text: string, size: number): AsyncGenerator<Uint8Array> 
   for (let i = 0; i < bytes.length; i += size) yield Uint8Array.prototype.slice.call(bytes, i, i + size);
 }
 
+/** `text` in chunks of `size` bytes, all in ONE buffer that each read overwrites (as a stream may reuse its chunk). */
+async function* reusedChunks(text: string, size: number): AsyncGenerator<Uint8Array> {
+  const bytes = Buffer.from(text, 'utf8');
+  const one = Buffer.alloc(size);
+  for (let i = 0; i < bytes.length; i += size) {
+    const n = bytes.copy(one, 0, i, i + size);
+    yield one.subarray(0, n);
+    one.fill(0x5c); // overwritten (with backslashes) before the next read
+  }
+}
+
 async function collect(gen: AsyncIterable<RawBatch>): Promise<RawBatch[]> {
   const out: RawBatch[] = [];
   for await (const b of gen) out.push(b);
@@ -41,6 +52,13 @@ async function streamJsonElements(text: string): Promise<unknown[]> {
 }
 
 describe('NDJSON reader', () => {
+  it('keeps no view of a chunk the stream reuses: a line across chunks keeps its bytes', async () => {
+    const lines = ['{"k":"' + 'x'.repeat(40) + '"}', '{"\\"":"\\\\"}', JSON.stringify({ a: 'é'.repeat(30) })];
+    for (const size of [1, 3, 7, 16]) {
+      expect(flat(await collect(readNdjsonBatches(reusedChunks(lines.join('\n'), size), 2))).texts).toEqual(lines);
+    }
+  });
+
   it('splits lines, skips blank ones, keeps real line numbers, handles CRLF and a last line without newline', async () => {
     const text = '{"a":1}\r\n\n   \n{"a":2}\n{"a":3}';
     const r = flat(await collect(readNdjsonBatches(chunked(text, 3), 2)));
@@ -135,6 +153,14 @@ describe('JSON array reader', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('keeps no view of a chunk the stream reuses: an element across chunks keeps its bytes', async () => {
+    const text = '[{"k":"' + 'x'.repeat(40) + '"},{"\\"":"\\\\"},' + JSON.stringify({ a: 'é'.repeat(30) }) + ']';
+    for (const size of [1, 3, 7, 16]) {
+      const ours = flat(await collect(readJsonArrayBatches(reusedChunks(text, size), 2))).texts.map((t) => JSON.parse(t));
+      expect(ours).toEqual(JSON.parse(text));
+    }
   });
 
   it('agrees with stream-json on every valid array, whatever the chunking (fuzz)', async () => {
