@@ -33,17 +33,26 @@ export interface AreaTruth {
   allowed?: string[];
 }
 
+/** A state by name: right = one of these states, with no city or the city it is named after (see score.ts). */
+export interface StateTruth {
+  kind: 'state';
+  /** ISO 3166-2 codes of the states that bear the name. */
+  codes: string[];
+  /** Their names (local, English, other languages). */
+  names: string[];
+}
+
 export interface PeopleCase {
   id: string;
   set: string;
   country: string;
   pattern: string;
   query: SearchRequest;
-  truth: PlaceTruth | AreaTruth;
+  truth: PlaceTruth | AreaTruth | StateTruth;
   half: Half;
 }
 
-export function makeCase(set: string, id: string, country: string, pattern: string, query: SearchRequest, truth: PlaceTruth | AreaTruth): PeopleCase {
+export function makeCase(set: string, id: string, country: string, pattern: string, query: SearchRequest, truth: PlaceTruth | AreaTruth | StateTruth): PeopleCase {
   const fullId = `${set}:${id}`;
   return { id: fullId, set, country, pattern, query, truth, half: halfOf(fullId) };
 }

@@ -9,6 +9,7 @@ import { addressCases } from './addresses.ts';
 import type { PeopleCase } from './cases.ts';
 import { geocoderCases } from './geocoder-cases.ts';
 import { placeCases } from './places.ts';
+import { stateCases } from './states.ts';
 import { isRight, ruledOut, tallyOutcomes, type SetReport } from './score.ts';
 
 export type Lookup = (i: AddressIndex, r: SearchRequest) => SearchRecord;
@@ -17,6 +18,7 @@ export const PEOPLE_SETS: Readonly<Record<string, () => PeopleCase[]>> = {
   places: placeCases,
   addresses: () => addressCases(),
   'geocoder cases': geocoderCases,
+  states: stateCases,
 };
 
 export function evaluateCases(index: AddressIndex, set: string, cases: PeopleCase[], lookupFn: Lookup): SetReport {

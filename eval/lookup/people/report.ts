@@ -9,6 +9,7 @@ export const TARGETS: Readonly<Record<string, { right: number; label: string }>>
   places: { right: 0.995, label: 'right ≥ 99.5 %' },
   addresses: { right: 0.95, label: 'city or postcode right ≥ 95 %, 0 in a ruled-out country' },
   'geocoder cases': { right: NaN, label: 'no issue target of its own (relevance ≥ 90 ⇒ right ≥ 99 %)' },
+  states: { right: NaN, label: 'no issue target of its own (relevance ≥ 90 ⇒ right ≥ 99 %)' },
 };
 
 function summaryRow(label: string, t: Tally): string {
@@ -48,7 +49,8 @@ export function reportLines(rep: SetReport, opts: { countries: boolean; failures
   if (fails.length) {
     L.push('Wrong answers of the tune half (first ones):', '');
     for (const o of fails) {
-      const truth = o.c.truth.kind === 'place' ? o.c.truth.label : `${o.c.truth.postcode ?? ''} ${o.c.truth.city} (${o.c.truth.country})`.trim();
+      const t = o.c.truth;
+      const truth = t.kind === 'place' ? t.label : t.kind === 'state' ? `state ${t.codes.join(' or ') || '(none)'}` : `${t.postcode ?? ''} ${t.city} (${t.country})`.trim();
       L.push(`- \`${JSON.stringify(o.c.query)}\` (${o.c.pattern}; expects ${truth}) → ${o.r.city || '∅'} ${o.r.zip} ${o.r.state_name} ${o.r.country_iso_2 || '∅'}, ${o.r.matchlevel} ${o.r.relevance}${o.out ? ' **ruled-out country**' : ''}`);
     }
     L.push('');

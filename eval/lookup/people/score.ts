@@ -5,7 +5,7 @@
 import type { SearchRecord } from '../../../src/contract/records.ts';
 import { distanceMeters } from '../../../src/data/geo.ts';
 import { foldText, postcodeKey } from '../../../src/engine/lookup/normalize/normalize.ts';
-import type { AreaTruth, PeopleCase, PlaceTruth } from './cases.ts';
+import type { AreaTruth, PeopleCase, PlaceTruth, StateTruth } from './cases.ts';
 
 /** One name is the other, or the other with words added (`København V`, `Wien, Innere Stadt`, `Il-Fgura`). */
 export function sameName(a: string, b: string): boolean {
@@ -43,8 +43,20 @@ export function areaRight(t: AreaTruth, r: SearchRecord): boolean {
   return !t.state || [r.state_name, r.state].some((s) => !!s && sameName(s, t.state!));
 }
 
+/**
+ * A state is right when the answer's state is one of the states bearing the name (by its
+ * state_code, or by its state_name in that state's country: the table's codes and the local names
+ * are numbered differently for some countries, MT), and it has no city or its city is the state's
+ * namesake (one of the state's names, or it with words added).
+ */
+export function stateRight(t: StateTruth, r: SearchRecord): boolean {
+  const byName = t.codes.some((c) => c.startsWith(r.country_iso_2 + '-')) && t.names.some((n) => sameName(n, r.state_name));
+  if (!t.codes.includes(r.state_code) && !byName) return false;
+  return !r.city || t.names.some((n) => sameName(n, r.city));
+}
+
 export function isRight(c: PeopleCase, r: SearchRecord): boolean {
-  return c.truth.kind === 'place' ? placeRight(c.truth, r) : areaRight(c.truth, r);
+  return c.truth.kind === 'place' ? placeRight(c.truth, r) : c.truth.kind === 'state' ? stateRight(c.truth, r) : areaRight(c.truth, r);
 }
 
 /** The answer is in a country the query's postcode shape and street word rule out. */

@@ -19,7 +19,8 @@
  *  7. choose/       the best street (else place or postcode document); a tie → ambiguous
  *  8. search/       the broad search (5–7), and its typo retry for the words nothing explains
  *  9. named-place/  the fallback: a street answer that agrees with the place the query names,
- *                   else the named place itself (postcode area, then city)
+ *                   else the named place itself (postcode area, then city); a query that is
+ *                   only a state's name: the state, unless a place of that name outweighs it
  * 10. record/       the spec's record and its relevance
  * 11. explain/      on request only (lookupExplained): what became of each part of the input,
  *                   and the relevance deductions (score/deductions.ts) that applied
@@ -35,6 +36,7 @@ import type { TokenMatch } from './match/token-match.ts';
 import { countryHomonym, namesInFull, placeNameQuery, placeNamedLikeCountry } from './named-place/country-place.ts';
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
+import { stateAnswer } from './named-place/state-answer.ts';
 import { buildRecord, type Choice } from './record/record.ts';
 import { searchWithTypoRetry } from './search/typo-retry.ts';
 
@@ -60,8 +62,13 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
     const choice = search(index, asPlace, matches);
     if (namesInFull(index, asPlace, choice)) return { q: asPlace, choice: countryHomonym(choice) };
   }
-  if (q.countryNameOnly) return { q, choice: placeNamedLikeCountry(index, q, matches) };
-  return { q, choice: search(index, q, matches) };
+  if (q.countryNameOnly) {
+    // (a country's name that is also a state's, `England`: the state; `Luxembourg`: the city it is named after)
+    const choice = placeNamedLikeCountry(index, q, matches);
+    return stateAnswer(index, q, choice) ?? { q, choice };
+  }
+  const choice = search(index, q, matches);
+  return stateAnswer(index, q, choice) ?? { q, choice };
 }
 
 function search(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): Choice {

@@ -13,6 +13,7 @@ import { DOC_STREET, ROLE_ADMIN, ROLE_CITY, ROLE_DISTRICT, ROLE_NAME, ROLE_ZIP }
 import type { AddressIndex } from '../../index/index.ts';
 import type { TokenMatch } from '../match/token-match.ts';
 import { foldText, foldTokens } from '../normalize/normalize.ts';
+import type { NamedPlace } from '../named-place/named-place.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { Choice } from '../record/record.ts';
 import {
@@ -137,6 +138,11 @@ function wordFate(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], 
   if (s.hnToken === i) {
     const exact = x >= 1;
     return { part: { input, status: exact ? 'matched' : 'corrected', field: 'housenumber', became: '', why: exact ? '' : 'base number or range' }, reason: HOUSENUMBER_APPROXIMATE };
+  }
+  if ((s as NamedPlace).stateOnly) {
+    // a state answered (../named-place/state-answer.ts): by its local name, or by a language-tagged one
+    const exact = x >= 1;
+    return { part: { input, status: exact ? 'matched' : 'corrected', field: 'state', became: t.text, why: exact ? 'the name of a state: the state answers' : 'another name of a state: the state answers' }, reason: WEAK_PLACE_NAME };
   }
   const role = s.roles[i]!;
   const field = fieldOfRole(role, s);

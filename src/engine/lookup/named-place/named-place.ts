@@ -58,6 +58,8 @@ export interface NamedPlace extends Scored {
   deductions: readonly Deduction[];
   /** A postal place named without its code: its `zip` is not shown (the place may have several). */
   placeOnly: boolean;
+  /** A state answered (state-answer.ts): the document is its most important place, shown as the state alone (no city, county or district). */
+  stateOnly?: boolean;
 }
 
 function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: number[]): boolean {

@@ -7,24 +7,7 @@
  */
 import type { AddressIndex } from '../../index/index.ts';
 import { foldText } from '../normalize/normalize.ts';
-import { SUBDIVISION_NAMES } from '../record/subdivision-names.generated.ts';
-
-/** Folded state names. */
-type StateTable = Set<string>;
-
-const tables = new WeakMap<AddressIndex, StateTable>();
-
-function tableOf(index: AddressIndex): StateTable {
-  let t = tables.get(index);
-  if (t) return t;
-  t = new Set();
-  const add = (name: string) => { const f = foldText(name); if (f) t!.add(f); };
-  const c = index.c;
-  for (let a = 0; a < c.admStateName.length; a++) add(index.str(c.admStateName[a]!));
-  for (const packed of Object.values(SUBDIVISION_NAMES)) for (const name of packed.split('|')) add(name);
-  tables.set(index, t);
-  return t;
-}
+import { stateTable } from './state-table.ts';
 
 /**
  * The words `text` (folded, in query order) are a state's name, and they named a place by
@@ -36,7 +19,7 @@ function tableOf(index: AddressIndex): StateTable {
  * city whose own state bears its name (`Geneva`, `Limassol`).
  */
 export function stateNamedInstead(index: AddressIndex, text: string, doc: number, ownName: boolean, tagged: () => boolean): boolean {
-  if (ownName || !tableOf(index).has(text)) return false;
+  if (ownName || !stateTable(index).byName.has(text)) return false;
   // a state named after its city (the canton of Genève, the district of Lemesos): the words are
   // the city's other name as much as the state's (`Geneva`)
   const c = index.c;

@@ -128,6 +128,9 @@ function withUmlautVariant(alts: string[]): string[] {
   return alts;
 }
 
+/** What a country weighs in the query, per naming (the country field, or its name in the text). */
+export const COUNTRY_WEIGHT = 0.5;
+
 export function parseRequest(req: SearchRequest): ParsedQuery {
   const found: string[] = [];
   let country = '';
@@ -138,7 +141,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   if (req.country) {
     country = resolveCountry(req.country);
     countryUnknown = country === '';
-    countryWeight = 0.5;
+    countryWeight = COUNTRY_WEIGHT;
   }
   const langs = country ? countryLanguages(country) : null;
   const tokens: QueryToken[] = [];
@@ -228,7 +231,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         const iso = (n === 1 && codes[i]) || countryOfPhrase(words);
         if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
           if (!country) [country, countryText] = [iso, words];
-          countryWeight += 0.5;
+          countryWeight += COUNTRY_WEIGHT;
           free.splice(i, n);
           segs.splice(i, n);
           phrase.splice(i, n);
@@ -238,7 +241,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
           // the text is only a country's name: also a place of that country, often its capital
           // (Luxembourg, Brasília), which the words still name; else the country alone answers
           [country, countryText] = [iso, words];
-          countryWeight += 0.5;
+          countryWeight += COUNTRY_WEIGHT;
           countryNameOnly = true;
           break phrases;
         }

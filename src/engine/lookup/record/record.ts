@@ -180,7 +180,8 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice,
     }
   } else if ('zipText' in s) {
     const n = s as NamedPlace;
-    rec.city = localName(index, c.docNames[d]!, loc, n.cityText);
+    rec.city = n.stateOnly ? '' : localName(index, c.docNames[d]!, loc, n.cityText);
+    if (n.stateOnly) rec.county = rec.district = '';
     rec.zip = n.zipText || (s.kind === DOC_POSTCODE && !n.placeOnly ? index.str(c.docPostcode[d]!) : '');
     rec.latitude = coord(c.docLat[d]!);
     rec.longitude = coord(c.docLon[d]!);

@@ -1,0 +1,143 @@
+/**
+ * Stage 9 (named place, see ../index.ts), a query whose words are only a state's name (`Bavaria`,
+ * `Bayern`, `Île-de-France`, `Noord-Holland, Nederland`): the state, when it outweighs the place of
+ * that name the search found. The state answer has the country and the state (state, state_name,
+ * state_code as any answer of the state's: local by default, the locale's where a translation
+ * exists), no city, the point of the state's most important place (state-table.ts) and matchlevel
+ * `general`.
+ *
+ * The place the search chose stays:
+ * - when the state is named after it: the place lies in the state and its name's words are all in
+ *   one of the state's names (`Berlin`, `Wien`/`Vienna`, `Geneva`, `Salzburg`, `Luxembourg`, the
+ *   Comunidad de Madrid, the towns that are first-level subdivisions in SI and MT);
+ * - when it is named by its own name and is a city (`Paraná`, `Victoria`) or the state is not
+ *   MUCH_MORE_IMPORTANT than it (`Münster` is the city, not the Irish province; `Bavaria` is the
+ *   Land, not the village), or named otherwise and MUCH_MORE_IMPORTANT than the state;
+ * - when the query gives a reason for it: a postcode, a house number, a street or any other word
+ *   than the state's name, a county, or a country where no state bears the name (`Bavaria, Italy`
+ *   is the village); none of these reaches here, since only a query that is the name alone does.
+ *
+ * Relevance (../score/deductions.ts): the state's local name explains its words in full; a
+ * language-tagged name (an exonym: `Bavaria`) explains them as another name does (quality
+ * ALT_NAME_QUALITY: WEAK_PLACE_NAME); two states of the name, neither MUCH_MORE_IMPORTANT than the
+ * other, and nothing in the query deciding: the more important one, as a guess (HOMONYM_GUESS).
+ */
+import { DOC_PLACE, ROLE_ADMIN } from '../../index/format.ts';
+import type { AddressIndex } from '../../index/index.ts';
+import { foldTokens } from '../normalize/normalize.ts';
+import { COUNTRY_WEIGHT, type ParsedQuery, type QueryToken } from '../parse/parse.ts';
+import type { Choice } from '../record/record.ts';
+import { HOMONYM_GUESS, type Deduction } from '../score/deductions.ts';
+import type { NamedPlace } from './named-place.ts';
+import { MUCH_MORE_IMPORTANT } from './place-hits.ts';
+import { stateTable, type State, type StateNaming } from './state-table.ts';
+
+/** How well a state's language-tagged name explains the words: as another name of a place does (place-hits.ts). */
+const ALT_NAME_QUALITY = 0.9;
+/** A city's rank (src/data/build/stages/place-documents.ts: a city's type, or 100,000 people, or a smaller seat). */
+const CITY_RANK = 100_000;
+/** Longest state name looked at, in words (`Provence Alpes Cote d Azur`). */
+const MAX_WORDS = 6;
+
+/**
+ * The state answer to `q` in place of the search's `choice` (with the query it answers: the same,
+ * or one whose country words are part of the state's name), or undefined: the choice stands.
+ */
+export function stateAnswer(index: AddressIndex, q: ParsedQuery, choice: Choice): { q: ParsedQuery; choice: Choice } | undefined {
+  if (!onlyWords(q)) return undefined;
+  const text = q.tokens.map((t) => t.text).join(' ');
+  let named = statesNamed(index, text, q.country);
+  let asked = q;
+  if (!named && q.countryText !== '' && !q.countryNameOnly) {
+    // the words that named a country are part of the state's name (`North Holland`, `Île-de-France`,
+    // `New South Wales`: not Wales): they name no country, and the state may be in any; named
+    // twice, the country's last words name the country (`Île-de-France, France`)
+    const whole = foldTokens(q.rawText);
+    const cw = q.countryText.split(' ');
+    const again = q.countryWeight > COUNTRY_WEIGHT && whole.slice(-cw.length).join(' ') === q.countryText;
+    const words = again ? whole.slice(0, -cw.length) : whole;
+    named = statesNamed(index, words.join(' '), again ? q.country : '');
+    if (named) asked = withCountryWords(q, words, again);
+  }
+  if (!named) return undefined;
+  const best = choice.best;
+  const c = index.c;
+  if (best) {
+    const code = index.str(c.admStateCode[c.docAdmin[best.doc]!]!);
+    const own = named.find((n) => n.state.code === code);
+    if (own && namedAfter(index, best.doc, own.state)) return undefined;
+    // a place named by its own name, as the state is, stays when it is a city (CITY_RANK: `Paraná`
+    // is the Argentine city, `Victoria` the Canadian one, as people name cities far more often
+    // than regions) or the state is not MUCH_MORE_IMPORTANT (as betterPlace weighs two places named
+    // in full: `Münster` is the city, not the Irish province; `Bavaria` the Land, not the village); one named by another name or its first
+    // words stays only when it is MUCH_MORE_IMPORTANT than the state (as betterPlace weighs a place
+    // named otherwise against one named in full); a street or postcode has no importance of its own
+    if (c.docKind[best.doc] === DOC_PLACE) {
+      const rank = c.docRank[best.doc]!, importance = named[0]!.state.importance;
+      const ownName = foldTokens(index.str(c.docCity[best.doc]!)).join(' ') === text;
+      if (ownName ? rank >= CITY_RANK || importance <= rank * MUCH_MORE_IMPORTANT : rank > importance * MUCH_MORE_IMPORTANT) return undefined;
+    }
+  }
+  return { q: asked, choice: { best: stateChoice(index, asked, named), ambiguous: false } };
+}
+
+/** The query is words of free text only (no postcode, house number, county, or other field): a name alone. */
+function onlyWords(q: ParsedQuery): boolean {
+  const n = q.tokens.length;
+  if (n === 0 || n > MAX_WORDS || q.county.length > 0 || q.hnKeys.length > 0 || q.zipCands.length > 0) return false;
+  return q.tokens.every((t) => t.field === 'free');
+}
+
+/** The states of more than one place the words `text` name (the most important first), in `country` when given; undefined when none. */
+function statesNamed(index: AddressIndex, text: string, country: string): StateNaming[] | undefined {
+  const list = stateTable(index).byName.get(text);
+  if (!list || list.length === 0) return undefined;
+  // (a subdivision that holds one place is that place: Malta's local councils)
+  const named = list.filter((s) => s.state.places > 1 && (!country || s.state.country === country));
+  if (named.length === 0) return undefined;
+  return [...named].sort((a, b) => b.state.importance - a.state.importance);
+}
+
+/**
+ * `q` with the words that named its country back among its words (`words`: the text, folded, in
+ * order), taking one naming's weight; with no country, unless it was named `again` after them.
+ */
+function withCountryWords(q: ParsedQuery, words: string[], again: boolean): ParsedQuery {
+  const added = words.length - q.tokens.length;
+  const tokens: QueryToken[] = [];
+  let k = 0;
+  for (const w of words) {
+    const t = q.tokens[k];
+    if (t && t.text === w) { tokens.push(t); k++; continue; }
+    tokens.push({ text: w, field: 'free', alts: [w], hnLike: false, weight: COUNTRY_WEIGHT / added, seg: 0 });
+  }
+  const countryWeight = q.countryWeight - COUNTRY_WEIGHT;
+  return again ? { ...q, tokens, countryWeight } : { ...q, tokens, country: '', countryWeight: 0, countryText: '' };
+}
+
+/** The state is named after the place `doc` that lies in it: every word of the place's name is in one of the state's names. */
+function namedAfter(index: AddressIndex, doc: number, state: State): boolean {
+  const words = foldTokens(index.str(index.c.docCity[doc]!));
+  if (words.length === 0) return false;
+  return state.names.some((name) => {
+    const have = name.split(' ');
+    return words.every((w) => have.includes(w));
+  });
+}
+
+/** The answer for the first of the states `named`: its most important place's document, shown as the state alone. */
+function stateChoice(index: AddressIndex, q: ParsedQuery, named: StateNaming[]): NamedPlace {
+  const { state, tagged } = named[0]!;
+  const deductions: Deduction[] = [];
+  const other = named.find((n) => n.state !== state);
+  if (other && !q.country && state.importance <= other.state.importance * MUCH_MORE_IMPORTANT) deductions.push(HOMONYM_GUESS);
+  const n = q.tokens.length;
+  const explained = new Float64Array(n).fill(tagged ? ALT_NAME_QUALITY : 1);
+  const roles = new Int8Array(n).fill(ROLE_ADMIN);
+  const c = index.c;
+  return {
+    doc: state.doc, kind: c.docKind[state.doc]!, rank: c.docRank[state.doc]!, explained, roles, nameCoverage: 0, nameTokensMatched: 0, addr: -1, hnQuality: 0, hnToken: -1,
+    zipMatched: false, zipConflict: false, typo: false, score: 0, zipText: '', cityText: '', deductions, placeOnly: false, stateOnly: true,
+  };
+}
+

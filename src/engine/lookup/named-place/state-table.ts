@@ -1,0 +1,113 @@
+/**
+ * Stage 9 (named place, see ../index.ts): the first-level subdivisions (states, regions, Länder,
+ * cantons) of an index, made once per index on first use: their names (the index's own, local
+ * ones, and the language-tagged ones of the pinned subdivision table: CLDR, address-formatting),
+ * their importance and the place that stands for them.
+ *
+ * - A state's importance is the sum of its places' importance (their ranks: population, at least
+ *   their type's rank, weighed by a seat of government): what the state holds, in the unit a
+ *   place's own importance is measured in, so that a state and a place of the same name compare.
+ * - Its point is that of its most important place: its capital where the data marks one (a seat
+ *   weighs three to ten times its population), else its largest place. A point inside the state
+ *   where people live, never a centre that may fall in a lake or the sea.
+ */
+import { DOC_PLACE } from '../../index/format.ts';
+import type { AddressIndex } from '../../index/index.ts';
+import { foldTokens } from '../normalize/normalize.ts';
+import { SUBDIVISION_CODES, SUBDIVISION_NAMES } from '../record/subdivision-names.generated.ts';
+
+export interface State {
+  /** ISO 3166-2 code (`DE-BY`). */
+  code: string;
+  country: string;
+  /** Sum of its places' ranks. */
+  importance: number;
+  /** How many places it holds. */
+  places: number;
+  /** Its most important place document (the state answer's point and admin row). */
+  doc: number;
+  /** Its names, folded: local ones first, then the language-tagged ones. */
+  names: string[];
+}
+
+/** A state a name names, and whether that name is a language-tagged one (not the local name). */
+export interface StateNaming {
+  state: State;
+  tagged: boolean;
+}
+
+export interface StateTable {
+  /** Folded name → the states it names (none for a state that holds no place in this index). */
+  byName: Map<string, StateNaming[]>;
+}
+
+const tables = new WeakMap<AddressIndex, StateTable>();
+
+/** `name` folded as query tokens join (`Île-de-France` → `ile de france`), '' when it has no words. */
+export function stateKey(name: string): string {
+  // (CLDR marks some names with a footnote: `Île-de-France²`)
+  return foldTokens(name.replace(/[\u00b2\u00b3\u00b9]/g, '')).join(' ');
+}
+
+export function stateTable(index: AddressIndex): StateTable {
+  let t = tables.get(index);
+  if (!t) tables.set(index, (t = buildTable(index)));
+  return t;
+}
+
+function buildTable(index: AddressIndex): StateTable {
+  const c = index.c;
+  const byCode = new Map<string, State>();
+  const localNames = new Map<string, Set<string>>();
+  const byName = new Map<string, StateNaming[]>();
+  const name = (key: string) => {
+    let l = byName.get(key);
+    if (!l) byName.set(key, (l = []));
+    return l;
+  };
+  // the local names of every admin row (a name with both languages, `Valais/Wallis`, by each)
+  for (let a = 0; a < c.admStateName.length; a++) {
+    const code = index.str(c.admStateCode[a]!);
+    for (const part of splitLocal(index.str(c.admStateName[a]!))) {
+      const key = stateKey(part);
+      if (!key) continue;
+      name(key);
+      if (!code) continue;
+      let s = localNames.get(code);
+      if (!s) localNames.set(code, (s = new Set()));
+      s.add(key);
+    }
+  }
+  // importance and point: one pass over the place documents
+  for (let d = 0; d < c.docKind.length; d++) {
+    if (c.docKind[d] !== DOC_PLACE) continue;
+    const code = index.str(c.admStateCode[c.docAdmin[d]!]!);
+    if (!code) continue;
+    let s = byCode.get(code);
+    if (!s) byCode.set(code, (s = { code, country: index.str(c.docCountry[d]!), importance: 0, places: 0, doc: d, names: [...(localNames.get(code) ?? [])] }));
+    s.importance += c.docRank[d]!;
+    s.places++;
+    if (c.docRank[d]! > c.docRank[s.doc]!) s.doc = d;
+  }
+  for (const s of byCode.values()) for (const key of s.names) name(key).push({ state: s, tagged: false });
+  // the language-tagged names
+  const codes = SUBDIVISION_CODES.split(' ');
+  for (const packed of Object.values(SUBDIVISION_NAMES)) {
+    const names = packed.split('|');
+    for (let i = 0; i < names.length; i++) {
+      const key = names[i] ? stateKey(names[i]!) : '';
+      if (!key) continue;
+      const list = name(key);
+      const s = byCode.get(codes[i]!);
+      if (!s || list.some((n) => n.state === s)) continue;
+      list.push({ state: s, tagged: true });
+      s.names.push(key);
+    }
+  }
+  return { byName };
+}
+
+/** The parts of a local name that writes two languages (`Valais/Wallis`), each a name. */
+function splitLocal(name: string): string[] {
+  return name.split('/').map((p) => p.trim()).filter(Boolean);
+}
