@@ -5,6 +5,7 @@
 import type { SearchRecord } from '../../../src/contract/records.ts';
 import { distanceMeters } from '../../../src/data/geo.ts';
 import { foldText, postcodeKey } from '../../../src/engine/lookup/normalize/normalize.ts';
+import { SUBDIVISION_CODES, SUBDIVISION_NAMES } from '../../../src/engine/lookup/record/subdivision-names.generated.ts';
 import type { AreaTruth, PeopleCase, PlaceTruth, StateTruth } from './cases.ts';
 
 /** One name is the other, or the other with words added (`København V`, `Wien, Innere Stadt`, `Il-Fgura`). */
@@ -39,8 +40,15 @@ export function areaRight(t: AreaTruth, r: SearchRecord): boolean {
   if (t.postcode && r.zip && postcodeKey(r.zip) === postcodeKey(t.postcode)) return true;
   if (t.city) return !!r.city && [t.city, ...(t.cityNames ?? [])].some((n) => sameName(n, r.city));
   if (t.postcode) return false;
-  // a region or a country asked for alone
-  return !t.state || [r.state_name, r.state].some((s) => !!s && sameName(s, t.state!));
+  // a region or a country asked for alone (by any name the subdivision table gives the answer's
+  // state: Pelias writes `Sardinia`, the answer's state_name is the local `Sardegna`)
+  return !t.state || [r.state_name, r.state, ...subdivisionNames(r.state_code)].some((s) => !!s && sameName(s, t.state!));
+}
+
+/** The names of an ISO 3166-2 subdivision in every language of the pinned table. */
+function subdivisionNames(code: string): string[] {
+  const i = code ? SUBDIVISION_CODES.split(' ').indexOf(code) : -1;
+  return i < 0 ? [] : Object.values(SUBDIVISION_NAMES).map((packed) => packed.split('|')[i] ?? '');
 }
 
 /**

@@ -6,13 +6,15 @@
  * exists), no city, the point of the state's most important place (state-table.ts) and matchlevel
  * `general`.
  *
- * The place the search chose stays:
+ * The place (or postal place) the search chose stays:
  * - when the state is named after it: the place lies in the state and its name's words are all in
  *   one of the state's names (`Berlin`, `Wien`/`Vienna`, `Geneva`, `Salzburg`, `Luxembourg`, the
  *   Comunidad de Madrid, the towns that are first-level subdivisions in SI and MT);
- * - when it is named by its own name and is a city (`Paraná`, `Victoria`) or the state is not
- *   MUCH_MORE_IMPORTANT than it (`Münster` is the city, not the Irish province; `Bavaria` is the
- *   Land, not the village), or named otherwise and MUCH_MORE_IMPORTANT than the state;
+ * - when it outweighs the state (placeOutweighs): named by its own name, it is a city or the state
+ *   is not MUCH_MORE_IMPORTANT than it (`Münster` is the city, not the Irish province; `Bavaria` is
+ *   the Land, not the village); named otherwise (another name, its first words), it is
+ *   MUCH_MORE_IMPORTANT than a state named by its local name, or more important than one named by
+ *   a tagged name (`Freiburg`: Freiburg im Breisgau, not the canton of Fribourg);
  * - when the query gives a reason for it: a postcode, a house number, a street or any other word
  *   than the state's name, a county, or a country where no state bears the name (`Bavaria, Italy`
  *   is the village); none of these reaches here, since only a query that is the name alone does.
@@ -22,14 +24,14 @@
  * ALT_NAME_QUALITY: WEAK_PLACE_NAME); two states of the name, neither MUCH_MORE_IMPORTANT than the
  * other, and nothing in the query deciding: the more important one, as a guess (HOMONYM_GUESS).
  */
-import { DOC_PLACE, ROLE_ADMIN } from '../../index/format.ts';
+import { DOC_PLACE, DOC_STREET, ROLE_ADMIN } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import { foldTokens } from '../normalize/normalize.ts';
 import { COUNTRY_WEIGHT, type ParsedQuery, type QueryToken } from '../parse/parse.ts';
 import type { Choice } from '../record/record.ts';
 import { HOMONYM_GUESS, type Deduction } from '../score/deductions.ts';
 import type { NamedPlace } from './named-place.ts';
-import { MUCH_MORE_IMPORTANT } from './place-hits.ts';
+import { MUCH_MORE_IMPORTANT, POSTAL_PLACE_RANK } from './place-hits.ts';
 import { stateTable, type State, type StateNaming } from './state-table.ts';
 
 /** How well a state's language-tagged name explains the words: as another name of a place does (place-hits.ts). */
@@ -66,17 +68,8 @@ export function stateAnswer(index: AddressIndex, q: ParsedQuery, choice: Choice)
     const code = index.str(c.admStateCode[c.docAdmin[best.doc]!]!);
     const own = named.find((n) => n.state.code === code);
     if (own && namedAfter(index, best.doc, own.state)) return undefined;
-    // a place named by its own name, as the state is, stays when it is a city (CITY_RANK: `Paraná`
-    // is the Argentine city, `Victoria` the Canadian one, as people name cities far more often
-    // than regions) or the state is not MUCH_MORE_IMPORTANT (as betterPlace weighs two places named
-    // in full: `Münster` is the city, not the Irish province; `Bavaria` the Land, not the village); one named by another name or its first
-    // words stays only when it is MUCH_MORE_IMPORTANT than the state (as betterPlace weighs a place
-    // named otherwise against one named in full); a street or postcode has no importance of its own
-    if (c.docKind[best.doc] === DOC_PLACE) {
-      const rank = c.docRank[best.doc]!, importance = named[0]!.state.importance;
-      const ownName = foldTokens(index.str(c.docCity[best.doc]!)).join(' ') === text;
-      if (ownName ? rank >= CITY_RANK || importance <= rank * MUCH_MORE_IMPORTANT : rank > importance * MUCH_MORE_IMPORTANT) return undefined;
-    }
+    // (a place that leaves words of the state's name unexplained is no rival: `Zagreb County`)
+    if (c.docKind[best.doc] !== DOC_STREET && !best.explained.includes(0) && placeOutweighs(index, best.doc, text, named[0]!)) return undefined;
   }
   return { q: asked, choice: { best: stateChoice(index, asked, named), ambiguous: false } };
 }
@@ -88,12 +81,32 @@ function onlyWords(q: ParsedQuery): boolean {
   return q.tokens.every((t) => t.field === 'free');
 }
 
-/** The states of more than one place the words `text` name (the most important first), in `country` when given; undefined when none. */
+/**
+ * The place `doc` the search found is the better answer than the state, weighed as betterPlace
+ * weighs two places: one named by its own name (as typed) against one named otherwise (a tagged
+ * name, its first words) wins unless the other is MUCH_MORE_IMPORTANT; two named alike, the more
+ * important, the place when they are close. A place named by its own name that is a city stays
+ * (CITY_RANK: `Paraná` is the Argentine city, `Victoria` the Canadian one: people name cities far
+ * more often than regions), as does one the state does not outweigh MUCH_MORE_IMPORTANT times
+ * (`Münster` is the city, not the Irish province; `Bavaria` is the Land, not the village; `Freiburg`
+ * is Freiburg im Breisgau, not the canton the Germans call so).
+ */
+function placeOutweighs(index: AddressIndex, doc: number, text: string, named: StateNaming): boolean {
+  const c = index.c;
+  // (a postal place has no population: it weighs as a town, as in betterPlace)
+  const rank = c.docKind[doc] === DOC_PLACE ? c.docRank[doc]! : POSTAL_PLACE_RANK, importance = named.state.importance;
+  const placeFull = foldTokens(index.str(c.docCity[doc]!)).join(' ') === text, stateFull = !named.tagged;
+  if (placeFull) return rank >= CITY_RANK || importance <= rank * MUCH_MORE_IMPORTANT;
+  return stateFull ? rank > importance * MUCH_MORE_IMPORTANT : rank >= importance;
+}
+
+/** The states the words `text` name (by a tagged name, only those of more than one place) (the most important first), in `country` when given; undefined when none. */
 function statesNamed(index: AddressIndex, text: string, country: string): StateNaming[] | undefined {
   const list = stateTable(index).byName.get(text);
   if (!list || list.length === 0) return undefined;
-  // (a subdivision that holds one place is that place: Malta's local councils)
-  const named = list.filter((s) => s.state.places > 1 && (!country || s.state.country === country));
+  // (a subdivision of one place is a town, named by its own name: Malta's local councils, whose
+  // tagged names CLDR numbers otherwise than the layer does: its `Mdina` is the layer's MT-29, Lija)
+  const named = list.filter((s) => (!country || s.state.country === country) && (!s.tagged || s.state.places > 1));
   if (named.length === 0) return undefined;
   return [...named].sort((a, b) => b.state.importance - a.state.importance);
 }

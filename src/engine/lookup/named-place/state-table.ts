@@ -65,7 +65,7 @@ function buildTable(index: AddressIndex): StateTable {
     if (!l) byName.set(key, (l = []));
     return l;
   };
-  // the local names of every admin row (a name with both languages, `Valais/Wallis`, by each)
+  // the local names of every admin row (a name with both languages, `Valais/Wallis`, also by each)
   for (let a = 0; a < c.admStateName.length; a++) {
     const code = index.str(c.admStateCode[a]!);
     for (const part of splitLocal(index.str(c.admStateName[a]!))) {
@@ -107,7 +107,8 @@ function buildTable(index: AddressIndex): StateTable {
   return { byName };
 }
 
-/** The parts of a local name that writes two languages (`Valais/Wallis`), each a name. */
+/** A local name, and each part of one that writes two languages (`Valais/Wallis`). */
 function splitLocal(name: string): string[] {
-  return name.split('/').map((p) => p.trim()).filter(Boolean);
+  const parts = name.split('/').map((p) => p.trim()).filter(Boolean);
+  return parts.length > 1 ? [name, ...parts] : parts;
 }
