@@ -16,7 +16,8 @@ import type { PeopleCase, PlaceTruth } from '../../eval/lookup/people/cases.ts';
 import { evaluateCases } from '../../eval/lookup/people/evaluate.ts';
 import { placeCases, withoutDiacritics } from '../../eval/lookup/people/places.ts';
 import { allowedCountries } from '../../eval/lookup/people/ruled-out.ts';
-import { areaRight, placeRight } from '../../eval/lookup/people/score.ts';
+import { areaRight, placeRight, stateRight } from '../../eval/lookup/people/score.ts';
+import { stateCases } from '../../eval/lookup/people/states.ts';
 import { fnv1a, halfOf, seededSample } from '../../eval/lookup/people/split.ts';
 import { asWritten } from '../../eval/lookup/people/synthetic-streets.ts';
 import { describeWithSharedData } from '../helpers/shared-data.ts';
@@ -67,6 +68,20 @@ describe('people sets: truth rules', () => {
     expect(areaRight(t, rec({ country_iso_2: 'NO', zip: '1620' }))).toBe(false);
     expect(areaRight({ kind: 'area', country: 'IT', city: '', state: 'Marche' }, rec({ country_iso_2: 'IT', state_name: 'Marche' }))).toBe(true);
   });
+  it('a state is right by its code or its name, with no city or the city it is named after', () => {
+    const by = { kind: 'state' as const, codes: ['DE-BY'], names: ['Bayern', 'Bavaria'] };
+    expect(stateRight(by, rec({ country_iso_2: 'DE', state_code: 'DE-BY', state_name: 'Bayern' }))).toBe(true);
+    expect(stateRight(by, rec({ country_iso_2: 'DE', state_code: 'DE-BY', state_name: 'Bayern', city: 'München' }))).toBe(false);
+    expect(stateRight(by, rec({ country_iso_2: 'IT', state_code: 'IT-34', city: 'Bavaria' }))).toBe(false);
+    const wien = { kind: 'state' as const, codes: ['AT-9'], names: ['Wien', 'Vienna'] };
+    expect(stateRight(wien, rec({ country_iso_2: 'AT', state_code: 'AT-9', city: 'Wien' }))).toBe(true);
+    // by name in its country: the table's code numbered otherwise
+    const mosta = { kind: 'state' as const, codes: ['MT-32'], names: ['Mosta'] };
+    expect(stateRight(mosta, rec({ country_iso_2: 'MT', state_code: 'MT-31', state_name: 'Il-Mosta', city: 'Mosta' }))).toBe(true);
+    expect(stateRight(mosta, rec({ country_iso_2: 'DE', state_code: 'DE-BY', state_name: 'Mosta' }))).toBe(false);
+    // a region asked for: any name of the answer's state in the subdivision table
+    expect(areaRight({ kind: 'area', country: 'IT', city: '', state: 'Sardinia' }, rec({ country_iso_2: 'IT', state_code: 'IT-88', state_name: 'Sardegna' }))).toBe(true);
+  });
   it('ruled-out countries come from the postcode shape and a certain street word', () => {
     expect(allowedCountries('75001', 'Rue de Rivoli', 'FR')).toEqual(['FR']);
     expect(allowedCountries('00-950', 'ul. Polna', 'PL')).toEqual(['PL']);
@@ -102,6 +117,17 @@ describeWithSharedData('people sets: cases and a fixed slice on the embedded def
     expect(expects('Córdoba', 'ES')).toBe('AR');
     expect(expects('Türi', 'EE')).toBe('EE');
     expect(new Set(places.map((c) => c.id)).size).toBe(places.length);
+  });
+  it('states: every pattern, local and English names alone and with the country, one truth per name', () => {
+    const states = stateCases();
+    expect(new Set(states.map((c) => c.pattern))).toEqual(new Set(['local name', 'local name, country', 'English name', 'English name, country', 'other-language name']));
+    const bavaria = states.find((c) => c.query.address === 'Bavaria');
+    expect(bavaria?.truth).toMatchObject({ kind: 'state', codes: ['DE-BY'] });
+    expect(states.find((c) => c.query.address === 'Bayern, Deutschland')?.truth).toMatchObject({ codes: ['DE-BY'] });
+    expect(new Set(states.map((c) => c.id)).size).toBe(states.length);
+    const tune = states.filter((c) => c.half === 'tune').length / states.length;
+    expect(tune).toBeGreaterThan(0.4);
+    expect(tune).toBeLessThan(0.6);
   });
   it('both halves hold about half of each set', () => {
     for (const cs of [places, addresses]) {
