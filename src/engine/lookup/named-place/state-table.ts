@@ -78,10 +78,12 @@ function buildTable(index: AddressIndex): StateTable {
       s.add(key);
     }
   }
-  // importance and point: one pass over the place documents
+  // importance and point: one pass over the place documents (each admin row's code read once)
+  const codeOf: string[] = [];
+  for (let a = 0; a < c.admStateCode.length; a++) codeOf.push(index.str(c.admStateCode[a]!));
   for (let d = 0; d < c.docKind.length; d++) {
     if (c.docKind[d] !== DOC_PLACE) continue;
-    const code = index.str(c.admStateCode[c.docAdmin[d]!]!);
+    const code = codeOf[c.docAdmin[d]!]!;
     if (!code) continue;
     let s = byCode.get(code);
     if (!s) byCode.set(code, (s = { code, country: index.str(c.docCountry[d]!), importance: 0, places: 0, doc: d, names: [...(localNames.get(code) ?? [])] }));
