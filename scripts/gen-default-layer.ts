@@ -381,6 +381,13 @@ function nearest(c: City): Pc | undefined {
   }
   return best;
 }
+/** Kilometres between a place and a postcode entry (equirectangular; for short distances). */
+const kmTo = (c: City, p: Pc) => 111.2 * Math.hypot(p.lat - c.lat, (p.lon - c.lon) * Math.cos((c.lat * Math.PI) / 180));
+/** A postal place 5 km or more from the place, at least twice as far as one of `own` (postal places of its own name). */
+function awayFrom(c: City, p: Pc, own: readonly Pc[]): boolean {
+  const d = kmTo(c, p);
+  return d >= 5 && own.some((o) => kmTo(c, o) * 2 <= d);
+}
 /** Letters outside ASCII (marks, other scripts) of a name. */
 const nonAscii = (s: string) => s.replace(/[\u0000-\u007f]/g, '').length;
 /**
@@ -403,6 +410,8 @@ cities.forEach((c, i) => {
   const [dLat, dLon] = large ? [0.15, 0.2] : [0.03, 0.045];
   const near = (p: Pc) => Math.abs(p.lat - c.lat) < dLat && Math.abs(p.lon - c.lon) < dLon;
   if (!large && [geonamesName.get(i)!, asciiOf.get(i)!].some((n) => pcByName.has(`${c.cc}|${n}`))) return;
+  // the postal places that bear its own GeoNames name, near it
+  const ownPostal = [geonamesName.get(i)!, asciiOf.get(i)!].flatMap((n) => (pcByName.get(`${c.cc}|${n}`) ?? []).filter(near));
   for (const a of allAlt.get(i) ?? []) {
     if (a === c.name) continue;
     const ps = (pcByName.get(`${c.cc}|${foldText(a)}`) ?? []).filter(near);
@@ -411,6 +420,14 @@ cities.forEach((c, i) => {
     // the same words written without their marks or in capitals (Spain's and Argentina's postal
     // names: Cordoba, CORDOBA) are the local name already: GeoNames' spelling stays (Córdoba)
     if (foldText(postal) === foldText(c.name) && nonAscii(postal) <= nonAscii(c.name)) return;
+    // another name that is a distinct locality's, away from the place, while a postal place with
+    // its own name lies at it: the neighbour's name, neither this place's name nor one it is
+    // found by (Launceston, TAS, lists Patersonia, its first name and a locality 17 km away; the
+    // post has Launceston at the city)
+    if (foldText(postal) !== foldText(c.name) && ps.every((p) => awayFrom(c, p, ownPostal))) {
+      c.alt = c.alt.filter((x) => foldText(x) !== foldText(a));
+      continue;
+    }
     if (!large && (!/\p{Ll}/u.test(postal) || ownNames.has(`${c.cc}|${foldText(postal)}`))) return;
     ownNames.add(`${c.cc}|${foldText(postal)}`);
     if (!c.alt.includes(c.name)) c.alt.push(c.name);
