@@ -22,4 +22,17 @@ describe('the embedded default layer reader', () => {
     expect(p10115).toMatchObject({ place: 'Berlin', stateCode: 'DE-BE' });
     expect(Math.abs(p10115!.lat - 52.53)).toBeLessThan(0.05);
   });
+  it('a large place keeps its own name where another of its names is a neighbouring locality\'s (scripts/gen-default-layer.ts)', async () => {
+    const au = new Map<string, Place>();
+    await readDefaultLayer({
+      address() {}, line() {}, admin() {}, reject() {}, postcode() {},
+      place(p) { if (p.country === 'AU' && ['Launceston', 'Patersonia', 'Darwin'].includes(p.name)) au.set(p.name, { ...p }); },
+    });
+    // Launceston, TAS: GeoNames lists Patersonia (its first name, a locality 17 km away)
+    expect(au.get('Launceston')).toMatchObject({ stateCode: 'AU-TAS' });
+    expect(au.get('Launceston')!.altNames ?? []).not.toContain('Patersonia');
+    expect(au.has('Patersonia')).toBe(false);
+    // Darwin: GeoNames lists Palmerston, a city of its own 20 km away
+    expect(au.get('Darwin')!.altNames ?? []).not.toContain('Palmerston');
+  });
 });
