@@ -100,7 +100,7 @@ function placeOutweighs(index: AddressIndex, doc: number, text: string, named: S
   return stateFull ? rank > importance * MUCH_MORE_IMPORTANT : rank >= importance;
 }
 
-/** The states the words `text` name (by a tagged name, only those of more than one place) (the most important first), in `country` when given; undefined when none. */
+/** The states the words `text` name, in `country` when given, the most important first; undefined when none. */
 function statesNamed(index: AddressIndex, text: string, country: string): StateNaming[] | undefined {
   const list = stateTable(index).byName.get(text);
   if (!list || list.length === 0) return undefined;
@@ -117,6 +117,7 @@ function statesNamed(index: AddressIndex, text: string, country: string): StateN
  */
 function withCountryWords(q: ParsedQuery, words: string[], again: boolean): ParsedQuery {
   const added = words.length - q.tokens.length;
+  if (added <= 0) return q;
   const tokens: QueryToken[] = [];
   let k = 0;
   for (const w of words) {
