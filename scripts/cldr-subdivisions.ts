@@ -54,7 +54,9 @@ export function cldrSubdivisionNames(lang: string): Record<string, string> {
   let m = nameCache.get(lang);
   if (m) return m;
   try {
-    m = (readJson(resolve(namesDir, lang, `${lang}.json`)) as Names).subdivisions?.localeDisplayNames?.subdivisions ?? {};
+    const raw = (readJson(resolve(namesDir, lang, `${lang}.json`)) as Names).subdivisions?.localeDisplayNames?.subdivisions ?? {};
+    // CLDR marks a few names with a footnote (en `frIDF`: `Île-de-France²`): no part of the name
+    m = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v.replace(/[\u00b9\u00b2\u00b3]+$/u, '')]));
   } catch {
     m = {};
   }

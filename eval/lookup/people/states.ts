@@ -26,8 +26,7 @@ import { LOCAL_LANG } from './places.ts';
 
 interface StateNames { code: string; cc: string; local: string; english: string; others: string[] }
 
-/** `Île-de-France²`: CLDR marks some names with a footnote. */
-const clean = (s: string) => s.replace(/[\u00b2\u00b3\u00b9]/g, '').trim();
+const clean = (s: string) => s.trim();
 
 function stateNames(): StateNames[] {
   const yaml = parseYaml(readFileSync(sharedDataPath('address-formatting', 'conf', 'state_codes.yaml'), 'utf8')) as Record<string, Record<string, string | Record<string, string>>>;

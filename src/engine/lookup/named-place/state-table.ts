@@ -44,9 +44,8 @@ export interface StateTable {
 const tables = new WeakMap<AddressIndex, StateTable>();
 
 /** `name` folded as query tokens join (`Île-de-France` → `ile de france`), '' when it has no words. */
-export function stateKey(name: string): string {
-  // (CLDR marks some names with a footnote: `Île-de-France²`)
-  return foldTokens(name.replace(/[\u00b2\u00b3\u00b9]/g, '')).join(' ');
+function stateKey(name: string): string {
+  return foldTokens(name).join(' ');
 }
 
 export function stateTable(index: AddressIndex): StateTable {

@@ -137,6 +137,8 @@ describe('issue 18: local names by default, the locale\'s where a source has the
     const st = (q: SearchRequest) => lookup(index, q).state_name;
     expect(st({ city: 'Amsterdam' })).toBe('Noord-Holland');
     expect(st({ city: 'Amsterdam', locale: 'en' })).toBe('North Holland');
+    // without CLDR's footnote mark (`Île-de-France²`)
+    expect(st({ city: 'Paris', locale: 'en' })).toBe('Île-de-France');
     expect(st({ city: 'Bern' })).toBe('Bern');
     expect(st({ city: 'Bern', locale: 'fr' })).toBe('Berne');
     expect(st({ city: 'Warszawa' })).toBe('województwo mazowieckie');
