@@ -55,12 +55,17 @@ function subdivisionNames(code: string): string[] {
  * A state is right when the answer's state is one of the states bearing the name (by its
  * state_code, or by its state_name in that state's country: the table's codes and the local names
  * are numbered differently for some countries, MT), and it has no city or its city is the state's
- * namesake (one of the state's names, or it with words added).
+ * namesake (one of the state's names, or it with words added). The state's names are the table's
+ * and, when the answer's state_code is one of the expected ones, the answer's own state_name: the
+ * index's local name of that very state, which the table lacks for CY, PT, BG and LV (`Nicosia` →
+ * the city Lefkosia in the district Lefkosia, CY-01).
  */
 export function stateRight(t: StateTruth, r: SearchRecord): boolean {
+  const byCode = t.codes.includes(r.state_code);
   const byName = t.codes.some((c) => c.startsWith(r.country_iso_2 + '-')) && t.names.some((n) => sameName(n, r.state_name));
-  if (!t.codes.includes(r.state_code) && !byName) return false;
-  return !r.city || t.names.some((n) => sameName(n, r.city));
+  if (!byCode && !byName) return false;
+  const names = byCode && r.state_name ? [...t.names, r.state_name] : t.names;
+  return !r.city || names.some((n) => sameName(n, r.city));
 }
 
 export function isRight(c: PeopleCase, r: SearchRecord): boolean {
