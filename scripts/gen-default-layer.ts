@@ -104,6 +104,14 @@ function isoOf(cc: string, code: string, name: string, idx: Map<string, Set<stri
   return '';
 }
 
+/** GeoNames' Maltese council codes that differ from ISO 3166-2:MT (the others are the same). */
+const MT_GEONAMES_TO_ISO: Record<string, string> = {
+  '11': '13', '12': '14', '13': '15', '14': '16', '15': '17', '16': '11', '17': '12', '20': '29', '21': '31', '22': '33',
+  '23': '34', '24': '35', '25': '20', '26': '21', '27': '22', '28': '23', '29': '24', '30': '25', '31': '26', '32': '27',
+  '33': '28', '34': '30', '35': '32', '45': '46', '46': '45', '48': '49', '49': '48', '51': '53', '52': '51', '53': '54',
+  '54': '52', '58': '59', '59': '58', '65': '66', '66': '65',
+};
+
 /**
  * Hand decisions for names CLDR spells too differently (GeoNames postal admin1 code → ISO 3166-2
  * suffix, checked against ISO 3166-2 as CLDR 48 has it; a code that is not a current first-level
@@ -132,7 +140,14 @@ const MANUAL: Record<string, Record<string, string>> = {
   AT: { '01': '1', '02': '2', '03': '3', '04': '4', '05': '5', '06': '6', '07': '7', '08': '8', '09': '9' },
   DK: { '17': '84', '18': '82', '19': '81', '20': '85', '21': '83', '84': '84', '82': '82', '81': '81', '85': '85', '83': '83' },
   FR: { '11': 'IDF', '24': 'CVL', '27': 'BFC', '28': 'NOR', '32': 'HDF', '44': 'GES', '52': 'PDL', '53': 'BRE', '75': 'NAQ', '76': 'OCC', '84': 'ARA', '93': 'PAC', '94': '20R' },
-  MT: Object.fromEntries(Array.from({ length: 68 }, (_, i) => [String(i + 1).padStart(2, '0'), String(i + 1).padStart(2, '0')])),
+  // MT: GeoNames numbers the 68 local councils in an order of their own (Maltese names, articles
+  // and all), ISO 3166-2:MT in another; matched by name against CLDR's and by each code's points
+  // (GeoNames 45 Ir-Rabat lies on Malta: ISO 46 Rabat; its 46 Victoria on Gozo: ISO 45; its 65
+  // Ħaż-Żebbuġ on Malta: ISO 66; its 66 on Gozo: ISO 65). It was taken as the identity before.
+  MT: Object.fromEntries(Array.from({ length: 68 }, (_, i) => {
+    const gn = String(i + 1).padStart(2, '0');
+    return [gn, MT_GEONAMES_TO_ISO[gn] ?? gn];
+  })),
   CY: { '01': '04', '02': '06', '03': '03', '04': '01', '05': '02', '06': '05' },
   BG: {
     BLG: '01', BGS: '02', VAR: '03', VTR: '04', VID: '05', VRC: '06', GAB: '07', DOB: '08', KRZ: '09', KNL: '10', LOV: '11',

@@ -35,4 +35,18 @@ describe('the embedded default layer reader', () => {
     // Darwin: GeoNames lists Palmerston, a city of its own 20 km away
     expect(au.get('Darwin')!.altNames ?? []).not.toContain('Palmerston');
   });
+  it("gives Malta's local councils their ISO 3166-2 codes, not GeoNames' own numbering", async () => {
+    const mt = new Map<string, string | undefined>();
+    await readDefaultLayer({
+      address() {}, line() {}, admin() {}, reject() {}, place() {},
+      postcode(p) { if (p.country === 'MT' && ['MDN', 'ISL', 'VCT', 'RBT', 'SLM', 'ZBG'].includes(p.code.slice(0, 3))) mt.set(`${p.code.slice(0, 3)} ${p.place}`, p.stateCode); },
+    });
+    // ISO 3166-2:MT (as CLDR has it): 20 Isla (Senglea), 29 Mdina, 45 Rabat Gozo (Victoria), 46 Rabat Malta, 56 Sliema
+    const byPlace = (name: string) => [...mt.entries()].find(([k]) => k.endsWith(' ' + name))?.[1];
+    expect(byPlace('Mdina')).toBe('MT-29');
+    expect(byPlace('Isla')).toBe('MT-20');
+    expect(byPlace('Victoria')).toBe('MT-45');
+    expect(byPlace('Rabat')).toBe('MT-46');
+    expect(byPlace('Sliema')).toBe('MT-56');
+  });
 });
