@@ -158,6 +158,8 @@ interface WorkerRun {
   rate: number;
   batches: number;
   cpuSeconds: number;
+  /** CPU of the main thread alone (process.threadCpuUsage): the worker's bottleneck. */
+  mainCpuSeconds: number;
   results: string;
   ledger: string;
 }
@@ -181,12 +183,14 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   });
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const main0 = process.threadCpuUsage();
   const elu0 = performance.eventLoopUtilization();
   await w.start();
   await waitCommitted(group, input);
   const seconds = (performance.now() - t0) / 1000;
   const elu = performance.eventLoopUtilization(elu0).utilization;
   const cpu = process.cpuUsage(cpu0); // the whole process: this worker, its pool threads, and the bench's own offset polling
+  const main = process.threadCpuUsage(main0);
   const ledgerCount = await billing.store.ledgerCount(account.account);
   const batches = Number((await metrics.registry.getSingleMetricAsString('addrflow_kafka_batches_committed_total')).match(/ (\d+)$/m)?.[1] ?? 0);
   await w.stop();
@@ -195,9 +199,10 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   await billing.close();
   rmSync(dir, { recursive: true, force: true });
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(N / seconds).toLocaleString('en').padStart(7)} records/s, CPU ${cpuSeconds.toFixed(1)} s (${ledgerCount.toLocaleString('en')} ledger entries, ${batches} transactions)`);
+  const mainCpuSeconds = (main.user + main.system) / 1e6;
+  console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(N / seconds).toLocaleString('en').padStart(7)} records/s, CPU ${cpuSeconds.toFixed(1)} s, main thread ${mainCpuSeconds.toFixed(1)} s (${ledgerCount.toLocaleString('en')} ledger entries, ${batches} transactions)`);
   phases.print(client, seconds, elu);
-  return { rate: N / seconds, batches, cpuSeconds, results, ledger };
+  return { rate: N / seconds, batches, cpuSeconds, mainCpuSeconds, results, ledger };
 }
 
 /** What the worker wrote (every committed result and ledger entry): the passthrough writes the same bytes again. */
@@ -216,11 +221,13 @@ async function templates(run: WorkerRun): Promise<{ results: OutMessage[]; ledge
 async function floor(input: string, client: KafkaClientName, round: number, tpl: { results: OutMessage[]; ledger: OutMessage[] }): Promise<number> {
   const tag = `${client}-${round}`;
   const group = `bench-${run}-floor-${tag}`;
+  const cpu0 = process.cpuUsage();
   const rate = await transactionalPassthrough({
     client, brokers: brokers(), group, input, results: await topic(`floor-results-${tag}`), ledger: await topic(`floor-ledger-${tag}`),
     records: N, templates: tpl, committed: () => waitCommitted(group, input),
   });
-  console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(rate).toLocaleString('en').padStart(7)} records/s  same-client transactional passthrough (result + ledger message per record)`);
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(rate).toLocaleString('en').padStart(7)} records/s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s  same-client transactional passthrough (result + ledger message per record)`);
   return rate;
 }
 
@@ -257,11 +264,11 @@ try {
     }
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const med = new Map([...runs].map(([c, xs]) => [c, { rate: median(xs.map((x) => x.rate)), cpu: median(xs.map((x) => x.cpuSeconds)), floor: median(floors.get(c)!) }]));
+  const med = new Map([...runs].map(([c, xs]) => [c, { rate: median(xs.map((x) => x.rate)), cpu: median(xs.map((x) => x.cpuSeconds)), main: median(xs.map((x) => x.mainCpuSeconds)), floor: median(floors.get(c)!) }]));
   const avg = (list: OutMessage[]): number => Math.round(list.reduce((s, m) => s + (m.value?.length ?? 0) + (m.key?.length ?? 0), 0) / Math.max(1, list.length));
   console.log(`floor messages: results ${avg(tpl!.results)} B, ledger ${avg(tpl!.ledger)} B (key + value, mean of what the worker wrote)`);
   for (const [client, m] of med) {
-    console.log(`addrflow worker on ${client} (decode, billing, engine, EOS), ${threads} threads: median ${Math.round(m.rate).toLocaleString('en')} records/s, CPU ${m.cpu.toFixed(1)} s (${runs.get(client)!.map((x) => Math.round(x.rate)).join(' / ')})`);
+    console.log(`addrflow worker on ${client} (decode, billing, engine, EOS), ${threads} threads: median ${Math.round(m.rate).toLocaleString('en')} records/s, CPU ${m.cpu.toFixed(1)} s, main thread ${m.main.toFixed(1)} s (${runs.get(client)!.map((x) => Math.round(x.rate)).join(' / ')})`);
     console.log(`same-client transactional passthrough on ${client}, worker's volume: median ${Math.round(m.floor).toLocaleString('en')} records/s (${floors.get(client)!.map(Math.round).join(' / ')})`);
     console.log(`ratio worker / same-client floor, ${client}: ${(m.rate / m.floor).toFixed(2)} (issue 20 target >= 0.8)`);
   }
