@@ -167,7 +167,7 @@ interface WorkerRun {
 async function worker(input: string, threads: number, client: KafkaClientName, round: number): Promise<WorkerRun> {
   const dir = mkdtempSync(join(tmpdir(), 'addrflow-bench-kafka-'));
   const db = `sqlite:${join(dir, 'billing.sqlite')}`;
-  const billing = await Billing.open(db);
+  const billing = await Billing.open(db, { thread: true }); // as `addrflow consume` opens it (run-consumer.ts)
   const account = await billing.createAccount({ unlimited: true, agreements: ['lines'] });
   const tag = `${client}-${round}`;
   const [results, ledger, dlq] = [await topic(`results-${tag}`), await topic(`ledger-${tag}`), await topic(`dlq-${tag}`)];
