@@ -9,6 +9,7 @@
  */
 import { Admin, Consumer, FetchIsolationLevels, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
 import { hasKafkaError, platformaticOptions } from './client/platformatic.ts';
+import { HEADERS } from './headers.ts';
 import type { OutMessage } from './output-messages.ts';
 import { FENCED } from './slice.ts';
 import type { ConsumeHandlers, KafkaClientPort, KafkaFailure, PortOptions, PortTransaction } from './client-port.ts';
@@ -44,13 +45,16 @@ function toBuffer(v: Buffer | string | null | undefined): Buffer | undefined {
   return v === null || v === undefined ? undefined : Buffer.isBuffer(v) ? v : Buffer.from(v);
 }
 
+/** The contract's header names as bytes, encoded once (every result message carries one or two). */
+const HEADER_KEYS = new Map(Object.values(HEADERS).map((k) => [k as string, Buffer.from(k)]));
+
 /** Header keys and values as Buffers (the producer has no serializers: it writes bytes). */
 function producedHeaders(h: OutMessage['headers']): Map<Buffer, Buffer> | undefined {
   if (!h) return undefined;
   const out = new Map<Buffer, Buffer>();
   for (const [k, v] of Object.entries(h)) {
     const b = toBuffer(Array.isArray(v) ? v[0] : v);
-    if (b) out.set(Buffer.from(k), b);
+    if (b) out.set(HEADER_KEYS.get(k) ?? Buffer.from(k), b);
   }
   return out;
 }

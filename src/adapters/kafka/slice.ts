@@ -187,11 +187,10 @@ onPlan: (p: Hold) => void,
   phase('offsets into the transaction');
   await tx.commit();
   phase('commit');
-  // best effort: a row left "not exported" is mirrored again only if its record is read again
-  // by this group, which after this commit takes an offset reset
-  if (mirrored.length) await o.meter.markExported(mirrored).catch((err) => log.warn({ err }, 'could not mark ledger rows exported'));
-
-  phase('billing: mark exported');
+  // best effort, not waited for (the next slice need not wait on it; stop does): a row left "not
+  // exported" is mirrored again only if its record is read again by this group, which after this
+  // commit takes an offset reset
+  if (mirrored.length) o.meter.markExportedLater(mirrored, (err) => log.warn({ err }, 'could not mark ledger rows exported'));
   o.phases?.committed(n);
   const m = o.metrics;
   for (const [op, c] of processed) m.records.inc({ op }, c);
