@@ -23,6 +23,9 @@
  *
  *   npm run bench -- kafka          (KAFKA_BROKERS=host:port to use a running broker; otherwise
  *                                    the local broker is used or started, and stopped if started)
+ *
+ * ADDRFLOW_BENCH_KAFKA_WORKER_ONLY=platformatic (or kafkajs): one worker run on that client and
+ * nothing else (no passthroughs, no floor), for an A/B of two checkouts run in turn.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -191,6 +194,14 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const elu = performance.eventLoopUtilization(elu0).utilization;
   const cpu = process.cpuUsage(cpu0); // the whole process: this worker, its pool threads, and the bench's own offset polling
   const main = process.threadCpuUsage(main0);
+  const threadCpu = async (t: { cpuUsage(): Promise<{ user: number; system: number }> }): Promise<string> => {
+    const u = await t.cpuUsage();
+    return ((u.user + u.system) / 1e6).toFixed(1);
+  };
+  const engineThreads = (pool as unknown as { piscina: { threads: Array<{ cpuUsage(): Promise<{ user: number; system: number }> }> } }).piscina.threads;
+  const storeThread = (billing.store as unknown as { worker?: { cpuUsage(): Promise<{ user: number; system: number }> } }).worker;
+  // since each thread started (the engine threads' start, module loading included, overlaps the run)
+  const threadsLine = `engine threads ${(await Promise.all(engineThreads.map(threadCpu))).join(' + ')} s, store thread ${storeThread ? await threadCpu(storeThread) : '-'} s`;
   const ledgerCount = await billing.store.ledgerCount(account.account);
   const batches = Number((await metrics.registry.getSingleMetricAsString('addrflow_kafka_batches_committed_total')).match(/ (\d+)$/m)?.[1] ?? 0);
   await w.stop();
@@ -201,6 +212,7 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const mainCpuSeconds = (main.user + main.system) / 1e6;
   console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(N / seconds).toLocaleString('en').padStart(7)} records/s, CPU ${cpuSeconds.toFixed(1)} s, main thread ${mainCpuSeconds.toFixed(1)} s (${ledgerCount.toLocaleString('en')} ledger entries, ${batches} transactions)`);
+  console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread: main ${mainCpuSeconds.toFixed(1)} s, ${threadsLine}`);
   phases.print(client, seconds, elu);
   return { rate: N / seconds, batches, cpuSeconds, mainCpuSeconds, results, ledger };
 }
@@ -240,6 +252,17 @@ try {
   await fill(input, values);
   console.log(`input: ${N.toLocaleString('en')} lines requests, Avro single-object, ${(bytes / 1e6).toFixed(1)} MB, ${PARTITIONS} partitions (produced in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   console.log(`machine: ${availableParallelism()} cores, Node ${process.version}, kafkajs 2.2.4, Kafka broker ${brokers().join(',')}`);
+  const only = process.env.ADDRFLOW_BENCH_KAFKA_WORKER_ONLY as KafkaClientName | undefined;
+  // one worker run on one client, nothing else: an A/B of two checkouts runs this in each, in turn
+  if (only) await worker(input, Math.max(1, availableParallelism()), only, 0);
+  else await comparisons(input);
+} finally {
+  await admin.disconnect();
+  if (startedBroker) spawnSync('bash', [join(root, 'scripts/kafka-stop.sh')], { stdio: 'inherit' });
+}
+
+/** The passthroughs, then the worker and its floor on each client, interleaved; medians and ratios. */
+async function comparisons(input: string): Promise<void> {
 
   const plain = await passthrough(input, await topic('pass-plain'), false);
   console.log(`kafkajs plain passthrough (consume → produce, kafkajs commits):               ${Math.round(plain).toLocaleString('en')} records/s`);
@@ -276,7 +299,4 @@ try {
   const pf = med.get('platformatic')!;
   console.log(`ratio worker kafkajs / kafkajs plain passthrough: ${(kj.rate / plain).toFixed(2)}`);
   console.log(`ratio worker platformatic / kafkajs (throughput, medians): ${(pf.rate / kj.rate).toFixed(2)}; CPU time: ${(pf.cpu / kj.cpu).toFixed(2)}`);
-} finally {
-  await admin.disconnect();
-  if (startedBroker) spawnSync('bash', [join(root, 'scripts/kafka-stop.sh')], { stdio: 'inherit' });
 }
