@@ -23,6 +23,9 @@
  *
  *   npm run bench -- kafka          (KAFKA_BROKERS=host:port to use a running broker; otherwise
  *                                    the local broker is used or started, and stopped if started)
+ *
+ * ADDRFLOW_BENCH_KAFKA_WORKER_ONLY=platformatic (or kafkajs): one worker run on that client and
+ * nothing else (no passthroughs, no floor), for an A/B of two checkouts run in turn.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -158,6 +161,8 @@ interface WorkerRun {
   rate: number;
   batches: number;
   cpuSeconds: number;
+  /** CPU of the main thread alone (process.threadCpuUsage): the worker's bottleneck. */
+  mainCpuSeconds: number;
   results: string;
   ledger: string;
 }
@@ -165,7 +170,7 @@ interface WorkerRun {
 async function worker(input: string, threads: number, client: KafkaClientName, round: number): Promise<WorkerRun> {
   const dir = mkdtempSync(join(tmpdir(), 'addrflow-bench-kafka-'));
   const db = `sqlite:${join(dir, 'billing.sqlite')}`;
-  const billing = await Billing.open(db);
+  const billing = await Billing.open(db, { thread: true }); // as `addrflow consume` opens it (run-consumer.ts)
   const account = await billing.createAccount({ unlimited: true, agreements: ['lines'] });
   const tag = `${client}-${round}`;
   const [results, ledger, dlq] = [await topic(`results-${tag}`), await topic(`ledger-${tag}`), await topic(`dlq-${tag}`)];
@@ -181,12 +186,22 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   });
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const main0 = process.threadCpuUsage();
   const elu0 = performance.eventLoopUtilization();
   await w.start();
   await waitCommitted(group, input);
   const seconds = (performance.now() - t0) / 1000;
   const elu = performance.eventLoopUtilization(elu0).utilization;
   const cpu = process.cpuUsage(cpu0); // the whole process: this worker, its pool threads, and the bench's own offset polling
+  const main = process.threadCpuUsage(main0);
+  const threadCpu = async (t: { cpuUsage(): Promise<{ user: number; system: number }> }): Promise<string> => {
+    const u = await t.cpuUsage();
+    return ((u.user + u.system) / 1e6).toFixed(1);
+  };
+  const engineThreads = (pool as unknown as { piscina: { threads: Array<{ cpuUsage(): Promise<{ user: number; system: number }> }> } }).piscina.threads;
+  const storeThread = (billing.store as unknown as { worker?: { cpuUsage(): Promise<{ user: number; system: number }> } }).worker;
+  // since each thread started (the engine threads' start, module loading included, overlaps the run)
+  const threadsLine = `engine threads ${(await Promise.all(engineThreads.map(threadCpu))).join(' + ')} s, store thread ${storeThread ? await threadCpu(storeThread) : '-'} s`;
   const ledgerCount = await billing.store.ledgerCount(account.account);
   const batches = Number((await metrics.registry.getSingleMetricAsString('addrflow_kafka_batches_committed_total')).match(/ (\d+)$/m)?.[1] ?? 0);
   await w.stop();
@@ -195,9 +210,11 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   await billing.close();
   rmSync(dir, { recursive: true, force: true });
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(N / seconds).toLocaleString('en').padStart(7)} records/s, CPU ${cpuSeconds.toFixed(1)} s (${ledgerCount.toLocaleString('en')} ledger entries, ${batches} transactions)`);
+  const mainCpuSeconds = (main.user + main.system) / 1e6;
+  console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(N / seconds).toLocaleString('en').padStart(7)} records/s, CPU ${cpuSeconds.toFixed(1)} s, main thread ${mainCpuSeconds.toFixed(1)} s (${ledgerCount.toLocaleString('en')} ledger entries, ${batches} transactions)`);
+  console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread: main ${mainCpuSeconds.toFixed(1)} s, ${threadsLine}`);
   phases.print(client, seconds, elu);
-  return { rate: N / seconds, batches, cpuSeconds, results, ledger };
+  return { rate: N / seconds, batches, cpuSeconds, mainCpuSeconds, results, ledger };
 }
 
 /** What the worker wrote (every committed result and ledger entry): the passthrough writes the same bytes again. */
@@ -216,11 +233,13 @@ async function templates(run: WorkerRun): Promise<{ results: OutMessage[]; ledge
 async function floor(input: string, client: KafkaClientName, round: number, tpl: { results: OutMessage[]; ledger: OutMessage[] }): Promise<number> {
   const tag = `${client}-${round}`;
   const group = `bench-${run}-floor-${tag}`;
+  const cpu0 = process.cpuUsage();
   const rate = await transactionalPassthrough({
     client, brokers: brokers(), group, input, results: await topic(`floor-results-${tag}`), ledger: await topic(`floor-ledger-${tag}`),
     records: N, templates: tpl, committed: () => waitCommitted(group, input),
   });
-  console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(rate).toLocaleString('en').padStart(7)} records/s  same-client transactional passthrough (result + ledger message per record)`);
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(rate).toLocaleString('en').padStart(7)} records/s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s  same-client transactional passthrough (result + ledger message per record)`);
   return rate;
 }
 
@@ -233,6 +252,17 @@ try {
   await fill(input, values);
   console.log(`input: ${N.toLocaleString('en')} lines requests, Avro single-object, ${(bytes / 1e6).toFixed(1)} MB, ${PARTITIONS} partitions (produced in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   console.log(`machine: ${availableParallelism()} cores, Node ${process.version}, kafkajs 2.2.4, Kafka broker ${brokers().join(',')}`);
+  const only = process.env.ADDRFLOW_BENCH_KAFKA_WORKER_ONLY as KafkaClientName | undefined;
+  // one worker run on one client, nothing else: an A/B of two checkouts runs this in each, in turn
+  if (only) await worker(input, Math.max(1, availableParallelism()), only, 0);
+  else await comparisons(input);
+} finally {
+  await admin.disconnect();
+  if (startedBroker) spawnSync('bash', [join(root, 'scripts/kafka-stop.sh')], { stdio: 'inherit' });
+}
+
+/** The passthroughs, then the worker and its floor on each client, interleaved; medians and ratios. */
+async function comparisons(input: string): Promise<void> {
 
   const plain = await passthrough(input, await topic('pass-plain'), false);
   console.log(`kafkajs plain passthrough (consume → produce, kafkajs commits):               ${Math.round(plain).toLocaleString('en')} records/s`);
@@ -257,11 +287,11 @@ try {
     }
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const med = new Map([...runs].map(([c, xs]) => [c, { rate: median(xs.map((x) => x.rate)), cpu: median(xs.map((x) => x.cpuSeconds)), floor: median(floors.get(c)!) }]));
+  const med = new Map([...runs].map(([c, xs]) => [c, { rate: median(xs.map((x) => x.rate)), cpu: median(xs.map((x) => x.cpuSeconds)), main: median(xs.map((x) => x.mainCpuSeconds)), floor: median(floors.get(c)!) }]));
   const avg = (list: OutMessage[]): number => Math.round(list.reduce((s, m) => s + (m.value?.length ?? 0) + (m.key?.length ?? 0), 0) / Math.max(1, list.length));
   console.log(`floor messages: results ${avg(tpl!.results)} B, ledger ${avg(tpl!.ledger)} B (key + value, mean of what the worker wrote)`);
   for (const [client, m] of med) {
-    console.log(`addrflow worker on ${client} (decode, billing, engine, EOS), ${threads} threads: median ${Math.round(m.rate).toLocaleString('en')} records/s, CPU ${m.cpu.toFixed(1)} s (${runs.get(client)!.map((x) => Math.round(x.rate)).join(' / ')})`);
+    console.log(`addrflow worker on ${client} (decode, billing, engine, EOS), ${threads} threads: median ${Math.round(m.rate).toLocaleString('en')} records/s, CPU ${m.cpu.toFixed(1)} s, main thread ${m.main.toFixed(1)} s (${runs.get(client)!.map((x) => Math.round(x.rate)).join(' / ')})`);
     console.log(`same-client transactional passthrough on ${client}, worker's volume: median ${Math.round(m.floor).toLocaleString('en')} records/s (${floors.get(client)!.map(Math.round).join(' / ')})`);
     console.log(`ratio worker / same-client floor, ${client}: ${(m.rate / m.floor).toFixed(2)} (issue 20 target >= 0.8)`);
   }
@@ -269,7 +299,4 @@ try {
   const pf = med.get('platformatic')!;
   console.log(`ratio worker kafkajs / kafkajs plain passthrough: ${(kj.rate / plain).toFixed(2)}`);
   console.log(`ratio worker platformatic / kafkajs (throughput, medians): ${(pf.rate / kj.rate).toFixed(2)}; CPU time: ${(pf.cpu / kj.cpu).toFixed(2)}`);
-} finally {
-  await admin.disconnect();
-  if (startedBroker) spawnSync('bash', [join(root, 'scripts/kafka-stop.sh')], { stdio: 'inherit' });
 }

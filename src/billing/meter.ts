@@ -116,6 +116,7 @@ export class Meter {
   private bound: { job: JobIdentity; key: string } | undefined;
   private readonly refused: ReadonlyMap<Op, ErrorBody>;
   private readonly open = new Set<Reservation>();
+  private readonly exporting = new Set<Promise<void>>();
   private readonly leases: LeaseRenewer;
 
   constructor(billing: Billing, accountId: string, job: JobIdentity | undefined, opts: { requestid?: string; ops?: readonly Op[]; refused?: ReadonlyMap<Op, ErrorBody> } = {}) {
@@ -278,6 +279,20 @@ export class Meter {
     return this.billing.markExported(this.accountId, entries.map((e) => e.id));
   }
 
+  /**
+   * `markExported` without waiting for it (best effort: a row left unmarked is mirrored again only
+   * if its record is read again); `exportsDone` and `close` wait for every one still in flight.
+   */
+  markExportedLater(entries: readonly LedgerEntry[], onError: (err: unknown) => void): void {
+    const p: Promise<void> = this.markExported(entries).catch(onError).finally(() => this.exporting.delete(p));
+    this.exporting.add(p);
+  }
+
+  /** Resolves once every `markExportedLater` so far has finished. */
+  async exportsDone(): Promise<void> {
+    while (this.exporting.size > 0) await Promise.all([...this.exporting]);
+  }
+
   /** Gives back what a hold still holds (its run failed, or nothing in it was run). */
   async release(hold: Hold): Promise<void> {
     for (const [op, res] of [...hold.reservations]) {
@@ -303,6 +318,7 @@ export class Meter {
 
   /** Releases every open reservation and stops renewing (the job ended). */
   async close(): Promise<void> {
+    await this.exportsDone();
     for (const r of [...this.open]) {
       this.forget(r);
       await this.billing.release(r).catch(() => {});

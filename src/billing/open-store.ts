@@ -32,7 +32,8 @@ export function describeDb(url: string | undefined): string {
 export interface OpenStoreOptions {
   /**
    * SQLite: the connection lives on a thread of its own (sqlite/thread-store.ts), so that the
-   * caller's event loop never waits on SQLite (the HTTP server). PostgreSQL is asynchronous anyway.
+   * caller's event loop never waits on SQLite (the HTTP server, the Kafka worker). PostgreSQL is
+   * asynchronous anyway.
    */
   thread?: boolean;
 }

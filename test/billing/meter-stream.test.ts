@@ -2,7 +2,7 @@
  * The Kafka worker's use of the one metering wiring (Meter.open, bindJob, hold with `partial`, settle
  * with `exportLater`): prefix coverage, replays after a crash, refused ops, job identity.
  */
-import { afterEach, beforeEach, expect, it, describe } from 'vitest';
+import { afterEach, beforeEach, expect, it, describe, vi } from 'vitest';
 import { Billing } from '../../src/billing/billing.ts';
 import { Meter, type Hold, type MeterItem } from '../../src/billing/meter.ts';
 import { PRICES } from '../../src/billing/prices.ts';
@@ -85,6 +85,21 @@ describe('Meter on a stream (Kafka)', () => {
     const reset = await holdOf(meter, lines(3));
     const again = await settleOf(meter, reset, [true, true, true]);
     expect([again.credits, again.entries.length, again.unexported.length]).toEqual([0, 0, 0]);
+  });
+
+  it('rows marked exported in the background are marked once exportsDone (and close) resolves; a failure goes to the handler', async () => {
+    const a = await billing.createAccount({ credits: 10 * PRICES.lines, agreements: ['lines'] });
+    const meter = await started(a, ['lines']);
+    const plan = await holdOf(meter, lines(3));
+    const s = await settleOf(meter, plan, [true, true, true]);
+    const errors: unknown[] = [];
+    meter.markExportedLater(s.entries, (err) => errors.push(err));
+    await meter.exportsDone();
+    expect(await billing.unexported(a.account, s.entries.map((e) => e.id))).toEqual([]);
+    vi.spyOn(billing, 'markExported').mockRejectedValueOnce(new Error('store down'));
+    meter.markExportedLater(s.entries, (err) => errors.push(err));
+    await meter.close();
+    expect(errors.map((e) => (e as Error).message)).toEqual(['store down']);
   });
 
   it('the job is the consumer group on the topic id: another group, a recreated topic or another account is charged; the same group again is not', async () => {

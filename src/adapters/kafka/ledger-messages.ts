@@ -15,7 +15,8 @@ import type { ValueCodec } from './avro/codec.ts';
 import { SUBJECTS } from './avro/schemas.ts';
 import { ledgerMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
 
-type Template = (id: string) => Buffer;
+/** An entry's value from its id, and the id's UTF-8 bytes (the message key: encoded once for both). */
+type Template = (id: string) => { key: Buffer; value: Buffer };
 
 /** Avro's long (zig-zag, then base-128 varint) for a non-negative length. */
 function avroLength(n: number): Buffer {
@@ -31,8 +32,15 @@ function avroLength(n: number): Buffer {
 
 function fromParts(head: Buffer, tail: Buffer): Template {
   return (id) => {
-    const body = Buffer.from(id, 'utf8');
-    return Buffer.concat([head, avroLength(body.length), body, tail]);
+    const key = Buffer.from(id, 'utf8');
+    const length = avroLength(key.length);
+    // one allocation per value: head · length · id · tail
+    const value = Buffer.allocUnsafe(head.length + length.length + key.length + tail.length);
+    let at = head.copy(value, 0);
+    at += length.copy(value, at);
+    at += key.copy(value, at);
+    tail.copy(value, at);
+    return { key, value };
   };
 }
 
@@ -46,7 +54,7 @@ function templateOf(codec: ValueCodec, e: LedgerEntry): Template | undefined {
   if (i >= empty.length || empty[i] !== 0) return undefined;
   const t = fromParts(empty.subarray(0, i), empty.subarray(i + 1));
   const long = 'y'.repeat(200);
-  return t('x').equals(one) && t(long).equals(encode(long)) ? t : undefined;
+  return t('x').value.equals(one) && t(long).value.equals(encode(long)) ? t : undefined;
 }
 
 /** The ledger-topic messages of `entries` (key = ledger id), in order. */
@@ -61,7 +69,7 @@ export function ledgerMessages(codec: ValueCodec, format: OutputFormat, entries:
       shared = key;
       template = templateOf(codec, e);
     }
-    out.push(template ? { key: e.id, value: template(e.id) } : ledgerMessage(codec, format, e));
+    out.push(template ? template(e.id) : ledgerMessage(codec, format, e));
   }
   return out;
 }

@@ -7,7 +7,7 @@
  * - DLQ record: the undecodable input unchanged (key, value, headers) plus the reason headers.
  * Values are Avro single-object (Confluent framing with registry ids) or JSON (`--value-format`).
  */
-import type { Op } from '../../contract/params.ts';
+import { OPS, type Op } from '../../contract/params.ts';
 import { AVAILABLE_CREDITS_KEY, RECORD_KEYS, REQUEST_ID_KEY } from '../../contract/records.ts';
 import { EXPLAIN_KEY } from '../../contract/explain.ts';
 import type { Outcome } from '../../engine/process.ts';
@@ -43,9 +43,12 @@ export function resultValue(codec: ValueCodec, format: OutputFormat, op: Op, res
   return format === 'json' ? codec.encodeJson(result) : codec.encode(RESULT_SUBJECT[op], resultToAvro(op, result), resultVersion(op, result));
 }
 
+/** The `addrflow-op` header's value per op, encoded once (a result message per record carries it). */
+const OP_HEADER = Object.fromEntries(OPS.map((op) => [op, Buffer.from(op)])) as Record<Op, Buffer>;
+
 /** A result message with its value already encoded. */
 export function resultMessageOf(op: Op, input: InputMessage, correlationId: string | undefined, value: Buffer): OutMessage {
-  const headers: Headers = { [HEADERS.op]: op };
+  const headers: Headers = { [HEADERS.op]: OP_HEADER[op] };
   if (correlationId !== undefined) headers[HEADERS.correlationId] = correlationId;
   return { key: input.key, value, headers };
 }

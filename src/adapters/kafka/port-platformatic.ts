@@ -9,6 +9,7 @@
  */
 import { Admin, Consumer, FetchIsolationLevels, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
 import { hasKafkaError, platformaticOptions } from './client/platformatic.ts';
+import { HEADERS } from './headers.ts';
 import type { OutMessage } from './output-messages.ts';
 import { FENCED } from './slice.ts';
 import type { ConsumeHandlers, KafkaClientPort, KafkaFailure, PortOptions, PortTransaction } from './client-port.ts';
@@ -44,13 +45,23 @@ function toBuffer(v: Buffer | string | null | undefined): Buffer | undefined {
   return v === null || v === undefined ? undefined : Buffer.isBuffer(v) ? v : Buffer.from(v);
 }
 
+/**
+ * Consumer retries: unbounded. A fetch (or its metadata call) that exhausts its retries while the
+ * broker restarts destroys the library's message stream; whether that happened depended on
+ * whether the worker had paused fetching (full queues) during the outage.
+ */
+const CONSUMER_RETRIES = true;
+
+/** The contract's header names as bytes, encoded once (every result message carries one or two). */
+const HEADER_KEYS = new Map(Object.values(HEADERS).map((k) => [k as string, Buffer.from(k)]));
+
 /** Header keys and values as Buffers (the producer has no serializers: it writes bytes). */
 function producedHeaders(h: OutMessage['headers']): Map<Buffer, Buffer> | undefined {
   if (!h) return undefined;
   const out = new Map<Buffer, Buffer>();
   for (const [k, v] of Object.entries(h)) {
     const b = toBuffer(Array.isArray(v) ? v[0] : v);
-    if (b) out.set(Buffer.from(k), b);
+    if (b) out.set(HEADER_KEYS.get(k) ?? Buffer.from(k), b);
   }
   return out;
 }
@@ -68,7 +79,10 @@ export class PlatformaticPort implements KafkaClientPort {
     this.o = o;
     const base = platformaticOptions(o.connection, o.clientId);
     this.consumer = new Consumer({
-      ...base, groupId: o.group, sessionTimeout: o.sessionTimeoutMs, heartbeatInterval: Math.min(3000, Math.floor(o.sessionTimeoutMs / 3)),
+      // the consumer keeps retrying while the brokers are gone (a fetch that gave up would end the
+      // stream, and the worker with it): the worker waits and reconnects, as kafkajs's consumer
+      // restarts itself; the slices' producers keep the bounded retries and report their failures
+      ...base, retries: CONSUMER_RETRIES, groupId: o.group, sessionTimeout: o.sessionTimeoutMs, heartbeatInterval: Math.min(3000, Math.floor(o.sessionTimeoutMs / 3)),
       isolationLevel: FetchIsolationLevels.READ_COMMITTED, maxWaitTime: 1000, autocommit: false,
     });
     this.admin = new Admin({ ...base, clientId: `${base.clientId}-admin` });

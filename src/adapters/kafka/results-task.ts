@@ -1,21 +1,28 @@
 /**
- * A slice's engine work AND its result values, in the engine threads (issue 20): the Kafka
- * worker's main thread carried the Avro encoding of every result and the structured clone of
- * every outcome back from the pool; now a thread runs the engine on its part of the slice and
- * encodes the results there, and sends back one byte buffer (moved, not copied) with the values
- * back to back, a chargeable flag per element, and only the outcomes the main thread still needs:
- *  - an engine failure (500): a DLQ record, never a result;
- *  - a result that asks for `returnavailablecredits`: its value carries the balance after the
- *    settle, so it is encoded on the main thread after the settle, as before.
- * The bytes are those `resultMessage` writes on the main thread (results-task.test.ts).
+ * A slice's records from their input bytes to their result values, in the engine threads
+ * (issue 20). The Kafka worker's main thread was the bottleneck; it now sends a thread the raw
+ * input values of its part of a slice (one buffer, moved, not copied, with their ends), and the
+ * thread decodes each value, validates it, runs the engine and encodes the result. Back comes one
+ * buffer of result values (moved) and, per record, what the main thread still decides on:
+ *  - its kind: undecodable (a DLQ record; the reason comes back too), free (a result that is an
+ *    error answer: refused op, not valid UTF-8, not a valid element — never charged, holds no
+ *    credits), or valid (holds credits; the meter decides whether it runs in this slice);
+ *  - its op and whether its outcome is chargeable;
+ *  - the outcomes not encoded here: an engine failure (500: a DLQ record, never a result) and a
+ *    result that asks for `returnavailablecredits` (its value carries the balance after the
+ *    settle, so it is encoded on the main thread after the settle, as before);
+ *  - the element's own `correlationid` (the main thread prefers the header, as correlationIdOf).
+ * The engine is pure: running it before the credits are held shows nothing to anyone; the main
+ * thread holds and settles exactly the valid records the balance covers, and writes only theirs.
+ * The bytes are those the main thread wrote before (results-task.test.ts).
  *
  * The task is registered in workers/engine.ts (the threads' composition root); the pool carries it
  * without knowing what is inside.
  */
-import { ERRORS } from '../../contract/errors.ts';
-import type { Op } from '../../contract/params.ts';
-import type { ValidElement } from '../../contract/validate.ts';
-import type { Outcome } from '../../engine/process.ts';
+import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
+import { OPS, type Op } from '../../contract/params.ts';
+import { validateElement, type ElementDefaults, type ValidElement } from '../../contract/validate.ts';
+import { setExplain, type Outcome } from '../../engine/process.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import { runValidatedTask } from '../../pool/run-validated.ts';
 import { splitRanges } from '../../pool/split.ts';
@@ -23,6 +30,7 @@ import type { PoolTask, WorkerState } from '../../pool/tasks.ts';
 import { createValueCodec, type RegistryIds, type ValueCodec } from './avro/codec.ts';
 import { loadSchemas } from './avro/schemas.ts';
 import { resultObject, resultValue, type OutputFormat } from './output-messages.ts';
+import { decodeStreamRecord } from './stream-record.ts';
 
 /** The task kind workers/engine.ts dispatches to runResultsTask. */
 export const KAFKA_RESULTS = 'kafka-results';
@@ -33,24 +41,50 @@ export interface CodecSpec {
   registryIds: RegistryIds;
 }
 
-export interface ResultsTask extends PoolTask {
-  kind: typeof KAFKA_RESULTS;
-  op: Op;
-  elements: ValidElement[];
+/** How a slice's records are decoded and validated: the worker's options, as plain data. */
+export interface RecordRules {
+  /** `--op`: the only op the worker accepts. */
+  op?: Op;
+  /** `--prefer-country` and the like. */
+  defaults?: ElementDefaults;
+  /** `--explain`: decides for every search record (an element's own `explain` key does not). */
+  explain: boolean;
+  /** Ops the account may not use, with the error result of their records (Meter.refusal). */
+  refused: Array<[Op, ErrorBody]>;
   format: OutputFormat;
   /** Written into results that ask for `requestproof` (the worker's meter). */
   requestid: string;
   codec: CodecSpec;
 }
 
+export interface ResultsTask extends PoolTask, RecordRules {
+  kind: typeof KAFKA_RESULTS;
+  /** The input values back to back: record i's is values[ends[i-1] (0 for i = 0), ends[i]). */
+  values: Uint8Array;
+  ends: Uint32Array;
+  /** 1 where the record has no value at all (a tombstone). */
+  absent: Uint8Array;
+}
+
+/** A record's kind in ResultsOfTask.kinds. */
+export const RECORD = { undecodable: 0, free: 1, valid: 2 } as const;
+
 export interface ResultsOfTask {
-  /** The encoded values back to back: element i's is bytes[ends[i-1] (0 for i = 0), ends[i]); empty when kept. */
+  /** RECORD.* per record. */
+  kinds: Uint8Array;
+  /** Index into OPS of each element's op (undecodable records: 0, meaningless). */
+  ops: Uint8Array;
+  /** 1 where the record's outcome is chargeable. */
+  chargeable: Uint8Array;
+  /** The encoded result values back to back, as `values`/`ends` of the task; empty when none is encoded here. */
   bytes: Uint8Array;
   ends: Uint32Array;
-  /** 1 where the element's outcome is chargeable. */
-  chargeable: Uint8Array;
-  /** [index, outcome] of the elements not encoded here (engine failure, or a result that carries the balance). */
+  /** [index, outcome] of the valid records not encoded here (engine failure, or a result that carries the balance). */
   kept: Array<[number, Outcome]>;
+  /** [index, code, reason] of the undecodable records. */
+  undecodable: Array<[number, string, string]>;
+  /** [index, the element's `correlationid`] where the element has one. */
+  correlationIds: Array<[number, string]>;
 }
 
 const INTERNAL_STATUS = ERRORS.INTERNAL.status;
@@ -71,74 +105,153 @@ function codecOf(spec: CodecSpec): ValueCodec {
 
 /** In a worker thread (or in-process with `threads: 0`). */
 export function runResultsTask(state: WorkerState, task: ResultsTask): ResultsOfTask {
-  const { outcomes } = runValidatedTask(state, { kind: 'validated', op: task.op, elements: task.elements });
-  return encodeResults(outcomes, codecOf(task.codec), task);
-}
-
-/** The outcomes' values back to back, their chargeable flags, and the outcomes kept for the main thread. */
-function encodeResults(outcomes: readonly Outcome[], codec: ValueCodec, t: { op: Op; format: OutputFormat; requestid: string }): ResultsOfTask {
-  const n = outcomes.length;
-  const values: Buffer[] = [];
-  const ends = new Uint32Array(n);
-  const chargeable = new Uint8Array(n);
-  const kept: Array<[number, Outcome]> = [];
-  let at = 0;
+  const codec = codecOf(task.codec);
+  const n = task.ends.length;
+  const refused = new Map(task.refused);
+  const input = Buffer.from(task.values.buffer, task.values.byteOffset, task.values.byteLength);
+  const out: ResultsOfTask = {
+    kinds: new Uint8Array(n), ops: new Uint8Array(n), chargeable: new Uint8Array(n), bytes: new Uint8Array(0), ends: new Uint32Array(n),
+    kept: [], undecodable: [], correlationIds: [],
+  };
+  const ops = new Array<Op | undefined>(n);
+  const outcomes = new Array<Outcome | undefined>(n);
+  const byOp = new Map<Op, { at: number[]; elements: ValidElement[] }>();
   for (let i = 0; i < n; i++) {
-    const o = outcomes[i]!;
-    if (o.ok && o.chargeable) chargeable[i] = 1;
-    if (keptOnMainThread(o)) {
-      kept.push([i, o]);
-    } else {
-      const v = resultValue(codec, t.format, t.op, resultObject(t.op, o, t.requestid, undefined));
-      values.push(v);
-      at += v.length;
+    const value = task.absent[i] ? null : input.subarray(i === 0 ? 0 : task.ends[i - 1]!, task.ends[i]!);
+    const r = decodeStreamRecord(codec, { offset: '', key: null, value }, task.op);
+    if (r.kind === 'undecodable') {
+      out.undecodable.push([i, r.code, r.reason]);
+      continue;
     }
-    ends[i] = at;
+    ops[i] = r.op;
+    out.ops[i] = OPS.indexOf(r.op);
+    if (r.correlationId !== undefined) out.correlationIds.push([i, r.correlationId]);
+    // each element validated once, here: a rejected one gets its error result and holds no credits
+    let error = refused.get(r.op) ?? r.rejected;
+    if (!error) {
+      const v = validateElement(r.op, r.element, task.defaults);
+      if (v.ok) {
+        if (r.op === 'search') setExplain(v.options, task.explain);
+        out.kinds[i] = RECORD.valid;
+        let group = byOp.get(r.op);
+        if (!group) byOp.set(r.op, (group = { at: [], elements: [] }));
+        group.at.push(i);
+        group.elements.push(v);
+        continue;
+      }
+      error = v.error;
+    }
+    out.kinds[i] = RECORD.free;
+    outcomes[i] = { ok: false, error };
+  }
+  for (const [op, { at, elements }] of byOp) {
+    runValidatedTask(state, { kind: 'validated', op, elements }).outcomes.forEach((o, j) => (outcomes[at[j]!] = o));
+  }
+  // the values, in record order
+  const values: Buffer[] = [];
+  let end = 0;
+  for (let i = 0; i < n; i++) {
+    const o = outcomes[i];
+    if (o) {
+      if (o.ok && o.chargeable) out.chargeable[i] = 1;
+      if (out.kinds[i] === RECORD.valid && keptOnMainThread(o)) {
+        out.kept.push([i, o]);
+      } else {
+        const v = resultValue(codec, task.format, ops[i]!, resultObject(ops[i]!, o, task.requestid, undefined));
+        values.push(v);
+        end += v.length;
+      }
+    }
+    out.ends[i] = end;
   }
   // a buffer of its own (never a slice of Node's shared pool), so that it can be moved
-  const bytes = new Uint8Array(at);
+  out.bytes = new Uint8Array(end);
   let pos = 0;
   for (const v of values) {
-    bytes.set(v, pos);
+    out.bytes.set(v, pos);
     pos += v.length;
   }
-  return { bytes, ends, chargeable, kept };
+  return out;
 }
 
 /** What a result task's answer moves back to the main thread. */
 export function resultsTransferables(r: ResultsOfTask): ArrayBuffer[] {
-  return [r.bytes.buffer, r.ends.buffer, r.chargeable.buffer] as ArrayBuffer[];
+  return [r.bytes.buffer, r.ends.buffer, r.kinds.buffer, r.ops.buffer, r.chargeable.buffer] as ArrayBuffer[];
 }
 
-/** Per element of a slice's op: the encoded value, or the outcome kept for the main thread; and whether it is chargeable. */
+/** What a task's sender moves to the thread. */
+function taskTransferables(t: ResultsTask): ArrayBuffer[] {
+  return [t.values.buffer, t.ends.buffer, t.absent.buffer] as ArrayBuffer[];
+}
+
+/** Per record of a slice, what the engine threads made of it. */
 export interface SliceResults {
-  values: Array<Buffer | undefined>;
-  kept: Array<Outcome | undefined>;
+  kinds: Uint8Array;
+  /** The element's op (undefined: undecodable). */
+  ops: Array<Op | undefined>;
   chargeable: boolean[];
+  /** The encoded result value, when encoded in the thread. */
+  values: Array<Buffer | undefined>;
+  /** The outcome of a valid record kept for the main thread. */
+  kept: Array<Outcome | undefined>;
+  undecodable: Map<number, { code: string; reason: string }>;
+  /** The element's own correlation id (the header's, when there is one, wins). */
+  correlationIds: Map<number, string>;
 }
 
-/** Runs `elements` of `op` on the pool's threads (split as the pool splits a validated batch), results encoded there. */
+/** One input message's value, as the slice holds it. */
+export interface RawValue {
+  value: Buffer | null;
+}
+
+/** The values of records[from, to) back to back, in buffers of their own (to be moved). */
+function packValues(records: readonly RawValue[], from: number, to: number): Pick<ResultsTask, 'values' | 'ends' | 'absent'> {
+  const n = to - from;
+  const ends = new Uint32Array(n);
+  const absent = new Uint8Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += records[from + i]!.value?.length ?? 0;
+  const values = new Uint8Array(total);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const v = records[from + i]!.value;
+    if (v === null) absent[i] = 1;
+    else {
+      values.set(v, at);
+      at += v.length;
+    }
+    ends[i] = at;
+  }
+  return { values, ends, absent };
+}
+
+/** Runs `records` on the pool's threads (split as the pool splits a validated batch): decoded, validated, run and encoded there. */
 export async function runResults(
-  pool: EnginePool, op: Op, elements: ValidElement[], o: { format: OutputFormat; requestid: string; codec: ValueCodec },
+  pool: EnginePool, records: readonly RawValue[], o: Omit<RecordRules, 'codec'> & { codec: ValueCodec },
 ): Promise<SliceResults> {
-  const out: SliceResults = { values: new Array(elements.length), kept: new Array(elements.length), chargeable: new Array<boolean>(elements.length).fill(false) };
+  const n = records.length;
+  const out: SliceResults = {
+    kinds: new Uint8Array(n), ops: new Array(n), chargeable: new Array<boolean>(n).fill(false), values: new Array(n), kept: new Array(n),
+    undecodable: new Map(), correlationIds: new Map(),
+  };
   const collect = (from: number, r: ResultsOfTask): void => {
     const bytes = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
-    const kept = new Map(r.kept);
+    out.kinds.set(r.kinds, from);
     for (let i = 0; i < r.ends.length; i++) {
-      out.chargeable[from + i] = r.chargeable[i] === 1;
-      const k = kept.get(i);
-      if (k) out.kept[from + i] = k;
-      else out.values[from + i] = bytes.subarray(i === 0 ? 0 : r.ends[i - 1]!, r.ends[i]!);
+      const at = from + i;
+      if (r.kinds[i] !== RECORD.undecodable) out.ops[at] = OPS[r.ops[i]!];
+      out.chargeable[at] = r.chargeable[i] === 1;
+      const start = i === 0 ? 0 : r.ends[i - 1]!;
+      if (r.ends[i]! > start) out.values[at] = bytes.subarray(start, r.ends[i]!);
     }
+    for (const [i, k] of r.kept) out.kept[from + i] = k;
+    for (const [i, code, reason] of r.undecodable) out.undecodable.set(from + i, { code, reason });
+    for (const [i, id] of r.correlationIds) out.correlationIds.set(from + i, id);
   };
-  const spec: CodecSpec = { schemasDir: o.codec.schemas.dir, registryIds: o.codec.registryIds };
-  await Promise.all(splitRanges(elements.length, pool.threads).map(async ([from, to]) => {
-    const task: ResultsTask = {
-      kind: KAFKA_RESULTS, op, format: o.format, requestid: o.requestid, codec: spec,
-      elements: from === 0 && to === elements.length ? elements : elements.slice(from, to),
-    };
-    collect(from, await pool.run<ResultsOfTask>(task));
+  const codec: CodecSpec = { schemasDir: o.codec.schemas.dir, registryIds: o.codec.registryIds };
+  await Promise.all(splitRanges(n, pool.threads).map(async ([from, to]) => {
+    const task: ResultsTask = { ...o, kind: KAFKA_RESULTS, codec, ...packValues(records, from, to) };
+    collect(from, await pool.run<ResultsOfTask>(task, taskTransferables(task)));
   }));
   return out;
 }

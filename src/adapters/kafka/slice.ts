@@ -1,24 +1,27 @@
 /**
  * One slice of one input partition, processed and committed in one Kafka transaction — the
  * client-independent part of the stream worker (worker.ts runs it on either client port):
- *  decode each message (stream-record.ts; undecodable → DLQ record with the reason); validate each
- *  element once (412/428 error results, free); hold credits through the one metering wiring
- *  (src/billing/meter.ts; record key `<partition>/<offset>`) for the prefix the balance covers;
- *  run it through the pool; settle (ledger rows + debit, idempotent on the ledger id) BEFORE the Kafka commit; then
- *  one transaction: results, a ledger-topic entry per ledger row settle wrote, DLQ records, the
+ *  the engine threads decode each message (undecodable → DLQ record with the reason), validate
+ *  each element once (412/428 error results, free), run the valid ones and encode the results
+ *  (results-task.ts: the main thread sends the raw values); then credits are held through the
+ *  one metering wiring (src/billing/meter.ts; record key `<partition>/<offset>`) for the prefix
+ *  the balance covers — only that prefix is committed, the rest waits for credits; settle
+ *  (ledger rows + debit, idempotent on the ledger id) BEFORE the Kafka commit; then one
+ *  transaction: results, a ledger-topic entry per ledger row settle wrote, DLQ records, the
  *  group's offset, commit.
  */
 import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
-import type { Op } from '../../contract/params.ts';
-import { validateElement, type ElementDefaults, type ValidElement } from '../../contract/validate.ts';
-import { setExplain, type Outcome } from '../../engine/process.ts';
+import { OPS, type Op } from '../../contract/params.ts';
+import type { ElementDefaults } from '../../contract/validate.ts';
+import type { Outcome } from '../../engine/process.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
 import type { Logger } from '../../log.ts';
 import type { ValueCodec } from './avro/codec.ts';
 import { ledgerMessages } from './ledger-messages.ts';
 import { dlqMessage, resultMessage, resultMessageOf, resultObject, type OutMessage, type OutputFormat } from './output-messages.ts';
-import { runResults } from './results-task.ts';
-import { decodeStreamRecord, type InputMessage, type StreamRecord } from './stream-record.ts';
+import { correlationIdOf } from './headers.ts';
+import { RECORD, runResults } from './results-task.ts';
+import type { InputMessage } from './stream-record.ts';
 import type { Hold, Meter } from '../../billing/meter.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
@@ -105,32 +108,18 @@ onPlan: (p: Hold) => void,
     o.phases.add(name, now - since);
     since = now;
   };
-  const records: StreamRecord[] = messages.map((m) => decodeStreamRecord(o.codec, m, o.op));
-  // each element validated once, here: a rejected one gets its error result and holds no credits
-  const valid = new Array<ValidElement | undefined>(records.length);
-  const rejected = new Array<ErrorBody | undefined>(records.length);
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i]!;
-    if (r.kind !== 'element') continue;
-    const refused = o.meter.refusal(r.op);
-    if (refused) {
-      rejected[i] = refused;
-      continue;
-    }
-    if (r.rejected) {
-      rejected[i] = r.rejected;
-      continue;
-    }
-    const v = validateElement(r.op, r.element, o.defaults);
-    // the worker's --explain decides for every record (an element's own `explain` key does not)
-    if (v.ok && r.op === 'search') setExplain(v.options, o.explain === true);
-    if (v.ok) valid[i] = v;
-    else rejected[i] = v.error;
-  }
-  phase('decode + validate');
+  // decoded, validated, run and encoded in the engine threads (results-task.ts): the engine is
+  // pure, so running it before the hold shows nothing to anyone; only the valid records the
+  // balance covers are held, run (committed) and charged
+  const r = await runResults(o.pool, messages, {
+    ...(o.op ? { op: o.op } : {}), ...(o.defaults ? { defaults: o.defaults } : {}), explain: o.explain === true,
+    refused: OPS.flatMap((op): Array<[Op, ErrorBody]> => { const e = o.meter.refusal(op); return e ? [[op, e]] : []; }),
+    format: o.valueFormat, requestid: o.meter.requestid, codec: o.codec,
+  });
+  phase('pool: decode + validate + engine + encode results');
   // record key of a ledger id: `<partition>/<offset>` (src/billing/ledger-id.ts)
-  const plan = await o.meter.hold(records.map((r, i) => ({
-    op: valid[i] && r.kind === 'element' ? r.op : undefined, record: `${partition}/${messages[i]!.offset}`,
+  const plan = await o.meter.hold(messages.map((m, i) => ({
+    op: r.kinds[i] === RECORD.valid ? r.ops[i] : undefined, record: `${partition}/${m.offset}`,
   })), { partial: true });
   onPlan(plan);
   phase('billing: hold');
@@ -141,35 +130,13 @@ onPlan: (p: Hold) => void,
     throw new NoCredits();
   }
 
-  // the engine, one pool task (per thread) per op; outcomes back in offset order
-  const byOp = new Map<Op, number[]>();
-  for (let i = 0; i < n; i++) {
-    const r = records[i]!;
-    if (r.kind === 'element' && valid[i]) {
-      const list = byOp.get(r.op) ?? [];
-      list.push(i);
-      byOp.set(r.op, list);
-    }
-  }
-  // results are encoded in the engine threads (results-task.ts): back come their values, the
-  // chargeable flags, and only the outcomes the main thread still needs (engine failures, results
-  // that carry the balance)
-  const values = new Array<Buffer | undefined>(n);
-  const outcomes = new Array<Outcome | undefined>(n);
-  const chargeable = new Array<boolean>(n).fill(false);
-  await Promise.all([...byOp].map(async ([op, idx]) => {
-    const r = await runResults(o.pool, op, idx.map((i) => valid[i]!), { format: o.valueFormat, requestid: o.meter.requestid, codec: o.codec });
-    idx.forEach((i, j) => {
-      values[i] = r.values[j];
-      outcomes[i] = r.kept[j];
-      chargeable[i] = r.chargeable[j]!;
-    });
-  }));
-
-  phase('pool: hop + engine + encode results');
   // billing first: a crash after this point replays the batch without charging twice
-  const wantsBalance = outcomes.some((out) => out?.ok === true && out.options.returnavailablecredits);
-  const settled = await o.meter.settle(plan, chargeable, { exportLater: true });
+  let wantsBalance = false;
+  for (let i = 0; i < n && !wantsBalance; i++) {
+    const k = r.kept[i];
+    wantsBalance = k?.ok === true && k.options.returnavailablecredits === true;
+  }
+  const settled = await o.meter.settle(plan, r.chargeable, { exportLater: true });
   await o.meter.release(plan);
   phase('billing: settle + release');
   const balance = wantsBalance ? settled.balance ?? await o.meter.balance() : undefined;
@@ -179,28 +146,30 @@ onPlan: (p: Hold) => void,
   const processed = new Map<Op, number>();
   const charged = new Map<Op, number>();
   for (let i = 0; i < n; i++) {
-    const r = records[i]!;
     const m = messages[i]!;
-    if (r.kind === 'undecodable') {
-      dlq.push(dlqMessage(m, { topic, partition }, r.code, r.reason));
+    const op = r.ops[i];
+    if (op === undefined) {
+      const u = r.undecodable.get(i)!;
+      dlq.push(dlqMessage(m, { topic, partition }, u.code, u.reason));
       continue;
     }
-    processed.set(r.op, (processed.get(r.op) ?? 0) + 1);
-    const value = values[i];
+    processed.set(op, (processed.get(op) ?? 0) + 1);
+    const correlationId = correlationIdOf(m.headers, undefined) ?? r.correlationIds.get(i);
+    const value = r.values[i];
     if (value) {
-      results.push(resultMessageOf(r.op, m, r.correlationId, value));
-      if (settled.written[i]) charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
+      results.push(resultMessageOf(op, m, correlationId, value));
+      if (settled.written[i]) charged.set(op, (charged.get(op) ?? 0) + 1);
       continue;
     }
-    const out: Outcome = rejected[i] ? { ok: false, error: rejected[i]! } : outcomes[i] ?? { ok: false, error: { errorcode: INTERNAL_STATUS, errormessage: 'no outcome from the engine' } };
+    const out: Outcome = r.kept[i] ?? { ok: false, error: { errorcode: INTERNAL_STATUS, errormessage: 'no outcome from the engine' } };
     if (!out.ok && out.error.errorcode === INTERNAL_STATUS) {
       // an engine failure: a DLQ record, logged with the request id, never charged
       log.error({ requestid: o.meter.requestid, partition, offset: m.offset, error: out.error.errormessage }, 'engine failure: record sent to the DLQ, not charged');
       dlq.push(dlqMessage(m, { topic, partition }, ERRORS.INTERNAL.code, out.error.errormessage));
       continue;
     }
-    results.push(resultMessage(o.codec, o.valueFormat, r.op, m, r.correlationId, resultObject(r.op, out, o.meter.requestid, balance)));
-    if (settled.written[i]) charged.set(r.op, (charged.get(r.op) ?? 0) + 1);
+    results.push(resultMessage(o.codec, o.valueFormat, op, m, correlationId, resultObject(op, out, o.meter.requestid, balance)));
+    if (settled.written[i]) charged.set(op, (charged.get(op) ?? 0) + 1);
   }
   // a ledger-topic entry for exactly the ledger rows settle wrote: now, or in an attempt at
   // these records whose transaction never committed (a crash between settle and commit)
@@ -218,11 +187,10 @@ onPlan: (p: Hold) => void,
   phase('offsets into the transaction');
   await tx.commit();
   phase('commit');
-  // best effort: a row left "not exported" is mirrored again only if its record is read again
-  // by this group, which after this commit takes an offset reset
-  if (mirrored.length) await o.meter.markExported(mirrored).catch((err) => log.warn({ err }, 'could not mark ledger rows exported'));
-
-  phase('billing: mark exported');
+  // best effort, not waited for (the next slice need not wait on it; stop does): a row left "not
+  // exported" is mirrored again only if its record is read again by this group, which after this
+  // commit takes an offset reset
+  if (mirrored.length) o.meter.markExportedLater(mirrored, (err) => log.warn({ err }, 'could not mark ledger rows exported'));
   o.phases?.committed(n);
   const m = o.metrics;
   for (const [op, c] of processed) m.records.inc({ op }, c);

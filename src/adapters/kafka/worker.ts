@@ -386,6 +386,7 @@ export class StreamWorker {
       }
     };
     let clean = await within(Promise.all(this.busy.values()), 6000);
+    clean = (await within(this.o.meter.exportsDone(), 4000)) && clean; // the committed slices' rows marked exported
     clean = (await within(this.port.closeConsumer(), 3000)) && clean;
     clean = (await within(this.port.closeProducers(), 1000)) && clean;
     clean = (await within(this.port.closeAdmin(), 0)) && clean;

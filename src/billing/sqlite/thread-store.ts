@@ -13,8 +13,8 @@
  *   `ADDR_ERR_STORE_UNAVAILABLE` (never a hang); the next call starts a new thread on the same
  *   file. A transaction the thread had not committed is rolled back by SQLite, so a request
  *   answered 503 was not charged; a reservation it had committed is released when its lease ends.
- * Used by `addrflow serve` (open-store.ts, `thread: true`); the CLI, file jobs and the Kafka
- * worker call the synchronous store directly (see docs/http.md, "Stores").
+ * Used by `addrflow serve` and `addrflow consume` (open-store.ts, `thread: true`); the CLI and
+ * file jobs call the synchronous store directly (see docs/http.md, "Stores").
  */
 import { Worker } from 'node:worker_threads';
 import type { Op } from '../../contract/params.ts';
