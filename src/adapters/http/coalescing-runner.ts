@@ -41,8 +41,7 @@ export class CoalescingSingleRunner implements ElementRunner {
   private readonly slots: number;
   private inFlight = 0;
   private readonly waiting = new Map<Op, Waiting[]>();
-  /** Tasks sent and the single records they carried. */
-  readonly sent = { tasks: 0, records: 0 };
+  /** Hears each task's size (`/metrics`: addrflow_engine_single_records_per_task). */
   onSinglesTask: ((records: number) => void) | undefined;
 
   /** `slots`: the tasks of single records in flight at once, one per engine thread. */
@@ -81,8 +80,6 @@ export class CoalescingSingleRunner implements ElementRunner {
 
   private send(op: Op, group: Waiting[]): void {
     this.inFlight++;
-    this.sent.tasks++;
-    this.sent.records += group.length;
     this.onSinglesTask?.(group.length);
     this.pool.runValidated(op, group.map((w) => w.element)).then(
       (outcomes) => group.forEach((w, i) => w.resolve(outcomes[i]!)),
