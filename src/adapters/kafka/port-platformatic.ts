@@ -45,13 +45,6 @@ function toBuffer(v: Buffer | string | null | undefined): Buffer | undefined {
   return v === null || v === undefined ? undefined : Buffer.isBuffer(v) ? v : Buffer.from(v);
 }
 
-/**
- * Consumer retries: unbounded. A fetch (or its metadata call) that exhausts its retries while the
- * broker restarts destroys the library's message stream; whether that happened depended on
- * whether the worker had paused fetching (full queues) during the outage.
- */
-const CONSUMER_RETRIES = true;
-
 /** The contract's header names as bytes, encoded once (every result message carries one or two). */
 const HEADER_KEYS = new Map(Object.values(HEADERS).map((k) => [k as string, Buffer.from(k)]));
 
@@ -79,10 +72,11 @@ export class PlatformaticPort implements KafkaClientPort {
     this.o = o;
     const base = platformaticOptions(o.connection, o.clientId);
     this.consumer = new Consumer({
-      // the consumer keeps retrying while the brokers are gone (a fetch that gave up would end the
-      // stream, and the worker with it): the worker waits and reconnects, as kafkajs's consumer
-      // restarts itself; the slices' producers keep the bounded retries and report their failures
-      ...base, retries: CONSUMER_RETRIES, groupId: o.group, sessionTimeout: o.sessionTimeoutMs, heartbeatInterval: Math.min(3000, Math.floor(o.sessionTimeoutMs / 3)),
+      // the consumer keeps retrying while the brokers are gone: a fetch (or its metadata call) that
+      // used up its retries would destroy the library's message stream, and the worker with it. So
+      // the worker waits and reconnects, as kafkajs's consumer restarts itself; the slices'
+      // producers keep the bounded retries and report their failures
+      ...base, retries: true, groupId: o.group, sessionTimeout: o.sessionTimeoutMs, heartbeatInterval: Math.min(3000, Math.floor(o.sessionTimeoutMs / 3)),
       isolationLevel: FetchIsolationLevels.READ_COMMITTED, maxWaitTime: 1000, autocommit: false,
     });
     this.admin = new Admin({ ...base, clientId: `${base.clientId}-admin` });
