@@ -23,6 +23,8 @@
  * language-tagged name (an exonym: `Bavaria`) explains them as another name does (quality
  * ALT_NAME_QUALITY: WEAK_PLACE_NAME); two states of the name, neither MUCH_MORE_IMPORTANT than the
  * other, and nothing in the query deciding: the more important one, as a guess (HOMONYM_GUESS).
+ * The place that stays over a state of its name is a guess too (HOMONYM_GUESS) unless it is sure
+ * (placeSurely: `Tabor`, `Münster`); `Videm, Slovenia` is the village, or the municipality.
  */
 import { DOC_PLACE, DOC_STREET, ROLE_ADMIN } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
@@ -69,7 +71,9 @@ export function stateAnswer(index: AddressIndex, q: ParsedQuery, choice: Choice)
     const own = named.find((n) => n.state.code === code);
     if (own && namedAfter(index, best.doc, own.state)) return undefined;
     // (a place that leaves words of the state's name unexplained is no rival: `Zagreb County`)
-    if (c.docKind[best.doc] !== DOC_STREET && !best.explained.includes(0) && placeOutweighs(index, best.doc, text, named[0]!)) return undefined;
+    if (c.docKind[best.doc] !== DOC_STREET && !best.explained.includes(0) && placeOutweighs(index, best.doc, text, named[0]!)) {
+      return placeSurely(index, q, best.doc, text, named[0]!) ? undefined : { q, choice: { ...choice, best: asGuess(best) } };
+    }
   }
   return { q: asked, choice: { best: stateChoice(index, asked, named), ambiguous: false } };
 }
@@ -98,6 +102,37 @@ function placeOutweighs(index: AddressIndex, doc: number, text: string, named: S
   const placeFull = foldTokens(index.str(c.docCity[doc]!)).join(' ') === text, stateFull = !named.tagged;
   if (placeFull) return rank >= CITY_RANK || importance <= rank * MUCH_MORE_IMPORTANT;
   return stateFull ? rank > importance * MUCH_MORE_IMPORTANT : rank >= importance;
+}
+
+/**
+ * The place `doc` that outweighs the state is the answer beyond doubt: it is MUCH_MORE_IMPORTANT
+ * than the state (`Tabor` the Czech city, not the Slovenian municipality), or it is named by its
+ * own name and the state only by a language-tagged one (`Giura`, the Romanian village, not the
+ * Italians' name of the Jura), or the query's accents spell the place's name and not the state's
+ * (`Münster`, not the Irish province Munster). Otherwise it is a guess between two of the name
+ * (`Videm, Slovenia`: a village, or the municipality; `Victoria`: the Canadian city, or the
+ * Australian state).
+ */
+function placeSurely(index: AddressIndex, q: ParsedQuery, doc: number, text: string, named: StateNaming): boolean {
+  const c = index.c;
+  const rank = c.docKind[doc] === DOC_PLACE ? c.docRank[doc]! : POSTAL_PLACE_RANK;
+  if (rank > named.state.importance * MUCH_MORE_IMPORTANT) return true;
+  const placeName = index.str(c.docCity[doc]!);
+  if (foldTokens(placeName).join(' ') !== text) return false;
+  if (named.tagged) return true;
+  const typed = spelled(q.tokens.length === foldTokens(q.rawText).length ? q.rawText : '');
+  return typed !== '' && typed === spelled(placeName) && typed !== spelled(index.str(c.admStateName[c.docAdmin[named.state.doc]!]!));
+}
+
+/** `text` as typed, lower case, its words joined by one space: accents kept (`münster`). */
+function spelled(text: string): string {
+  return text.toLowerCase().normalize('NFC').split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
+}
+
+/** `best`, its relevance lowered as a guess between homonyms (HOMONYM_GUESS, once). */
+function asGuess(best: NonNullable<Choice['best']>): NonNullable<Choice['best']> {
+  const had: readonly Deduction[] = 'deductions' in best ? (best as NamedPlace).deductions : [];
+  return had.includes(HOMONYM_GUESS) ? best : { ...best, deductions: [...had, HOMONYM_GUESS] } as NonNullable<Choice['best']>;
 }
 
 /** The states the words `text` name, in `country` when given, the most important first; undefined when none. */

@@ -50,7 +50,7 @@ export const STREET_NAME_PARTLY_NAMED: Deduction = { code: 'STREET_NAME_PARTLY_N
 /** Two equally good streets in different towns: the answer is a guess between them. */
 export const AMBIGUOUS_STREET: Deduction = { code: 'AMBIGUOUS_STREET', points: 15, why: 'the street exists in several towns and the query does not say which; add the town or postcode' };
 /** Several places of the name, none much larger, and nothing in the query decides. */
-export const HOMONYM_GUESS: Deduction = { code: 'HOMONYM_GUESS', points: 15, why: 'several places have this name and none is much more important; add a postcode, state or country' };
+export const HOMONYM_GUESS: Deduction = { code: 'HOMONYM_GUESS', points: 15, why: 'several places, or a place and a region, have this name and none is much more important; add a postcode, state or country' };
 /**
  * Several places of the name in one country, none much larger, and nothing in the query decides:
  * the city, its country and the record's keys but the point and region are those of any of them.

@@ -81,6 +81,25 @@ describe('the place stays', () => {
   ];
   for (const [q, want] of PLACES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 
+  // the place stays as a guess (HOMONYM_GUESS, relevance < 90) unless it is sure: much more
+  // important than the state, named by its own name against a tagged one, or spelt as typed
+  const SURE: [SearchRequest, boolean][] = [
+    [a('Tabor'), true], // the Czech city, 36,000 people, against a Slovenian municipality
+    [a('Münster'), true], // the accent spells the city, not the Irish province Munster
+    [a('Munster'), false],
+    [a('Paraná'), false], // the Argentine city, or the Brazilian state
+    [a('Victoria'), false], // the Canadian city, or the Australian state
+    [a('Videm, Slovenia'), false], // a village, or the municipality
+  ];
+  for (const [q, sure] of SURE) {
+    it(`${JSON.stringify(q)}: ${sure ? 'sure' : 'a guess'}`, () => {
+      const { record, explain } = lookupExplained(index, q);
+      expect(record.city).not.toBe('');
+      expect(Number(record.relevance) >= 90).toBe(sure);
+      expect(explain.deductions.map((d) => d.code).includes('HOMONYM_GUESS')).toBe(!sure);
+    });
+  }
+
   it('a subdivision of one place named by a tagged name is not answered: Malta\'s local councils are their towns', () => {
     expect(lookup(index, a('Mdina'))).toMatchObject({ country_iso_2: 'MT', city: 'Mdina' });
   });
