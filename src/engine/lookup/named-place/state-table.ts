@@ -77,6 +77,7 @@ function buildTable(index: AddressIndex): StateTable {
       s.add(key);
     }
   }
+  withoutTypeWords(localNames);
   // importance and point: one pass over the place documents (each admin row's code read once)
   const codeOf: string[] = [];
   for (let a = 0; a < c.admStateCode.length; a++) codeOf.push(index.str(c.admStateCode[a]!));
@@ -106,6 +107,39 @@ function buildTable(index: AddressIndex): StateTable {
     }
   }
   return { byName };
+}
+
+/** A word is a country's subdivision type word when at least this share of its states' names hold it. */
+const TYPE_WORD_SHARE = 0.5;
+/** … and at least this many of them. */
+const TYPE_WORD_MIN = 3;
+
+/**
+ * Adds to each state's local names (folded, by code) the name without its country's subdivision
+ * type word, the word most of that country's state names share (`województwo`, `kraj`, `maakond`,
+ * `apskritis`): people write `mazowieckie`, `Jihomoravský`, `Harju`. Read from the names
+ * themselves; a state whose name is only the type word keeps its name.
+ */
+function withoutTypeWords(localNames: Map<string, Set<string>>): void {
+  const byCountry = new Map<string, Set<string>[]>();
+  for (const [code, names] of localNames) {
+    const cc = code.slice(0, 2);
+    let l = byCountry.get(cc);
+    if (!l) byCountry.set(cc, (l = []));
+    l.push(names);
+  }
+  for (const states of byCountry.values()) {
+    const holding = new Map<string, number>();
+    for (const names of states) for (const w of new Set([...names].flatMap((n) => n.split(' ')))) holding.set(w, (holding.get(w) ?? 0) + 1);
+    const typeWords = new Set([...holding].filter(([, n]) => n >= TYPE_WORD_MIN && n >= states.length * TYPE_WORD_SHARE).map(([w]) => w));
+    if (typeWords.size === 0) continue;
+    for (const names of states) {
+      for (const n of [...names]) {
+        const rest = n.split(' ').filter((w) => !typeWords.has(w)).join(' ');
+        if (rest && rest !== n) names.add(rest);
+      }
+    }
+  }
 }
 
 /** A local name, and each part of one that writes two languages (`Valais/Wallis`). */

@@ -40,6 +40,10 @@ describe('a query that names a state gets the state', () => {
     [a('Zagreb County, Croatia'), { country_iso_2: 'HR', state_code: 'HR-01', city: '' }],
     // a state that holds one place, named by its local name
     [a('Roraima, Brasil'), { country_iso_2: 'BR', state_code: 'BR-RR', city: '' }],
+    // the name without the subdivision type word most of its country's state names share
+    [a('mazowieckie'), { country_iso_2: 'PL', state_code: 'PL-14', state_name: 'województwo mazowieckie', city: '' }],
+    [a('Jihomoravský'), { country_iso_2: 'CZ', state_code: 'CZ-64', city: '' }],
+    [a('Harju'), { country_iso_2: 'EE', state_code: 'EE-37', city: '' }],
     // the locale's name where a translation exists
     [a('Bayern', { locale: 'en' }), { state_code: 'DE-BY', state_name: 'Bavaria', city: '' }],
   ];
@@ -70,6 +74,7 @@ describe('the place stays', () => {
     [a('Luxembourg'), { country_iso_2: 'LU', city: 'Luxembourg' }],
     [a('Salzburg'), { country_iso_2: 'AT', city: 'Salzburg', relevance: '100' }],
     [a('Madrid'), { country_iso_2: 'ES', city: 'Madrid' }],
+    [a('Tartu'), { country_iso_2: 'EE', city: 'Tartu', state_code: 'EE-79' }],
     // a city named by its own name (a homonym state abroad outweighs it, but people name cities)
     [a('Münster'), { country_iso_2: 'DE', city: 'Münster' }],
     [a('Paraná'), { country_iso_2: 'AR', city: 'Paraná' }],
