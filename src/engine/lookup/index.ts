@@ -20,7 +20,8 @@
  *  8. search/       the broad search (5–7), and its typo retry for the words nothing explains
  *  9. named-place/  the fallback: a street answer that agrees with the place the query names,
  *                   else the named place itself (postcode area, then city); a query that is
- *                   only a state's name: the state, unless a place of that name outweighs it
+ *                   only a state's name: the state, unless a place of that name outweighs it;
+ *                   free text whose last part is a state's name: asked with it as the state
  * 10. record/       the spec's record and its relevance
  * 11. explain/      on request only (lookupExplained): what became of each part of the input,
  *                   and the relevance deductions (score/deductions.ts) that applied
@@ -37,6 +38,7 @@ import { countryHomonym, namesInFull, placeNameQuery, placeNamedLikeCountry } fr
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
 import { stateAnswer } from './named-place/state-answer.ts';
+import { statePart } from './named-place/state-part.ts';
 import { buildRecord, type Choice } from './record/record.ts';
 import { searchWithTypoRetry } from './search/typo-retry.ts';
 
@@ -68,7 +70,25 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
     return stateAnswer(index, q, choice) ?? { q, choice };
   }
   const choice = search(index, q, matches);
-  return stateAnswer(index, q, choice) ?? { q, choice };
+  const own = stateAnswer(index, q, choice) ?? { q, choice };
+  return withStatePart(index, own, matches);
+}
+
+/**
+ * Free text whose last part names a state (`Munich, Bavaria`): the query asked without those
+ * words and with the state as its field, when that answer lies in the state and is the more
+ * relevant one (named-place/state-part.ts).
+ */
+function withStatePart(index: AddressIndex, own: { q: Parsed; choice: Choice }, matches: TokenMatch[][]): { q: Parsed; choice: Choice } {
+  // (an answer that explains every word in full leaves the state part nothing to add: `…, Berlin`)
+  if (own.choice.best?.explained.every((x) => x >= 1)) return own;
+  const part = statePart(index, own.q);
+  if (!part) return own;
+  const choice = search(index, part.asked, part.kept.map((i) => matches[i]!));
+  const best = choice.best;
+  if (!best || !part.codes.has(index.str(index.c.admStateCode[index.c.docAdmin[best.doc]!]!))) return own;
+  const relevance = (q: Parsed, c: Choice) => Number(buildRecord(index, q, c).relevance);
+  return relevance(part.asked, choice) > relevance(own.q, own.choice) ? { q: part.asked, choice } : own;
 }
 
 function search(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): Choice {

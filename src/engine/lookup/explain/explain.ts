@@ -62,7 +62,7 @@ export class Explainer implements DeductionSink {
   private readonly typed: Map<string, string>;
 
   constructor(index: AddressIndex, req: SearchRequest, q: ParsedQuery, matches: TokenMatch[][], choice: Choice) {
-    this.typed = wordsAsWritten([req.street, req.city, req.district, req.address, req.zip]);
+    this.typed = wordsAsWritten([req.street, req.city, req.district, req.address, req.zip, req.state]);
     this.fates = q.tokens.map((_, i) => wordFate(index, q, matches, choice.best, i, this.typed));
   }
 
@@ -106,7 +106,12 @@ export class Explainer implements DeductionSink {
       const input = q.countryText.split(' ').map((w) => this.typed.get(w) ?? w).join(' ');
       parts.push({ input, status: 'matched', field: 'country_iso_2', became: rec.country_iso_2, why: 'a country named in the text' });
     }
-    if (req.state) parts.push(lost('STATE_NOT_MATCHED') ? { input: req.state, status: 'ignored', field: '', became: '', why: 'not the answer\'s state' } : { input: req.state, status: 'matched', field: 'state', became: rec.state, why: '' });
+    // the state field, or a state named in the text's last part (../named-place/state-part.ts)
+    const stateInput = req.state && q.state.length > 0 ? req.state : !req.state && q.state.length > 0 ? q.state[0]!.split(' ').map((w) => this.typed.get(w) ?? w).join(' ') : '';
+    if (stateInput) {
+      parts.push(lost('STATE_NOT_MATCHED') ? { input: stateInput, status: 'ignored', field: '', became: '', why: 'not the answer\'s state' }
+        : { input: stateInput, status: 'matched', field: 'state', became: rec.state, why: req.state ? '' : 'a state named in the text' });
+    }
     if (req.county) parts.push(lost('COUNTY_NOT_MATCHED') ? { input: req.county, status: 'ignored', field: '', became: '', why: 'not the answer\'s county' } : { input: req.county, status: 'matched', field: 'county', became: rec.county, why: '' });
     // what the answer holds that the input did not give
     const given = new Set(parts.filter((p) => p.status !== 'ignored').map((p) => p.field));

@@ -12,6 +12,7 @@ import { countriesOf, type CountryNames } from './country-names.ts';
 import { foldedName, nameWords, type NameWords } from './name-words.ts';
 import { placeDocs } from './place-docs.ts';
 import { PlaceEntries } from './place-entries.ts';
+import { namesState } from './state-table.ts';
 import { placeToken } from './street-part.ts';
 import { foldText, foldTokens } from '../normalize/normalize.ts';
 
@@ -186,7 +187,8 @@ function statesNamed(index: AddressIndex, q: ParsedQuery, d: number): boolean {
   if (q.state.length === 0 && q.county.length === 0) return false;
   const c = index.c, a = c.docAdmin[d]!;
   const held = [c.admStateName[a]!, c.admState[a]!, c.admStateCode[a]!, c.admCounty[a]!].map((id) => foldText(index.str(id))).filter(Boolean);
-  return [...q.state, ...q.county].some((s) => held.includes(s));
+  const code = index.str(c.admStateCode[a]!);
+  return [...q.state, ...q.county].some((s) => held.includes(s)) || q.state.some((s) => namesState(index, s, code));
 }
 
 const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;

@@ -43,6 +43,11 @@ export interface StateTable {
 
 const tables = new WeakMap<AddressIndex, StateTable>();
 
+/** The folded words `text` (a query's `state`) name the state `code` by one of its names, local or tagged (`bavaria`: DE-BY). */
+export function namesState(index: AddressIndex, text: string, code: string): boolean {
+  return code !== '' && (stateTable(index).byName.get(text)?.some((n) => n.state.code === code) ?? false);
+}
+
 /** `name` folded as query tokens join (`Île-de-France` → `ile de france`), '' when it has no words. */
 function stateKey(name: string): string {
   return foldTokens(name).join(' ');

@@ -257,7 +257,13 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     }
   }
 
-  const state = req.state ? [foldTokens(req.state).join(' ')] : [];
+  // a state alone (`{"state": "Marche"}`): its words are the query, which a state's name answers
+  // (named-place/state-answer.ts) as it does in free text
+  const stateOnly = tokens.length === 0 && hnKeys.length === 0 && !!req.state;
+  if (stateOnly) {
+    for (const t of foldTokens(req.state!).slice(0, MAX_TOKENS)) tokens.push({ text: t, field: 'free', alts: [t], hnLike: false, weight: 1, seg: 0 });
+  }
+  const state = req.state && !stateOnly ? [foldTokens(req.state).join(' ')] : [];
   const county = req.county ? [foldTokens(req.county).join(' ')] : [];
   let total = countryWeight;
   for (const t of tokens) total += t.weight;
@@ -266,7 +272,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   return {
     tokens, hnKeys, zipKeys, zipCands, country, countryUnknown, countryWeight, countryNameOnly, countryText, state, county,
     additional: found.join(', '), locale: (req.locale ?? '').trim(), totalWeight: total,
-    rawText: [req.street, req.city, req.district, req.address].filter(Boolean).join(' '),
+    rawText: [req.street, req.city, req.district, req.address, stateOnly ? req.state : ''].filter(Boolean).join(' '),
     prefer: country ? '' : (req.prefer_country ?? '').trim().toUpperCase(),
   };
 }

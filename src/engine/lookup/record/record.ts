@@ -7,6 +7,7 @@ import { SEARCH_RECORD_KEYS, emptySearchRecord, type SearchRecord } from '../../
 import { COORD_SCALE, DOC_POSTCODE, DOC_STREET, NAMES_RS, NAMES_US, NO_COORD } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import type { NamedPlace } from '../named-place/named-place.ts';
+import { namesState } from '../named-place/state-table.ts';
 import { foldText } from '../normalize/normalize.ts';
 import { countryName, iso3Of } from '../parse/countries.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
@@ -75,7 +76,9 @@ export function relevanceOf(index: AddressIndex, q: ParsedQuery, s: Scored | und
     return f === b || b.includes(f) || f.includes(b);
   };
   let statesMatched = 0, countiesMatched = 0;
-  for (const st of q.state) if (same(rec.state_name, st) || same(rec.state, st) || same(rec.state_code, st)) { e += 0.5; statesMatched++; }
+  for (const st of q.state) {
+    if (same(rec.state_name, st) || same(rec.state, st) || same(rec.state_code, st) || namesState(index, st, rec.state_code)) { e += 0.5; statesMatched++; }
+  }
   for (const co of q.county) if (same(rec.county, co)) { e += 0.5; countiesMatched++; }
   let rel = (100 * e) / q.totalWeight;
   if (sink) shareDeductions(q, s, sink, countryMatched, statesMatched, countiesMatched);

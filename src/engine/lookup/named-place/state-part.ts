@@ -1,0 +1,44 @@
+/**
+ * Stage 9 (named place, see ../index.ts): free text whose last part is a state's name, as people
+ * write `City, State` (`Launceston, Tasmania`, `Munich, Bavaria`, `Köln, Nordrhein-Westfalen`).
+ *
+ * The words alone say nothing the search can use: they would stay unexplained, or name a place of
+ * the same name elsewhere (`Bavaria`, a village in Italy). So the query is also asked without them,
+ * with the state as its `state` field (a structured state: it ranks the places it holds first and
+ * counts in the relevance, by any of its names: `Bavaria` is Bayern's). That answer is taken when it
+ * lies in the state and is more relevant than the text's own; otherwise the text's answer stands
+ * (`Getreidegasse 9, Salzburg`: the city Salzburg explains the words as well as the Land).
+ */
+import type { ParsedQuery } from '../parse/parse.ts';
+import type { AddressIndex } from '../../index/index.ts';
+import { stateTable } from './state-table.ts';
+
+/** Longest state name looked at, in words (`Provence Alpes Cote d Azur`). */
+const MAX_WORDS = 6;
+
+/**
+ * The state part of `q`: the query without its last part's words (`kept`: the tokens left, by
+ * position) and with them as its state, and the codes of the states they name; undefined when the
+ * last part names no state.
+ */
+export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQuery; kept: number[]; codes: Set<string> } | undefined {
+  if (q.state.length > 0 || q.tokens.length < 2) return undefined;
+  let last = 0;
+  for (const t of q.tokens) {
+    if (t.field !== 'free') return undefined;
+    last = Math.max(last, t.seg ?? 0);
+  }
+  if (last === 0) return undefined;
+  const words: string[] = [], kept: number[] = [];
+  let weight = 0;
+  q.tokens.forEach((t, i) => {
+    if ((t.seg ?? 0) === last) { words.push(t.text); weight += t.weight; } else kept.push(i);
+  });
+  if (words.length > MAX_WORDS || q.zipCands.some((z) => words.includes(z.key))) return undefined;
+  const text = words.join(' ');
+  const named = stateTable(index).byName.get(text)?.filter((n) => !q.country || n.state.country === q.country);
+  if (!named || named.length === 0) return undefined;
+  // (as a structured state weighs: half a word, ../parse/parse.ts)
+  const asked: ParsedQuery = { ...q, tokens: kept.map((i) => q.tokens[i]!), state: [text], totalWeight: q.totalWeight - weight + 0.5 };
+  return { asked, kept, codes: new Set(named.map((n) => n.state.code)) };
+}

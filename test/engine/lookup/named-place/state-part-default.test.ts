@@ -1,0 +1,52 @@
+/**
+ * Issue 18, on the embedded default: free text whose last part is a state's name (`City, State`)
+ * is asked with that part as the state (named-place/state-part.ts), and a structured `state` is
+ * matched by any of the state's names; a state alone in the `state` field is answered as the state.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
+import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { lookup, lookupExplained } from '../../../../src/engine/lookup/index.ts';
+import type { SearchRequest } from '../../../../src/contract/requests.ts';
+
+let index: AddressIndex;
+beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+
+type Want = Partial<Record<'country_iso_2' | 'city' | 'state_code' | 'relevance', string>>;
+
+describe('a state named in the text\'s last part', () => {
+  const CASES: [SearchRequest, Want][] = [
+    // its local name: the city in it, the words explained (was relevance 50)
+    [{ address: 'Launceston, Tasmania' }, { country_iso_2: 'AU', state_code: 'AU-TAS', city: 'Launceston', relevance: '100' }],
+    [{ address: 'Köln, Nordrhein-Westfalen' }, { country_iso_2: 'DE', state_code: 'DE-NW', city: 'Köln', relevance: '100' }],
+    // without its type word, as Poles write it
+    [{ address: 'Toruń, kujawsko-pomorskie' }, { country_iso_2: 'PL', state_code: 'PL-04', city: 'Toruń', relevance: '100' }],
+    // an English name: the state, not the Italian village Bavaria (was the village, relevance 50)
+    [{ address: 'Munich, Bavaria' }, { country_iso_2: 'DE', state_code: 'DE-BY', city: 'München' }],
+    [{ address: 'Munich, Bavaria, Germany' }, { country_iso_2: 'DE', state_code: 'DE-BY', city: 'München' }],
+  ];
+  for (const [q, want] of CASES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
+
+  it('explains the words as the state', () => {
+    const { explain } = lookupExplained(index, { address: 'Launceston, Tasmania' });
+    expect(explain.parts).toContainEqual(expect.objectContaining({ input: 'Tasmania', status: 'matched', field: 'state', why: 'a state named in the text' }));
+  });
+
+  it('a last part that is also the city keeps the text\'s own answer (the Land Salzburg explains no more than the city)', () => {
+    expect(lookup(index, { address: 'Salzburg' })).toMatchObject({ country_iso_2: 'AT', city: 'Salzburg' });
+    expect(lookup(index, { address: '5020, Salzburg' })).toMatchObject({ country_iso_2: 'AT', city: 'Salzburg' });
+  });
+});
+
+describe('the state field', () => {
+  it('is matched by any of the state\'s names (`Bavaria` is Bayern): no deduction', () => {
+    const { record, explain } = lookupExplained(index, { city: 'München', state: 'Bavaria' });
+    expect(record).toMatchObject({ state_code: 'DE-BY', city: 'München', relevance: '100' });
+    expect(explain.deductions.map((d) => d.code)).not.toContain('STATE_NOT_MATCHED');
+  });
+
+  it('alone, answers the state (was an empty answer)', () => {
+    expect(lookup(index, { state: 'Marche' })).toMatchObject({ country_iso_2: 'IT', state_code: 'IT-57', city: '', relevance: '100' });
+    expect(lookup(index, { state: 'Bavaria', country: 'DE' })).toMatchObject({ state_code: 'DE-BY', city: '' });
+  });
+});
