@@ -9,6 +9,7 @@ import { addressCases } from './addresses.ts';
 import type { PeopleCase } from './cases.ts';
 import { geocoderCases } from './geocoder-cases.ts';
 import { placeCases } from './places.ts';
+import { placeStateCases } from './places-with-state.ts';
 import { stateCases } from './states.ts';
 import { isRight, ruledOut, tallyOutcomes, type SetReport } from './score.ts';
 
@@ -19,6 +20,7 @@ export const PEOPLE_SETS: Readonly<Record<string, () => PeopleCase[]>> = {
   addresses: () => addressCases(),
   'geocoder cases': geocoderCases,
   states: stateCases,
+  'places with state': placeStateCases,
 };
 
 export function evaluateCases(index: AddressIndex, set: string, cases: PeopleCase[], lookupFn: Lookup): SetReport {

@@ -56,7 +56,7 @@ export function loadPlaces(): Place[] {
   return out;
 }
 
-interface PostalPlace { parts: string[]; lat: number; lon: number }
+interface PostalPlace { parts: string[]; lat: number; lon: number; state: string }
 const postalCache = new Map<string, Map<string, PostalPlace[]>>();
 
 /** GeoNames postal place names of a country (`Айтос / Ajtos` → both parts, local first), by folded part. */
@@ -74,7 +74,7 @@ function postalPlaces(cc: string): Map<string, PostalPlace[]> {
     if (!f[2] || seen.has(k)) continue;
     seen.add(k);
     // `Calgary (Bridgeland / Riverside)`: the parenthesised part is a district, not another name
-    a.push({ parts: f[2].replace(/\s*\([^)]*\)/g, '').split(' / ').map((s) => s.trim()).filter(Boolean), lat: Number(f[9]), lon: Number(f[10]) });
+    a.push({ parts: f[2].replace(/\s*\([^)]*\)/g, '').split(' / ').map((s) => s.trim()).filter(Boolean), lat: Number(f[9]), lon: Number(f[10]), state: f[3] ?? '' });
   }
   const m = new Map<string, PostalPlace[]>();
   for (const pp of a) for (const part of new Set(pp.parts.map(foldText))) (m.get(part) ?? m.set(part, []).get(part)!).push(pp);
@@ -105,7 +105,11 @@ export function zoneOf(p: Place): string | undefined {
   return undefined;
 }
 
-export interface PlaceNames { local: string; localSource: string; english: string; englishSource: string; all: string[] }
+export interface PlaceNames {
+  local: string; localSource: string; english: string; englishSource: string; all: string[];
+  /** The first-level subdivision GeoNames' postal data writes for the postal place found (`Bayern`, `Tasmania`); '' when none. */
+  state: string;
+}
 
 /**
  * The place's local and English names, with their sources:
@@ -122,11 +126,11 @@ export function placeNames(p: Place): PlaceNames {
   if (zone && lang && hasOwnExemplar(zone, lang)) { local = exemplarCity(zone, lang); localSource = `CLDR ${lang}`; }
   const all = new Set([p.name, p.ascii]);
   const known = new Set([p.name, p.ascii, ...p.alts].map(foldText).filter(Boolean));
-  let best: { d: number; s: string } | undefined;
+  let best: { d: number; s: string; state: string } | undefined;
   const postal = postalPlaces(p.cc);
   for (const pp of [...known].flatMap((k) => postal.get(k) ?? [])) {
     const d = distanceMeters(p.lat, p.lon, pp.lat, pp.lon);
-    if (d <= 15_000 && (!best || d < best.d)) best = { d, s: pp.parts[0]! };
+    if (d <= 15_000 && (!best || d < best.d)) best = { d, s: pp.parts[0]!, state: pp.state };
   }
   if (best) all.add(best.s);
   // the postal spelling when it is another word (`München` for `Munich`); GeoNames' own when the
@@ -141,7 +145,7 @@ export function placeNames(p: Place): PlaceNames {
   const englishSource = zone ? 'CLDR en' : 'GeoNames name';
   all.add(local); all.add(english);
   if (zone) for (const l of [...CAPITAL_LANGS, ...(lang ? [lang] : [])]) all.add(exemplarCity(zone, l));
-  return { local, localSource, english, englishSource, all: [...all].filter(Boolean) };
+  return { local, localSource, english, englishSource, all: [...all].filter(Boolean), state: best?.state ?? '' };
 }
 
 /** Letters people type for the ones their keyboard lacks: marks dropped, ł → l, ø → o, ß → ss … */
@@ -155,7 +159,7 @@ export function radiusKm(pop: number): number {
   return pop >= 1_000_000 ? 15 : pop >= 100_000 ? 10 : 5;
 }
 
-function truthOf(p: Place, names: string[]): PlaceTruth {
+export function truthOf(p: Place, names: string[]): PlaceTruth {
   return { kind: 'place', country: p.cc, names, lat: p.lat, lon: p.lon, radiusKm: radiusKm(p.pop), label: `${p.name} (${p.cc}, ${p.pop})` };
 }
 

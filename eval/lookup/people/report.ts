@@ -10,6 +10,7 @@ export const TARGETS: Readonly<Record<string, { right: number; label: string }>>
   addresses: { right: 0.95, label: 'city or postcode right ≥ 95 %, 0 in a ruled-out country' },
   'geocoder cases': { right: NaN, label: 'no issue target of its own (relevance ≥ 90 ⇒ right ≥ 99 %)' },
   states: { right: NaN, label: 'no issue target of its own (relevance ≥ 90 ⇒ right ≥ 99 %)' },
+  'places with state': { right: NaN, label: 'no issue target of its own (relevance ≥ 90 ⇒ right ≥ 99 %)' },
 };
 
 function summaryRow(label: string, t: Tally): string {

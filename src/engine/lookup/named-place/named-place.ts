@@ -244,7 +244,7 @@ function placeDeductions(index: AddressIndex, q: ParsedQuery, best: PlaceHit, pl
   for (const p of places) {
     if (p.doc === best.doc || c.docKind[p.doc] !== c.docKind[best.doc] || p.seg !== best.seg || p.tokens.length !== best.tokens.length) continue;
     if (p.full !== best.full || Math.abs(p.quality - best.quality) > 1e-9 || otherSpellings(p, best)) continue;
-    if (c.docRank[best.doc]! > c.docRank[p.doc]! * MUCH_MORE_IMPORTANT) continue;
+    if (c.docRank[best.doc]! > c.docRank[p.doc]! * MUCH_MORE_IMPORTANT || (best.inState && !p.inState)) continue;
     if (!q.country && p.country !== best.country && hint.size > 0 && hint.has(best.country) && !hint.has(p.country)) byHint = true;
     else if (!q.country && q.prefer && p.country !== best.country && best.country === q.prefer) byPrefer = true;
     else if (index.docDistance(p.doc, best.doc) > HOMONYM_METERS) {

@@ -25,6 +25,8 @@ export interface PlaceHit {
    * street, a region), a house number, a postcode of its country's shape, its state or county.
    */
   reason: boolean;
+  /** The query's state or county field names this place's state or county: the place the query means among homonyms. */
+  inState: boolean;
   /**
    * The query's diacritics: 1 it writes marks on this place's words and the place's name carries
    * them as typed (`Türi`), -1 it writes marks the name does not have as typed (`Turi` for `Türi`), 0
@@ -90,11 +92,12 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
       seg = Math.min(seg, q.tokens[i]!.seg ?? 0);
     }
     const country = countries.of(d);
+    const inState = statesNamed(index, q, d);
     out.push({
       doc: d, country, tokens,
       quality: (full ? 1 : alt ? 0.9 : 0.8) * (entries.quality[e]! / n),
       full, pos: 31 - Math.clz32(toks), seg, typo: entries.exact[e] === 0, weak: entries.exact[e] === 0 || !full, alt,
-      reason: n < q.tokens.length || q.hnKeys.length > 0 || zipOfCountry(q, country) || statesNamed(index, q, d),
+      reason: n < q.tokens.length || q.hnKeys.length > 0 || zipOfCountry(q, country) || inState, inState,
       marks: full ? marksOf(index, q, typedOf(), tokens, d) : 0,
     });
   }
@@ -302,6 +305,8 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
   // free text: a place named in a later part ("…, Bindlach") over street words of the first part
   if (a.seg !== b.seg) return a.seg > b.seg;
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
+  // the state the query names decides between places of the name (`Córdoba, Andalucía`)
+  if (a.inState !== b.inState) return a.inState;
   const hinted = hintedBetween(hint, a, b);
   const rank = index.c.docRank;
   // a place named by another of its names (Milan, Cracow, Geneva) or by its first words
@@ -374,7 +379,7 @@ export function sharedAbroad(index: AddressIndex, best: PlaceHit, places: readon
     if (p.country === best.country || p.seg !== best.seg || p.tokens.length !== best.tokens.length || p.full !== best.full) continue;
     if (Math.abs(p.quality - best.quality) > 1e-9 || otherSpellings(p, best)) continue;
     if (hint.size > 0 && hint.has(p.country) !== hint.has(best.country)) continue;
-    if (rank[best.doc]! > rank[p.doc]! * MUCH_MORE_IMPORTANT) continue;
+    if (rank[best.doc]! > rank[p.doc]! * MUCH_MORE_IMPORTANT || (best.inState && !p.inState)) continue;
     return true;
   }
   return false;

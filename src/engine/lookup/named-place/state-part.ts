@@ -7,11 +7,14 @@
  * with the state as its `state` field (a structured state: it ranks the places it holds first and
  * counts in the relevance, by any of its names: `Bavaria` is Bayern's). That answer is taken when it
  * lies in the state and is more relevant than the text's own; otherwise the text's answer stands
- * (`Getreidegasse 9, Salzburg`: the city Salzburg explains the words as well as the Land).
+ * (`Getreidegasse 9, Salzburg`: the city Salzburg explains the words as well as the Land). A part
+ * before it that holds a street (a type word, a house number) leaves the text's answer alone.
  */
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { AddressIndex } from '../../index/index.ts';
+import { foldTokens } from '../normalize/normalize.ts';
 import { stateTable } from './state-table.ts';
+import { isStreetWord } from './street-countries.ts';
 
 /** Longest state name looked at, in words (`Provence Alpes Cote d Azur`). */
 const MAX_WORDS = 6;
@@ -35,10 +38,30 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
     if ((t.seg ?? 0) === last) { words.push(t.text); weight += t.weight; } else kept.push(i);
   });
   if (words.length > MAX_WORDS || q.zipCands.some((z) => words.includes(z.key))) return undefined;
-  const text = words.join(' ');
-  const named = stateTable(index).byName.get(text)?.filter((n) => !q.country || n.state.country === q.country);
+  // a place and its state, not a street: words of a street (a type word, a house number) would
+  // name a village of the street's name in the state (`ulica Tadeusza Kościuszki 18, Łódź` is not
+  // the village Kościuszki in the voivodeship CLDR calls Łódź)
+  if (q.hnKeys.length > 0 || kept.some((i) => q.tokens[i]!.hnLike || isStreetWord(q.tokens[i]!.text))) return undefined;
+  const byName = stateTable(index).byName;
+  let text = words.join(' ');
+  let named = byName.get(text)?.filter((n) => !q.country || n.state.country === q.country);
+  let country = q.country;
+  if ((!named || named.length === 0) && q.countryText && !q.countryNameOnly) {
+    // the words that named a country end the state's name (`New South Wales`, `British Columbia`):
+    // they name no country
+    const whole = `${text} ${q.countryText}`;
+    if (foldTokens(q.rawText).join(' ').endsWith(whole)) {
+      text = whole;
+      named = byName.get(text);
+      country = '';
+    }
+  }
   if (!named || named.length === 0) return undefined;
   // (as a structured state weighs: half a word, ../parse/parse.ts)
-  const asked: ParsedQuery = { ...q, tokens: kept.map((i) => q.tokens[i]!), state: [text], totalWeight: q.totalWeight - weight + 0.5 };
+  const dropped = country === q.country ? 0 : q.countryWeight;
+  const asked: ParsedQuery = {
+    ...q, tokens: kept.map((i) => q.tokens[i]!), state: [text], totalWeight: q.totalWeight - weight - dropped + 0.5,
+    ...(dropped > 0 ? { country: '', countryWeight: 0, countryText: '' } : {}),
+  };
   return { asked, kept, codes: new Set(named.map((n) => n.state.code)) };
 }

@@ -24,6 +24,11 @@ describe('a state named in the text\'s last part', () => {
     // an English name: the state, not the Italian village Bavaria (was the village, relevance 50)
     [{ address: 'Munich, Bavaria' }, { country_iso_2: 'DE', state_code: 'DE-BY', city: 'München' }],
     [{ address: 'Munich, Bavaria, Germany' }, { country_iso_2: 'DE', state_code: 'DE-BY', city: 'München' }],
+    // words that also name a country end the state's name (was South Shields, GB, and Colombia)
+    [{ address: 'Sydney, New South Wales' }, { country_iso_2: 'AU', state_code: 'AU-NSW', city: 'Sydney', relevance: '100' }],
+    [{ address: 'Richmond, British Columbia' }, { country_iso_2: 'CA', state_code: 'CA-BC', city: 'Richmond', relevance: '100' }],
+    // the state decides between homonyms abroad (was an empty answer: Córdoba is also in Argentina)
+    [{ address: 'Córdoba, Andalucía' }, { country_iso_2: 'ES', state_code: 'ES-AN', city: 'Córdoba', relevance: '100' }],
   ];
   for (const [q, want] of CASES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 
@@ -43,6 +48,13 @@ describe('the state field', () => {
     const { record, explain } = lookupExplained(index, { city: 'München', state: 'Bavaria' });
     expect(record).toMatchObject({ state_code: 'DE-BY', city: 'München', relevance: '100' });
     expect(explain.deductions.map((d) => d.code)).not.toContain('STATE_NOT_MATCHED');
+  });
+
+  it('decides between places of the name: the one in the state, with no homonym guess', () => {
+    expect(lookup(index, { city: 'Córdoba', state: 'Andalucía' })).toMatchObject({ country_iso_2: 'ES', city: 'Córdoba', relevance: '100' });
+    expect(lookup(index, { city: 'Amstetten', state: 'Niederösterreich' })).toMatchObject({ country_iso_2: 'AT', city: 'Amstetten', relevance: '100' });
+    // over a far more important place named by its first words
+    expect(lookup(index, { city: 'Frankfurt', state: 'Brandenburg' })).toMatchObject({ state_code: 'DE-BB', city: 'Frankfurt (Oder)' });
   });
 
   it('alone, answers the state (was an empty answer)', () => {
