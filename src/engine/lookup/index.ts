@@ -86,7 +86,7 @@ function withStatePart(index: AddressIndex, own: { q: Parsed; choice: Choice }, 
   if (!part) return own;
   const choice = search(index, part.asked, part.kept.map((i) => matches[i]!));
   const best = choice.best;
-  if (!best || !part.codes.has(index.str(index.c.admStateCode[index.c.docAdmin[best.doc]!]!))) return own;
+  if (!best || !part.within(best.doc)) return own;
   const relevance = (q: Parsed, c: Choice) => Number(buildRecord(index, q, c).relevance);
   return relevance(part.asked, choice) > relevance(own.q, own.choice) ? { q: part.asked, choice } : own;
 }

@@ -302,8 +302,15 @@ function hintedBetween(h: ReadonlySet<string> | undefined, a: PlaceHit, b: Place
  * letters, not the place's (`Kodaň`, `Vídeň` are Czech for København and Wien).
  */
 export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?: ReadonlySet<string>, prefer = '', wordHint = hint): boolean {
-  // free text: a place named in a later part ("…, Bindlach") over street words of the first part
-  if (a.seg !== b.seg) return a.seg > b.seg;
+  // free text: a place named in a later part ("…, Bindlach") over street words of the first part,
+  // unless it is named only by another of its names or its first words and a place of an earlier
+  // part is named in full by its own (`Fribourg, Canton de Fribourg`: not Canton Beach, AU, nor
+  // Luzern, whose untagged GeoNames alternates hold `Canton`)
+  if (a.seg !== b.seg) {
+    const later = a.seg > b.seg ? a : b, earlier = later === a ? b : a;
+    if (!later.full && earlier.full && !earlier.typo) return a === earlier;
+    return a === later;
+  }
   if (a.tokens.length !== b.tokens.length) return a.tokens.length > b.tokens.length;
   // the state the query names decides between places of the name (`Córdoba, Andalucía`)
   if (a.inState !== b.inState) return a.inState;

@@ -1,11 +1,13 @@
 /**
  * Stage 9 (named place, see ../index.ts): free text whose last part is a state's name, as people
- * write `City, State` (`Launceston, Tasmania`, `Munich, Bavaria`, `Köln, Nordrhein-Westfalen`).
+ * write `City, State` (`Launceston, Tasmania`, `Munich, Bavaria`, `Köln, Nordrhein-Westfalen`), or
+ * a county's (`Town, Province`: `Móstoles, Madrid`, `Cascina, Pisa`, `Guildford, Surrey`).
  *
  * The words alone say nothing the search can use: they would stay unexplained, or name a place of
  * the same name elsewhere (`Bavaria`, a village in Italy). So the query is also asked without them,
  * with the state as its `state` field (a structured state: it ranks the places it holds first and
- * counts in the relevance, by any of its names: `Bavaria` is Bayern's). That answer is taken when it
+ * counts in the relevance, by any of its names: `Bavaria` is Bayern's), or the county as its
+ * `county` field. That answer is taken when it
  * lies in the state and is more relevant than the text's own; otherwise the text's answer stands
  * (`Getreidegasse 9, Salzburg`: the city Salzburg explains the words as well as the Land). A part
  * before it that holds a street (a type word, a house number) leaves the text's answer alone.
@@ -13,7 +15,7 @@
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import { foldTokens } from '../normalize/normalize.ts';
-import { stateTable } from './state-table.ts';
+import { stateKey, stateTable } from './state-table.ts';
 import { isStreetWord } from './street-countries.ts';
 
 /** Longest state name looked at, in words (`Provence Alpes Cote d Azur`). */
@@ -21,11 +23,12 @@ const MAX_WORDS = 6;
 
 /**
  * The state part of `q`: the query without its last part's words (`kept`: the tokens left, by
- * position) and with them as its state, and the codes of the states they name; undefined when the
- * last part names no state.
+ * position) and with them as its state, or as its county when they name no state but a county
+ * (a province, département or county: `Móstoles, Madrid`, `Cascina, Pisa`, `Guildford, Surrey`),
+ * and whether a document lies there; undefined when the last part names neither.
  */
-export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQuery; kept: number[]; codes: Set<string> } | undefined {
-  if (q.state.length > 0 || q.tokens.length < 2) return undefined;
+export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQuery; kept: number[]; within: (doc: number) => boolean } | undefined {
+  if (q.state.length > 0 || q.county.length > 0 || q.tokens.length < 2) return undefined;
   let last = 0;
   for (const t of q.tokens) {
     if (t.field !== 'free') return undefined;
@@ -42,9 +45,9 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
   // name a village of the street's name in the state (`ulica Tadeusza Kościuszki 18, Łódź` is not
   // the village Kościuszki in the voivodeship CLDR calls Łódź)
   if (q.hnKeys.length > 0 || kept.some((i) => q.tokens[i]!.hnLike || isStreetWord(q.tokens[i]!.text))) return undefined;
-  const byName = stateTable(index).byName;
+  const table = stateTable(index);
   let text = words.join(' ');
-  let named = byName.get(text)?.filter((n) => !q.country || n.state.country === q.country);
+  let named = table.byName.get(text)?.filter((n) => !q.country || n.state.country === q.country);
   let country = q.country;
   if ((!named || named.length === 0) && q.countryText && !q.countryNameOnly) {
     // the words that named a country end the state's name (`New South Wales`, `British Columbia`):
@@ -52,16 +55,24 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
     const whole = `${text} ${q.countryText}`;
     if (foldTokens(q.rawText).join(' ').endsWith(whole)) {
       text = whole;
-      named = byName.get(text);
+      named = table.byName.get(text);
       country = '';
     }
   }
-  if (!named || named.length === 0) return undefined;
-  // (as a structured state weighs: half a word, ../parse/parse.ts)
+  const c = index.c;
+  let within: (doc: number) => boolean;
+  if (named && named.length > 0) {
+    const codes = new Set(named.map((n) => n.state.code));
+    within = (doc) => codes.has(index.str(c.admStateCode[c.docAdmin[doc]!]!));
+  } else if (table.counties.has(text)) {
+    within = (doc) => stateKey(index.str(c.admCounty[c.docAdmin[doc]!]!)) === text;
+  } else return undefined;
+  // (as a structured state or county weighs: half a word, ../parse/parse.ts)
   const dropped = country === q.country ? 0 : q.countryWeight;
   const asked: ParsedQuery = {
-    ...q, tokens: kept.map((i) => q.tokens[i]!), state: [text], totalWeight: q.totalWeight - weight - dropped + 0.5,
+    ...q, tokens: kept.map((i) => q.tokens[i]!), totalWeight: q.totalWeight - weight - dropped + 0.5,
+    ...(named && named.length > 0 ? { state: [text] } : { county: [text] }),
     ...(dropped > 0 ? { country: '', countryWeight: 0, countryText: '' } : {}),
   };
-  return { asked, kept, codes: new Set(named.map((n) => n.state.code)) };
+  return { asked, kept, within };
 }

@@ -39,6 +39,8 @@ export interface StateNaming {
 export interface StateTable {
   /** Folded name → the states it names (none for a state that holds no place in this index). */
   byName: Map<string, StateNaming[]>;
+  /** The index's county names (provinces, départements, counties), folded. */
+  counties: Set<string>;
 }
 
 const tables = new WeakMap<AddressIndex, StateTable>();
@@ -49,7 +51,7 @@ export function namesState(index: AddressIndex, text: string, code: string): boo
 }
 
 /** `name` folded as query tokens join (`Île-de-France` → `ile de france`), '' when it has no words. */
-function stateKey(name: string): string {
+export function stateKey(name: string): string {
   return foldTokens(name).join(' ');
 }
 
@@ -111,7 +113,12 @@ function buildTable(index: AddressIndex): StateTable {
       s.names.push(key);
     }
   }
-  return { byName };
+  const counties = new Set<string>();
+  for (let a = 0; a < c.admCounty.length; a++) {
+    const key = stateKey(index.str(c.admCounty[a]!));
+    if (key) counties.add(key);
+  }
+  return { byName, counties };
 }
 
 /** A word is a country's subdivision type word when at least this share of its states' names hold it. */

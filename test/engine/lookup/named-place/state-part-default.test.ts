@@ -29,6 +29,15 @@ describe('a state named in the text\'s last part', () => {
     [{ address: 'Richmond, British Columbia' }, { country_iso_2: 'CA', state_code: 'CA-BC', city: 'Richmond', relevance: '100' }],
     // the state decides between homonyms abroad (was an empty answer: Córdoba is also in Argentina)
     [{ address: 'Córdoba, Andalucía' }, { country_iso_2: 'ES', state_code: 'ES-AN', city: 'Córdoba', relevance: '100' }],
+    // a county (province, département, county) as the last part: `Town, Province`, not the
+    // province's capital (was Madrid, Murcia, Pisa with the town's words unexplained)
+    [{ address: 'Móstoles, Madrid' }, { country_iso_2: 'ES', city: 'Móstoles', relevance: '100' }],
+    [{ address: 'Cascina, Pisa' }, { country_iso_2: 'IT', city: 'Cascina', relevance: '100' }],
+    [{ address: 'Guildford, Surrey' }, { country_iso_2: 'GB', city: 'Guildford', relevance: '100' }],
+    [{ address: 'Aix-en-Provence, Bouches-du-Rhône' }, { country_iso_2: 'FR', city: 'Aix-en-Provence', relevance: '100' }],
+    // a place named in full in an earlier part over one a later part names only by another name or
+    // its first words (was Luzern: GeoNames' untagged alternates give it `Canton`)
+    [{ address: 'Fribourg, Canton de Fribourg' }, { country_iso_2: 'CH', city: 'Fribourg' }],
   ];
   for (const [q, want] of CASES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 
