@@ -38,7 +38,7 @@ import { countryHomonym, namesInFull, placeNameQuery, placeNamedLikeCountry } fr
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
 import { stateAnswer } from './named-place/state-answer.ts';
-import { statePart } from './named-place/state-part.ts';
+import { statePart, withStateWords } from './named-place/state-part.ts';
 import { buildRecord, type Choice } from './record/record.ts';
 import { searchWithTypoRetry } from './search/typo-retry.ts';
 
@@ -71,7 +71,8 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
   }
   const choice = search(index, q, matches);
   const own = stateAnswer(index, q, choice) ?? { q, choice };
-  return withStatePart(index, own, matches);
+  const asked = withStatePart(index, own, matches);
+  return { q: asked.q, choice: withStateWords(index, asked.q, asked.choice) };
 }
 
 /**

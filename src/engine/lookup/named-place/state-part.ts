@@ -15,7 +15,9 @@
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import { foldTokens } from '../normalize/normalize.ts';
-import { stateKey, stateTable } from './state-table.ts';
+import { ROLE_ADMIN } from '../../index/format.ts';
+import type { Choice } from '../record/record.ts';
+import { namesState, stateKey, stateTable } from './state-table.ts';
 import { isStreetWord } from './street-countries.ts';
 
 /** Longest state name looked at, in words (`Provence Alpes Cote d Azur`). */
@@ -75,4 +77,47 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
     ...(dropped > 0 ? { country: '', countryWeight: 0, countryText: '' } : {}),
   };
   return { asked, kept, within };
+}
+
+/**
+ * `choice` with the words that name its answer's state explained (ROLE_ADMIN): a run of words
+ * nothing else explains that is the answer's state by one of its names or its abbreviation
+ * (`Sydney NSW 2000`, `Vancouver BC`, `Lausanne VD`, `München Bayern`), and ends its part of the
+ * text but for explained words and numbers (not the first word of `3 Msida Sea Front, Msida`). The
+ * choice is the same; only what its relevance counts changes. `choice` itself when no such words
+ * are left.
+ */
+export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choice): Choice {
+  const best = choice.best;
+  if (!best || best.explained.every((x) => x > 0)) return choice;
+  const c = index.c, a = c.docAdmin[best.doc]!;
+  const code = index.str(c.admStateCode[a]!), abbr = stateKey(index.str(c.admState[a]!));
+  if (!code && !abbr) return choice;
+  let explained: Float64Array | undefined, roles: Int8Array | undefined;
+  const n = q.tokens.length;
+  for (let i = 0; i < n; i++) {
+    if (best.explained[i]! > 0) continue;
+    let j = i;
+    while (j < n && best.explained[j] === 0 && q.tokens[j]!.field === 'free' && !/^\d/.test(q.tokens[j]!.text)) j++;
+    // the longest run from i that names the state
+    for (let k = Math.min(j, i + MAX_WORDS); k > i; k--) {
+      const text = q.tokens.slice(i, k).map((t) => t.text).join(' ');
+      if ((text !== abbr && !namesState(index, text, code)) || !endsPart(q, best.explained, k)) continue;
+      explained ??= Float64Array.from(best.explained);
+      roles ??= Int8Array.from(best.roles);
+      for (let m = i; m < k; m++) { explained[m] = 1; roles[m] = ROLE_ADMIN; }
+      i = k - 1;
+      break;
+    }
+  }
+  return explained ? { ...choice, best: { ...best, explained, roles: roles! } } : choice;
+}
+
+/** Every token from `k` to the end of its part of the text (token k-1's) is explained or a number. */
+function endsPart(q: ParsedQuery, explained: Float64Array, k: number): boolean {
+  const seg = q.tokens[k - 1]!.seg ?? 0;
+  for (let m = k; m < q.tokens.length && (q.tokens[m]!.seg ?? 0) === seg; m++) {
+    if (explained[m] === 0 && !/^\d/.test(q.tokens[m]!.text)) return false;
+  }
+  return true;
 }

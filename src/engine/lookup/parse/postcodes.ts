@@ -7,7 +7,7 @@
  */
 import { COMPILED_RULES } from '../../lines/compiled.ts';
 import { postcodeKey } from '../normalize/normalize.ts';
-import { POSTCODE_SHAPES } from './postcode-shapes.generated.ts';
+import { MT_POSTCODE_LETTERS, POSTCODE_SHAPES } from './postcode-shapes.generated.ts';
 
 const SHAPES: [string, RegExp][] = Object.entries(POSTCODE_SHAPES).map(([cc, src]) => [cc, new RegExp(`^(?:${src})$`)]);
 /** Every shape in one pattern: most words are no postcode anywhere and are rejected in one test. */
@@ -90,6 +90,8 @@ function shapeCountries(value: string): string[] {
 }
 
 const WORD_RE = /[^\s,;()]+/g;
+/** The letter groups of Malta's postcodes (`VLT`, `SLM`). */
+const MT_LETTERS = new Set(MT_POSTCODE_LETTERS.split(' '));
 /** Second words that make a number a street (`1900 SE F St`, `1111 MD 760`), not an NL or IE code. */
 const NOT_A_CODE_PART = /^(?:N|S|E|W|NE|NW|SE|SW|US|ST|RD|DR|AV|AVE|MD|TX|CA|NY|FL|WA|OR|NJ|PA|OH|IL|GA|NC|VA|MA|MI|AZ)$/i;
 
@@ -110,12 +112,13 @@ export function findPostcodes(text: string): PostcodeCandidate[] {
     const next = words[i + 1];
     if (next !== undefined) {
       // letters, then the number: Malta's `VLT 1455`, only as the post writes it today (capitals,
-      // four digits: `DFL 31`, `III 28` are a street and its number), or in a text that writes no
-      // capital at all; or a number, then a short part
+      // four digits: `DFL 31`, `III 28` are a street and its number; letters Malta's codes use:
+      // `NSW 2000` is an Australian state and postcode), or in a text that writes no capital at
+      // all; or a number, then a short part
       // (in lower case only as the text's last number and not after one: `rue du 8 mai 1945` is
       // a date, `route du puy 6010, 48600 grandrieu` a street and its house number)
       const lowerMaltese = lowerOnly && /^[a-z]{3}$/.test(w) && !/^\d/.test(words[i - 1]?.w ?? '') && !/\d/.test(text.slice(next.at + next.w.length));
-      const maltese = (/^[A-Z]{3}$/.test(w) || lowerMaltese) && /^\d{4}$/.test(next.w);
+      const maltese = (/^[A-Z]{3}$/.test(w) || lowerMaltese) && MT_LETTERS.has(w.toUpperCase()) && /^\d{4}$/.test(next.w);
       const parts = /\d/.test(w) && /^[\dA-Za-z]{2,4}$/.test(next.w) && !NOT_A_CODE_PART.test(next.w);
       const pair = maltese || parts ? codePair(text, words[i]!, next) : undefined;
       if (pair) { out.push(pair); i++; continue; }

@@ -52,6 +52,26 @@ describe('a state named in the text\'s last part', () => {
   });
 });
 
+describe('words of the text that name the answer\'s state', () => {
+  const CASES: [SearchRequest, Want][] = [
+    // its abbreviation, as Australians, Canadians and the Swiss write it (`NSW 2000` was read as a
+    // Maltese postcode: an empty answer)
+    [{ address: 'Sydney NSW 2000' }, { country_iso_2: 'AU', state_code: 'AU-NSW', city: 'Sydney', relevance: '100' }],
+    [{ address: 'Melbourne VIC 3000' }, { country_iso_2: 'AU', state_code: 'AU-VIC', city: 'Melbourne', relevance: '100' }],
+    [{ address: 'Lausanne VD' }, { country_iso_2: 'CH', state_code: 'CH-VD', city: 'Lausanne', relevance: '100' }],
+    // its name without a comma
+    [{ address: 'München Bayern' }, { country_iso_2: 'DE', state_code: 'DE-BY', city: 'München', relevance: '100' }],
+  ];
+  for (const [q, want] of CASES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
+
+  it('are explained as the state; a word inside a street\'s name is not', () => {
+    const { explain } = lookupExplained(index, { address: 'Sydney NSW 2000' });
+    expect(explain.parts).toContainEqual(expect.objectContaining({ input: 'NSW', status: 'matched', field: 'state' }));
+    const street = lookupExplained(index, { address: '3 Msida Sea Front, Msida' });
+    expect(street.explain.parts.filter((p) => p.field === 'state' && p.input !== '')).toEqual([]);
+  });
+});
+
 describe('the state field', () => {
   it('is matched by any of the state\'s names (`Bavaria` is Bayern): no deduction', () => {
     const { record, explain } = lookupExplained(index, { city: 'München', state: 'Bavaria' });

@@ -25,6 +25,11 @@ describe('postcodes by country shape', () => {
     expect(findPostcodes('Avenue Napoleon III 28, 20110 Propriano').map((p) => p.key)).toEqual(['20110']);
     expect(findPostcodes('Via 12, Roma').map((p) => p.key)).toEqual([]);
   });
+  it('reads only the letter groups Malta\'s codes use: an Australian state before its postcode is no Maltese code', () => {
+    expect(findPostcodes('Sydney NSW 2000').map((p) => [p.key, p.countries.includes('AU')])).toEqual([['2000', true]]);
+    expect(findPostcodes('Melbourne VIC 3000').map((p) => p.key)).toEqual(['3000']);
+    expect(findPostcodes('Triq il-Kbira, Mosta MST 1010').map((p) => p.key)).toEqual(['mst1010']);
+  });
   it('reads Malta\'s letters in lower case when the whole text is written so, not in a text that writes capitals', () => {
     expect(findPostcodes('12 triq il-kbira, msida msd 1234').map((p) => [p.key, p.countries])).toEqual([['msd1234', ['MT']]]);
     expect(findPostcodes('Triq il-Kbira 12, msd 1234').map((p) => p.key)).toEqual(['1234']);
