@@ -91,14 +91,19 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
   const best = choice.best;
   if (!best || best.explained.every((x) => x > 0)) return choice;
   const c = index.c, a = c.docAdmin[best.doc]!;
-  const code = index.str(c.admStateCode[a]!), abbr = stateKey(index.str(c.admState[a]!));
-  if (!code && !abbr) return choice;
+  // (read only once a run of unexplained words is found: most answers leave none)
+  let code: string | undefined, abbr = '';
   let explained: Float64Array | undefined, roles: Int8Array | undefined;
   const n = q.tokens.length;
   for (let i = 0; i < n; i++) {
     if (best.explained[i]! > 0) continue;
     let j = i;
     while (j < n && best.explained[j] === 0 && q.tokens[j]!.field === 'free' && !/^\d/.test(q.tokens[j]!.text)) j++;
+    if (j === i) continue;
+    if (code === undefined) {
+      code = index.str(c.admStateCode[a]!);
+      abbr = stateKey(index.str(c.admState[a]!));
+    }
     // the longest run from i that names the state
     for (let k = Math.min(j, i + MAX_WORDS); k > i; k--) {
       const text = q.tokens.slice(i, k).map((t) => t.text).join(' ');
