@@ -99,21 +99,22 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
     if (best.explained[i]! > 0) continue;
     let j = i;
     while (j < n && best.explained[j] === 0 && q.tokens[j]!.field === 'free' && !/^\d/.test(q.tokens[j]!.text)) j++;
-    if (j === i) continue;
+    // a run of such words that ends its part of the text but for explained words and numbers; its
+    // longest tail that names the state
+    if (j === i || !endsPart(q, best.explained, j)) { i = Math.max(i, j - 1); continue; }
     if (code === undefined) {
       code = index.str(c.admStateCode[a]!);
       abbr = stateKey(index.str(c.admState[a]!));
     }
-    // the longest run from i that names the state
-    for (let k = Math.min(j, i + MAX_WORDS); k > i; k--) {
-      const text = q.tokens.slice(i, k).map((t) => t.text).join(' ');
-      if ((text !== abbr && !namesState(index, text, code)) || !endsPart(q, best.explained, k)) continue;
+    for (let s = Math.max(i, j - MAX_WORDS); s < j; s++) {
+      const text = q.tokens.slice(s, j).map((t) => t.text).join(' ');
+      if (text !== abbr && !namesState(index, text, code)) continue;
       explained ??= Float64Array.from(best.explained);
       roles ??= Int8Array.from(best.roles);
-      for (let m = i; m < k; m++) { explained[m] = 1; roles[m] = ROLE_ADMIN; }
-      i = k - 1;
+      for (let m = s; m < j; m++) { explained[m] = 1; roles[m] = ROLE_ADMIN; }
       break;
     }
+    i = j - 1;
   }
   return explained ? { ...choice, best: { ...best, explained, roles: roles! } } : choice;
 }
