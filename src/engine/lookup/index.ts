@@ -21,7 +21,8 @@
  *  9. named-place/  the fallback: a street answer that agrees with the place the query names,
  *                   else the named place itself (postcode area, then city); a query that is
  *                   only a state's name: the state, unless a place of that name outweighs it;
- *                   free text whose last part is a state's name: asked with it as the state
+ *                   free text whose last part names a state or county: asked with it as that
+ *                   field
  * 10. record/       the spec's record and its relevance
  * 11. explain/      on request only (lookupExplained): what became of each part of the input,
  *                   and the relevance deductions (score/deductions.ts) that applied
@@ -76,9 +77,9 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
 }
 
 /**
- * Free text whose last part names a state (`Munich, Bavaria`): the query asked without those
- * words and with the state as its field, when that answer lies in the state and is the more
- * relevant one (named-place/state-part.ts).
+ * Free text whose last part names a state or county (`Munich, Bavaria`, `Cascina, Pisa`): the
+ * query asked without those words and with them as its field, when that answer lies there and is
+ * the more relevant one (named-place/state-part.ts).
  */
 function withStatePart(index: AddressIndex, own: { q: Parsed; choice: Choice }, matches: TokenMatch[][]): { q: Parsed; choice: Choice } {
   // (an answer that explains every word in full leaves the state part nothing to add: `…, Berlin`)

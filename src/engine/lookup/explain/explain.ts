@@ -106,13 +106,14 @@ export class Explainer implements DeductionSink {
       const input = q.countryText.split(' ').map((w) => this.typed.get(w) ?? w).join(' ');
       parts.push({ input, status: 'matched', field: 'country_iso_2', became: rec.country_iso_2, why: 'a country named in the text' });
     }
-    // the state field, or a state named in the text's last part (../named-place/state-part.ts)
-    const stateInput = req.state && q.state.length > 0 ? req.state : !req.state && q.state.length > 0 ? q.state[0]!.split(' ').map((w) => this.typed.get(w) ?? w).join(' ') : '';
-    if (stateInput) {
-      parts.push(lost('STATE_NOT_MATCHED') ? { input: stateInput, status: 'ignored', field: '', became: '', why: 'not the answer\'s state' }
-        : { input: stateInput, status: 'matched', field: 'state', became: rec.state, why: req.state ? '' : 'a state named in the text' });
+    // the state and county fields, or one named in the text's last part (../named-place/state-part.ts)
+    const asTyped = (folded: string) => folded.split(' ').map((w) => this.typed.get(w) ?? w).join(' ');
+    for (const [field, given, values, code] of [['state', req.state, q.state, 'STATE_NOT_MATCHED'], ['county', req.county, q.county, 'COUNTY_NOT_MATCHED']] as const) {
+      const input = given && values.length > 0 ? given : !given && values.length > 0 ? asTyped(values[0]!) : '';
+      if (!input) continue;
+      parts.push(lost(code) ? { input, status: 'ignored', field: '', became: '', why: `not the answer's ${field}` }
+        : { input, status: 'matched', field, became: rec[field], why: given ? '' : `a ${field} named in the text` });
     }
-    if (req.county) parts.push(lost('COUNTY_NOT_MATCHED') ? { input: req.county, status: 'ignored', field: '', became: '', why: 'not the answer\'s county' } : { input: req.county, status: 'matched', field: 'county', became: rec.county, why: '' });
     // what the answer holds that the input did not give
     const given = new Set(parts.filter((p) => p.status !== 'ignored').map((p) => p.field));
     if (rec.country_iso_2 && !q.country) parts.push(inferred('country_iso_2', rec.country_iso_2, s ? 'the country of the place found' : ''));

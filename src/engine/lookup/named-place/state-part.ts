@@ -7,10 +7,12 @@
  * the same name elsewhere (`Bavaria`, a village in Italy). So the query is also asked without them,
  * with the state as its `state` field (a structured state: it ranks the places it holds first and
  * counts in the relevance, by any of its names: `Bavaria` is Bayern's), or the county as its
- * `county` field. That answer is taken when it
- * lies in the state and is more relevant than the text's own; otherwise the text's answer stands
- * (`Getreidegasse 9, Salzburg`: the city Salzburg explains the words as well as the Land). A part
- * before it that holds a street (a type word, a house number) leaves the text's answer alone.
+ * `county` field. That answer is taken when it lies in the state or county and is more relevant
+ * than the text's own; otherwise the text's answer stands (`Getreidegasse 9, Salzburg`: the city
+ * Salzburg explains the words as well as the Land). A part before it that holds a street (a type
+ * word, a house number) leaves the text's answer alone.
+ *
+ * withStateWords: words no answer explains that name the answer's own state (`Sydney NSW 2000`).
  */
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { AddressIndex } from '../../index/index.ts';
