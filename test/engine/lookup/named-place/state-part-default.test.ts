@@ -44,6 +44,8 @@ describe('a state named in the text\'s last part', () => {
   it('explains the words as the state', () => {
     const { explain } = lookupExplained(index, { address: 'Launceston, Tasmania' });
     expect(explain.parts).toContainEqual(expect.objectContaining({ input: 'Tasmania', status: 'matched', field: 'state', why: 'a state named in the text' }));
+    const county = lookupExplained(index, { address: 'Cascina, Pisa' });
+    expect(county.explain.parts).toContainEqual(expect.objectContaining({ input: 'Pisa', status: 'matched', field: 'county', why: 'a county named in the text' }));
   });
 
   it('a last part that is also the city keeps the text\'s own answer (the Land Salzburg explains no more than the city)', () => {
