@@ -48,6 +48,8 @@ import { CommittedLogReader } from '../test/adapters/kafka/committed-log.ts';
 import type { OutMessage } from '../src/adapters/kafka/output-messages.ts';
 import { transactionalPassthrough } from './support/kafka-passthrough.ts';
 import type { SlicePhases } from '../src/adapters/kafka/slice.ts';
+import { runResults } from '../src/adapters/kafka/results-task.ts';
+import { cpuSince, formatCpu, threadCpu } from './support/thread-cpu.ts';
 
 /** The worker's profile: wall time per phase of its slices, summed (slices of 4 partitions overlap). */
 class Phases implements SlicePhases {
@@ -71,6 +73,10 @@ class Phases implements SlicePhases {
 }
 
 const N = Number(process.env.ADDRFLOW_BENCH_KAFKA_RECORDS ?? 100_000);
+/** Records through each new pool's threads before its worker's timed window (0: none, cold threads). */
+const WARM_RECORDS = Number(process.env.ADDRFLOW_BENCH_KAFKA_WARM ?? 20_000);
+/** The input values (the warm-up takes the first WARM_RECORDS). */
+let warmValues: Buffer[] = [];
 const PARTITIONS = 4;
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -176,6 +182,15 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const [results, ledger, dlq] = [await topic(`results-${tag}`), await topic(`ledger-${tag}`), await topic(`dlq-${tag}`)];
   const meter = await Meter.open(billing, account, ['lines'], { sweep: true });
   const pool = await EnginePool.create({ threads });
+  // the engine threads started, their modules loaded and their hot code compiled before the timed
+  // window, as in a long-running `consume`: WARM_RECORDS of the input through the worker's task
+  const warm = performance.now();
+  const warmCpu = process.cpuUsage();
+  await runResults(pool, warmValues.slice(0, WARM_RECORDS).map((value) => ({ value })), {
+    op: 'lines', explain: false, refused: [], format: 'avro', requestid: meter.requestid, codec,
+  });
+  const warmUsage = process.cpuUsage(warmCpu);
+  const warmLine = `engine threads warmed with ${WARM_RECORDS.toLocaleString('en')} records before the timed window in ${((performance.now() - warm) / 1000).toFixed(1)} s, CPU ${((warmUsage.user + warmUsage.system) / 1e6).toFixed(1)} s`;
   const metrics = createWorkerMetrics(false);
   const group = `bench-${run}-worker-${tag}`;
   const phases = new Phases();
@@ -188,20 +203,22 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const cpu0 = process.cpuUsage();
   const main0 = process.threadCpuUsage();
   const elu0 = performance.eventLoopUtilization();
+  const threads0 = threadCpu();
   await w.start();
   await waitCommitted(group, input);
   const seconds = (performance.now() - t0) / 1000;
   const elu = performance.eventLoopUtilization(elu0).utilization;
   const cpu = process.cpuUsage(cpu0); // the whole process: this worker, its pool threads, and the bench's own offset polling
   const main = process.threadCpuUsage(main0);
-  const threadCpu = async (t: { cpuUsage(): Promise<{ user: number; system: number }> }): Promise<string> => {
+  const byName = cpuSince(threads0);
+  const threadCpuOf = async (t: { cpuUsage(): Promise<{ user: number; system: number }> }): Promise<string> => {
     const u = await t.cpuUsage();
     return ((u.user + u.system) / 1e6).toFixed(1);
   };
   const engineThreads = (pool as unknown as { piscina: { threads: Array<{ cpuUsage(): Promise<{ user: number; system: number }> }> } }).piscina.threads;
   const storeThread = (billing.store as unknown as { worker?: { cpuUsage(): Promise<{ user: number; system: number }> } }).worker;
   // since each thread started (the engine threads' start, module loading included, overlaps the run)
-  const threadsLine = `engine threads ${(await Promise.all(engineThreads.map(threadCpu))).join(' + ')} s, store thread ${storeThread ? await threadCpu(storeThread) : '-'} s`;
+  const threadsLine = `engine threads ${(await Promise.all(engineThreads.map(threadCpuOf))).join(' + ')} s, store thread ${storeThread ? await threadCpuOf(storeThread) : '-'} s`;
   const ledgerCount = await billing.store.ledgerCount(account.account);
   const batches = Number((await metrics.registry.getSingleMetricAsString('addrflow_kafka_batches_committed_total')).match(/ (\d+)$/m)?.[1] ?? 0);
   await w.stop();
@@ -213,6 +230,8 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const mainCpuSeconds = (main.user + main.system) / 1e6;
   console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(N / seconds).toLocaleString('en').padStart(7)} records/s, CPU ${cpuSeconds.toFixed(1)} s, main thread ${mainCpuSeconds.toFixed(1)} s (${ledgerCount.toLocaleString('en')} ledger entries, ${batches} transactions)`);
   console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread: main ${mainCpuSeconds.toFixed(1)} s, ${threadsLine}`);
+  console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread name over the run (/proc): ${formatCpu(byName)}`);
+  console.log(`  ${client.padEnd(12)} round ${round}: ${warmLine}`);
   phases.print(client, seconds, elu);
   return { rate: N / seconds, batches, cpuSeconds, mainCpuSeconds, results, ledger };
 }
@@ -234,18 +253,21 @@ async function floor(input: string, client: KafkaClientName, round: number, tpl:
   const tag = `${client}-${round}`;
   const group = `bench-${run}-floor-${tag}`;
   const cpu0 = process.cpuUsage();
+  const threads0 = threadCpu();
   const rate = await transactionalPassthrough({
     client, brokers: brokers(), group, input, results: await topic(`floor-results-${tag}`), ledger: await topic(`floor-ledger-${tag}`),
     records: N, templates: tpl, committed: () => waitCommitted(group, input),
   });
   const cpu = process.cpuUsage(cpu0);
   console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(rate).toLocaleString('en').padStart(7)} records/s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s  same-client transactional passthrough (result + ledger message per record)`);
+  console.log(`  ${client.padEnd(12)} round ${round}: floor CPU by thread name (/proc): ${formatCpu(cpuSince(threads0))}`);
   return rate;
 }
 
 try {
   await admin.connect();
   const values = [...generateLines(N, 42, 0)].map((line) => codec.encode('lines-request', JSON.parse(line)));
+  warmValues = values;
   const bytes = values.reduce((s, v) => s + v.length, 0);
   const input = await topic('input');
   const t0 = performance.now();

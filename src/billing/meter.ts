@@ -41,70 +41,11 @@ import { jobKey, ledgerId, type JobIdentity } from './ledger-id.ts';
 import { PRICES } from './prices.ts';
 import { newRequestId } from './request-id.ts';
 import { UNLIMITED, type AnswerTemplate, type IdempotentAnswer, type LedgerEntry } from './store.ts';
+import { countByOp, walk, type Hold, type HoldOptions, type MeterItem, type OpenOptions, type SettleOpts, type Settled } from './meter-types.ts';
 
 export type { AnswerTemplate, IdempotentAnswer };
+export type { Hold, HoldOptions, MeterItem, OpenOptions, SettleOpts, Settled };
 export { answerTemplate, fillAnswer } from './store.ts';
-
-export interface MeterItem {
-  /** The function to charge; undefined for an item that costs nothing (rejected, refused, undecodable). */
-  op: Op | undefined;
-  /** The record within the job: HTTP element index, file line/element number, Kafka `partition/offset`. */
-  record: string | number;
-}
-
-export interface Hold {
-  /** Items [0, covered) may run; the rest wait for credits. */
-  readonly covered: number;
-  readonly items: readonly MeterItem[];
-  /** Ledger id of each charged item (undefined for free ones). */
-  readonly ids: ReadonlyArray<string | undefined>;
-  /** Indices of items this job already charged: run, never charged again. */
-  readonly prepaid: ReadonlySet<number>;
-  /** @internal open reservations, per function */
-  readonly reservations: Map<Op, Reservation>;
-}
-
-export interface Settled {
-  /** Credits charged now (unlimited accounts: the entries' price too, as for the ledger). */
-  credits: number;
-  /** Ledger rows written now, in item order. */
-  entries: LedgerEntry[];
-  /** Per item of [0, covered): whether a ledger row was written now for it. */
-  written: boolean[];
-  /**
-   * With `exportLater`: rows this job wrote in an earlier attempt at these items whose mirror
-   * never committed (a crash between settle and the Kafka commit). Mirror them now, with `entries`.
-   */
-  unexported: LedgerEntry[];
-  /** Balance after the debit (-1 = unlimited), or undefined when nothing was settled. */
-  balance: number | undefined;
-}
-
-export interface SettleOpts {
-  /** The ledger rows are mirrored (Kafka ledger topic) after settle; see BillingStore SettleOptions. */
-  exportLater?: boolean;
-  /**
-   * HTTP with an Idempotency-Key: the request's answer, filled in from the balance after the
-   * debit, is stored with the settle, in one transaction (BillingStore SettleOptions). Stored
-   * only when the hold has a reservation to settle (then `Settled.balance` is defined).
-   */
-  answer?: { key: string; template: AnswerTemplate };
-}
-
-export interface HoldOptions {
-  /**
-   * true (file jobs, Kafka): cover the longest prefix the balance pays for (maybe none);
-   * false (HTTP): cover every item or throw 402 with nothing held.
-   */
-  partial: boolean;
-}
-
-export interface OpenOptions {
-  /** The job of the ledger ids; a Kafka worker binds it later (`bindJob`), once it knows it. */
-  job?: JobIdentity;
-  /** Release the reservations a killed process left behind (long jobs, at their start). */
-  sweep?: boolean;
-}
 
 export class Meter {
   readonly billing: Billing;
@@ -241,16 +182,84 @@ export class Meter {
       }
     }
     out.entries.sort((a, b) => index.get(a.id)! - index.get(b.id)!);
-    if (opts.exportLater) {
-      // charged items with no row written now: a replay; find the rows whose mirror never committed
-      const replayed: string[] = [];
-      for (let i = 0; i < hold.covered; i++) if (hold.ids[i] !== undefined && chargeable[i] && !out.written[i]) replayed.push(hold.ids[i]!);
-      if (replayed.length) {
-        const order = new Map(replayed.map((id, k) => [id, k]));
-        out.unexported = (await this.billing.unexported(this.accountId, replayed)).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    if (opts.exportLater) out.unexported = await this.unmirrored(hold.ids, chargeable, out.written, hold.covered);
+    return out;
+  }
+
+  /**
+   * `hold` with `partial` and `settle` of the covered prefix in ONE store step and transaction
+   * (`Billing.charge`), for items whose work already ran (a Kafka slice: the engine is pure, so
+   * running it first shows nothing to anyone). The prefix is decided as `hold` decides it: the
+   * balance net of every pending reservation pays for its valid items, records this job already
+   * charged (a replay) need none; then exactly what `settle` would write is written. 402 from the
+   * store (another holder took credits after the look) means: look again. Items of more than one
+   * function take `hold` and `settle`, as before. `covered` 0: nothing was written.
+   */
+  async holdAndSettle(items: readonly MeterItem[], chargeable: readonly boolean[], opts: Pick<SettleOpts, 'exportLater'> = {}): Promise<Settled & { covered: number }> {
+    const ops = new Set<Op>();
+    for (const it of items) if (it.op) ops.add(it.op);
+    if (ops.size > 1) {
+      const hold = await this.hold(items, { partial: true });
+      try {
+        return { covered: hold.covered, ...(hold.covered > 0 ? await this.settle(hold, chargeable, opts) : nothing(0)) };
+      } finally {
+        await this.release(hold).catch(() => {}); // what settle did not release (its leases end in any case)
       }
     }
-    return out;
+    const op = [...ops][0];
+    const ids = items.map((it) => (it.op ? this.ledgerId(it.op, it.record) : undefined));
+    const prepaid = new Set<number>();
+    for (let attempt = 0; ; attempt++) {
+      const available = await this.available();
+      let covered = walk(items, prepaid, available);
+      if (covered < items.length && prepaid.size === 0) {
+        // short: records this job already charged (a replay) need no credits again
+        const present = await this.billing.ledgerIdsPresent(this.accountId, ids.filter((id): id is string => id !== undefined));
+        ids.forEach((id, i) => { if (id !== undefined && present.has(id)) prepaid.add(i); });
+        covered = walk(items, prepaid, available);
+      }
+      const out: Settled & { covered: number } = { covered, ...nothing(covered) };
+      const records = op ? countByOp(items, prepaid, covered).get(op) ?? 0 : 0;
+      if (covered === 0 || !op) return out;
+      const charges: Charge[] = [];
+      const index = new Map<string, number>();
+      for (let i = 0; i < covered; i++) {
+        if (items[i]!.op !== op || !chargeable[i] || prepaid.has(i)) continue;
+        charges.push({ id: ids[i]!, requestid: this.requestid });
+        index.set(ids[i]!, i);
+      }
+      if (records > 0) {
+        let r;
+        try {
+          r = await this.billing.charge(this.accountId, op, records, charges, opts.exportLater ? { exportLater: true } : {});
+        } catch (err) {
+          // another holder took credits between the look and the charge: look again
+          if (!(err instanceof ServiceError && err.status === 402) || attempt >= 4) throw err;
+          continue;
+        }
+        out.balance = r.credits;
+        const written = r.writtenIds.map((id) => index.get(id)!).sort((a, b) => a - b);
+        for (const i of written) {
+          out.written[i] = true;
+          out.credits += PRICES[op];
+          out.entries.push({ id: ids[i]!, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time: r.time });
+        }
+      }
+      if (opts.exportLater) out.unexported = await this.unmirrored(ids, chargeable, out.written, covered);
+      return out;
+    }
+  }
+
+  /**
+   * The rows of the charged items of [0, covered) for which no row was written now (a replay) that
+   * were settled with `exportLater` and whose mirror never committed, in item order.
+   */
+  private async unmirrored(ids: ReadonlyArray<string | undefined>, chargeable: readonly boolean[], written: readonly boolean[], covered: number): Promise<LedgerEntry[]> {
+    const replayed: string[] = [];
+    for (let i = 0; i < covered; i++) if (ids[i] !== undefined && chargeable[i] && !written[i]) replayed.push(ids[i]!);
+    if (replayed.length === 0) return [];
+    const order = new Map(replayed.map((id, k) => [id, k]));
+    return (await this.billing.unexported(this.accountId, replayed)).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
 
   /**
@@ -365,25 +374,7 @@ export class Meter {
   }
 }
 
-/** Charged, not prepaid items of [0, end), per function. */
-function countByOp(items: readonly MeterItem[], prepaid: ReadonlySet<number>, end: number): Map<Op, number> {
-  const counts = new Map<Op, number>();
-  for (let i = 0; i < end; i++) {
-    const op = items[i]!.op;
-    if (op && !prepaid.has(i)) counts.set(op, (counts.get(op) ?? 0) + 1);
-  }
-  return counts;
-}
-
-/** The longest prefix whose charged, not prepaid items cost at most `credits`. */
-function walk(items: readonly MeterItem[], prepaid: ReadonlySet<number>, credits: number): number {
-  let left = credits;
-  let i = 0;
-  for (; i < items.length; i++) {
-    const op = items[i]!.op;
-    if (!op || prepaid.has(i)) continue;
-    if (left < PRICES[op]) break;
-    left -= PRICES[op];
-  }
-  return i;
+/** A settle that wrote nothing, over `covered` items. */
+function nothing(covered: number): Settled {
+  return { credits: 0, entries: [], written: new Array<boolean>(covered).fill(false), unexported: [], balance: undefined };
 }

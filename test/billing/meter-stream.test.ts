@@ -1,10 +1,11 @@
 /**
  * The Kafka worker's use of the one metering wiring (Meter.open, bindJob, hold with `partial`, settle
- * with `exportLater`): prefix coverage, replays after a crash, refused ops, job identity.
+ * with `exportLater`, and both in one store step, holdAndSettle): prefix coverage, replays after a
+ * crash, refused ops, job identity.
  */
 import { afterEach, beforeEach, expect, it, describe, vi } from 'vitest';
 import { Billing } from '../../src/billing/billing.ts';
-import { Meter, type Hold, type MeterItem } from '../../src/billing/meter.ts';
+import { Meter, type Hold, type MeterItem, type Settled } from '../../src/billing/meter.ts';
 import { PRICES } from '../../src/billing/prices.ts';
 import { ServiceError } from '../../src/contract/errors.ts';
 import type { Op } from '../../src/contract/params.ts';
@@ -128,5 +129,85 @@ describe('Meter on a stream (Kafka)', () => {
     const plan = await holdOf(meter, items([undefined, 'lines']));
     expect(plan.covered).toBe(2);
     await meter.release(plan);
+  });
+
+  describe('holdAndSettle: hold (partial) and settle in one store step, answering what the two steps answer', () => {
+    /** The same items through hold + settle on one account and holdAndSettle on another just like it. */
+    async function both(credits: number, ops: Op[], its: MeterItem[], chargeable: boolean[], before?: (m: Meter) => Promise<void>) {
+      const out = [];
+      for (const oneStep of [false, true]) {
+        const a = await billing.createAccount({ credits, agreements: ops });
+        const meter = await started(a, ops, oneStep ? 'one' : 'two');
+        await before?.(meter);
+        let covered: number;
+        let s: Settled | undefined;
+        if (oneStep) {
+          ({ covered, ...s } = await meter.holdAndSettle(its, chargeable, { exportLater: true }));
+        } else {
+          const plan = await holdOf(meter, its);
+          covered = plan.covered;
+          s = covered > 0 ? await settleOf(meter, plan, chargeable) : undefined;
+          await meter.release(plan);
+        }
+        const acc = (await billing.findAccount({ id: a.account }))!;
+        const job = (id: string) => id.split('/').slice(3).join('/'); // the record key: the same in both
+        out.push({
+          covered, credits: s?.credits ?? 0, written: s?.written.slice(0, covered) ?? [], entries: s?.entries.map((e) => job(e.id)) ?? [],
+          unexported: s?.unexported.map((e) => job(e.id)) ?? [], balance: acc.credits, reserved: acc.reserved, rows: await billing.store.ledgerCount(a.account),
+        });
+      }
+      expect(out[1]).toEqual(out[0]);
+      return out[1]!;
+    }
+
+    it('the prefix the balance covers, free records not counted, only chargeable ones charged', async () => {
+      const r = await both(3 * PRICES.lines, ['lines'], items(['lines', undefined, 'lines', 'lines', 'lines']), [true, false, false, true, true]);
+      expect(r).toMatchObject({ covered: 4, credits: 2 * PRICES.lines, written: [true, false, false, true], balance: PRICES.lines, reserved: 0, rows: 2 });
+    });
+
+    it('nothing covered: nothing written', async () => {
+      const r = await both(0, ['lines'], lines(3), [true, true, true]);
+      expect(r).toMatchObject({ covered: 0, credits: 0, rows: 0, balance: 0 });
+    });
+
+    it('unlimited accounts: everything covered, rows written, nothing debited', async () => {
+      const r = await both(-1, ['lines'], lines(4), [true, true, false, true]);
+      expect(r).toMatchObject({ covered: 4, rows: 3, balance: -1, reserved: 0 });
+    });
+
+    it('a replay after a crash: the paid records run again without credits, are not charged again, and their unmirrored rows come back', async () => {
+      const crashed = async (m: Meter) => {
+        const p = await holdOf(m, lines(3));
+        await settleOf(m, p, [true, true, true]); // settled, the Kafka transaction lost
+      };
+      const r = await both(3 * PRICES.lines, ['lines'], lines(4), [true, true, true, true], crashed);
+      expect(r).toMatchObject({ covered: 3, credits: 0, entries: [], unexported: ['0/0', '0/1', '0/2'], balance: 0, rows: 3 });
+    });
+
+    it('records of two functions take hold and settle, with the same answer', async () => {
+      const r = await both(2 * PRICES.lines + PRICES.search, ['lines', 'search'], items(['lines', 'search', undefined, 'lines', 'lines']), [true, true, false, true, true]);
+      expect(r).toMatchObject({ covered: 4, rows: 3, balance: 0, reserved: 0 });
+    });
+
+    it('another holder took the credits after the look: the store refuses (402) and the meter looks again', async () => {
+      const a = await billing.createAccount({ credits: 2 * PRICES.lines, agreements: ['lines'] });
+      const meter = await started(a, ['lines']);
+      const other = await billing.reserve(a.account, 'lines', 1); // held by someone else
+      const real = billing.findAccount.bind(billing);
+      vi.spyOn(billing, 'findAccount').mockImplementationOnce(async (sel) => ({ ...(await real(sel))!, reserved: 0 })); // a stale look
+      const s = await meter.holdAndSettle(lines(2), [true, true]);
+      expect(s.covered).toBe(1);
+      expect(s.written).toEqual([true]);
+      await billing.release(other);
+      expect(await billing.balance(a.account)).toBe(PRICES.lines);
+    });
+
+    it('a disabled account is refused (401) before anything is written', async () => {
+      const a = await billing.createAccount({ credits: 10, agreements: ['lines'] });
+      const meter = await started(a, ['lines']);
+      await billing.setDisabled({ id: a.account }, true);
+      await expect(meter.holdAndSettle(lines(2), [true, true])).rejects.toMatchObject({ status: 401 });
+      expect(await billing.store.ledgerCount(a.account)).toBe(0);
+    });
   });
 });

@@ -3,10 +3,11 @@
  * client-independent part of the stream worker (worker.ts runs it on either client port):
  *  the engine threads decode each message (undecodable → DLQ record with the reason), validate
  *  each element once (412/428 error results, free), run the valid ones and encode the results
- *  (results-task.ts: the main thread sends the raw values); then credits are held through the
- *  one metering wiring (src/billing/meter.ts; record key `<partition>/<offset>`) for the prefix
- *  the balance covers — only that prefix is committed, the rest waits for credits; settle
- *  (ledger rows + debit, idempotent on the ledger id) BEFORE the Kafka commit; then one
+ *  (results-task.ts: the main thread sends the raw values; the worker may have started this
+ *  while the previous slice was in its Kafka half, engine-ahead.ts); then the prefix the balance
+ *  covers is held and settled in one store step (`Meter.holdAndSettle`, src/billing/meter.ts;
+ *  record key `<partition>/<offset>`: ledger rows + debit, idempotent on the ledger id) BEFORE
+ *  the Kafka commit — only that prefix is committed, the rest waits for credits; then one
  *  transaction: results, a ledger-topic entry per ledger row settle wrote, DLQ records, the
  *  group's offset, commit.
  */
@@ -20,9 +21,9 @@ import type { ValueCodec } from './avro/codec.ts';
 import { ledgerMessages } from './ledger-messages.ts';
 import { dlqMessage, resultMessage, resultMessageOf, resultObject, type OutMessage, type OutputFormat } from './output-messages.ts';
 import { correlationIdOf } from './headers.ts';
-import { RECORD, runResults } from './results-task.ts';
+import { RECORD, runResults, type SliceResults } from './results-task.ts';
 import type { InputMessage } from './stream-record.ts';
-import type { Hold, Meter } from '../../billing/meter.ts';
+import type { Meter } from '../../billing/meter.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
 /** What a slice needs of the worker's options. */
@@ -91,14 +92,29 @@ export const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'TRA
 const INTERNAL_STATUS = ERRORS.INTERNAL.status;
 
 /**
- * Runs `messages` (one partition, offset order) in transaction `tx` and commits it; answers how
+ * A slice's records decoded, validated, run and encoded in the engine threads (results-task.ts).
+ * The engine is pure, so running it before the hold shows nothing to anyone — and it may run
+ * before the slice's turn (the worker starts the next slice's while this one is in its Kafka
+ * half): only the valid records the balance covers are held, committed and charged.
+ */
+export function sliceResults(o: SliceOptions, messages: readonly InputMessage[]): Promise<SliceResults> {
+  return runResults(o.pool, messages, {
+    ...(o.op ? { op: o.op } : {}), ...(o.defaults ? { defaults: o.defaults } : {}), explain: o.explain === true,
+    refused: OPS.flatMap((op): Array<[Op, ErrorBody]> => { const e = o.meter.refusal(op); return e ? [[op, e]] : []; }),
+    format: o.valueFormat, requestid: o.meter.requestid, codec: o.codec,
+  });
+}
+
+/**
+ * Runs `messages` (one partition, offset order) in transaction `tx` and commits it, with the
+ * `engine`'s results of exactly these messages (default: computed now); answers how
  * many it processed and committed (the prefix the balance covers). Throws NoCredits when the
  * balance covers none (the transaction is aborted); any other error leaves `tx` for the caller
  * to abort.
  */
 export async function runSlice(
 o: SliceOptions, log: Logger, tx: SliceTransaction, partition: number, messages: InputMessage[], highWatermark: string,
-onPlan: (p: Hold) => void,
+engine: Promise<SliceResults> = sliceResults(o, messages),
 ): Promise<number> {
   const topic = o.inputTopic;
   let since = performance.now();
@@ -108,37 +124,27 @@ onPlan: (p: Hold) => void,
     o.phases.add(name, now - since);
     since = now;
   };
-  // decoded, validated, run and encoded in the engine threads (results-task.ts): the engine is
-  // pure, so running it before the hold shows nothing to anyone; only the valid records the
-  // balance covers are held, run (committed) and charged
-  const r = await runResults(o.pool, messages, {
-    ...(o.op ? { op: o.op } : {}), ...(o.defaults ? { defaults: o.defaults } : {}), explain: o.explain === true,
-    refused: OPS.flatMap((op): Array<[Op, ErrorBody]> => { const e = o.meter.refusal(op); return e ? [[op, e]] : []; }),
-    format: o.valueFormat, requestid: o.meter.requestid, codec: o.codec,
-  });
+  const r = await engine;
   phase('pool: decode + validate + engine + encode results');
-  // record key of a ledger id: `<partition>/<offset>` (src/billing/ledger-id.ts)
-  const plan = await o.meter.hold(messages.map((m, i) => ({
+  // billing first, in one store step: the prefix the balance covers is held and settled (ledger
+  // rows + debit, idempotent on the ledger id) in one transaction; a crash after this point
+  // replays the slice without charging twice. Record key of a ledger id: `<partition>/<offset>`
+  // (src/billing/ledger-id.ts)
+  const chargeable = r.chargeable;
+  const settled = await o.meter.holdAndSettle(messages.map((m, i) => ({
     op: r.kinds[i] === RECORD.valid ? r.ops[i] : undefined, record: `${partition}/${m.offset}`,
-  })), { partial: true });
-  onPlan(plan);
-  phase('billing: hold');
-  const n = plan.covered;
+  })), chargeable, { exportLater: true });
+  phase('billing: hold + settle');
+  const n = settled.covered;
   if (n === 0) {
-    await o.meter.release(plan);
     await tx.abort();
     throw new NoCredits();
   }
-
-  // billing first: a crash after this point replays the batch without charging twice
   let wantsBalance = false;
   for (let i = 0; i < n && !wantsBalance; i++) {
     const k = r.kept[i];
     wantsBalance = k?.ok === true && k.options.returnavailablecredits === true;
   }
-  const settled = await o.meter.settle(plan, r.chargeable, { exportLater: true });
-  await o.meter.release(plan);
-  phase('billing: settle + release');
   const balance = wantsBalance ? settled.balance ?? await o.meter.balance() : undefined;
 
   const results: OutMessage[] = [];

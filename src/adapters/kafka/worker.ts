@@ -7,7 +7,7 @@
  * adapters hold only protocol calls.
  *
  * The consumer feeds per-partition in-memory queues, and:
- *  - a slice (slice.ts: decode → validate → hold → pool → settle → one transaction with results,
+ *  - a slice (slice.ts: pool (decode, validate, engine, encode; the next slice's starts early, engine-ahead.ts) → hold + settle → one transaction with results,
  *    ledger, DLQ and the group's offset) is taken from the head of its partition's queue and
  *    removed only after its transaction committed: an aborted slice is re-run from memory (no seek);
  *  - a partition paused for credits or held back after a failure is simply not drained; fetching
@@ -32,7 +32,8 @@ import { fetchTopicIds } from './client/topic-ids.ts';
 import type { KafkaClientPort, PortMessage, PortOptions, PortTransaction } from './client-port.ts';
 import type { OutputFormat } from './output-messages.ts';
 import { DEFAULT_MAX_BATCH_RECORDS, NoCredits, runSlice, type SlicePhases } from './slice.ts';
-import type { Hold as BatchPlan, Meter } from '../../billing/meter.ts';
+import { EngineAhead } from './engine-ahead.ts';
+import type { Meter } from '../../billing/meter.ts';
 import { requireTopics } from './topics/ensure.ts';
 import type { WorkerMetrics } from './worker-metrics.ts';
 
@@ -265,22 +266,22 @@ export class StreamWorker {
 
   /** Processes a partition's queue slice by slice until it is empty, paused, held or stopping. */
   private async drain(partition: number): Promise<void> {
+    const ahead = new EngineAhead(this.o, this.sliceSize);
     while (!this.stopping && this.assigned.has(partition) && !this.pausedPartitions.has(partition) && !this.heldUntil.has(partition)) {
       const q = this.queues.get(partition);
       if (!q || q.messages.length === 0) return;
       let tx: PortTransaction | undefined;
-      let plan: BatchPlan | undefined;
       try {
         if (!this.verified.has(partition)) {
           await this.verify(partition, q);
           if (q.messages.length === 0) return;
         }
         const started = performance.now();
-        const part = q.messages.slice(0, this.sliceSize);
+        const { part, results } = ahead.take(() => this.queues.get(partition)?.messages);
         tx = await this.port.begin(partition);
         // the lag gauge: the client's high watermark, else what is fetched and queued but not yet committed (a lower bound)
         const highWatermark = (q.high ?? q.next ?? part[part.length - 1]!.offsetValue + 1n).toString();
-        const n = await runSlice(this.o, this.log, tx, partition, part, highWatermark, (p) => (plan = p));
+        const n = await runSlice(this.o, this.log, tx, partition, part, highWatermark, results);
         tx = undefined;
         q.messages.splice(0, n);
         this.queued -= n;
@@ -295,7 +296,7 @@ export class StreamWorker {
           this.pauseForCredits(partition, q.messages[0]!.offset);
           return;
         }
-        await this.recover(err, partition, q.messages[0]?.offset ?? '0', tx, plan);
+        await this.recover(err, partition, q.messages[0]?.offset ?? '0', tx);
         return;
       }
     }
@@ -334,11 +335,10 @@ export class StreamWorker {
     }
   }
 
-  private async recover(err: unknown, partition: number, firstOffset: string, tx: PortTransaction | undefined, plan: BatchPlan | undefined): Promise<void> {
+  private async recover(err: unknown, partition: number, firstOffset: string, tx: PortTransaction | undefined): Promise<void> {
     this.o.metrics.aborts.inc();
     const failure = this.port.classify(err);
     const abortFailed = tx ? !(await tx.abandon()) : false;
-    if (plan) await this.o.meter.release(plan).catch(() => {});
     // a failed produce leaves an idempotent producer's sequence numbers behind the broker's (the
     // retry would answer OUT_OF_ORDER_SEQUENCE_NUMBER forever): a Kafka error means a new producer
     // (InitProducerId again, which also completes the aborted transaction) and a new fence
