@@ -15,30 +15,39 @@ import type { ValueCodec } from './avro/codec.ts';
 import { SUBJECTS } from './avro/schemas.ts';
 import { ledgerMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
 
-/** An entry's value from its id, and the id's UTF-8 bytes (the message key: encoded once for both). */
+/** An entry's value from its id, and the id's UTF-8 bytes (the message key: encoded once, inside the value). */
 type Template = (id: string) => { key: Buffer; value: Buffer };
 
-/** Avro's long (zig-zag, then base-128 varint) for a non-negative length. */
-function avroLength(n: number): Buffer {
-  const bytes: number[] = [];
+/** Bytes of Avro's long (zig-zag, then base-128 varint) for a non-negative length. */
+function avroLengthBytes(n: number): number {
+  let z = n * 2;
+  let bytes = 1;
+  while (z >= 0x80) {
+    z = Math.floor(z / 0x80);
+    bytes++;
+  }
+  return bytes;
+}
+
+/** Writes Avro's long for a non-negative length at `at`; answers the position after it. */
+function writeAvroLength(buf: Buffer, n: number, at: number): number {
   let z = n * 2;
   while (z >= 0x80) {
-    bytes.push((z % 0x80) | 0x80);
+    buf[at++] = (z % 0x80) | 0x80;
     z = Math.floor(z / 0x80);
   }
-  bytes.push(z);
-  return Buffer.from(bytes);
+  buf[at++] = z;
+  return at;
 }
 
 function fromParts(head: Buffer, tail: Buffer): Template {
   return (id) => {
-    const key = Buffer.from(id, 'utf8');
-    const length = avroLength(key.length);
-    // one allocation per value: head · length · id · tail
-    const value = Buffer.allocUnsafe(head.length + length.length + key.length + tail.length);
-    let at = head.copy(value, 0);
-    at += length.copy(value, at);
-    at += key.copy(value, at);
+    const idBytes = Buffer.byteLength(id, 'utf8');
+    // one allocation per entry: head · length · id · tail; the key is the id's bytes in it
+    const value = Buffer.allocUnsafe(head.length + avroLengthBytes(idBytes) + idBytes + tail.length);
+    let at = writeAvroLength(value, idBytes, head.copy(value, 0));
+    const key = value.subarray(at, at + value.write(id, at, 'utf8'));
+    at += idBytes;
     tail.copy(value, at);
     return { key, value };
   };

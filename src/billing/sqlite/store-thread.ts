@@ -5,6 +5,7 @@
  * answer out; a group commit is one `batch` call, one transaction.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { BATCH_PACKED, packResult, unpackStep, type PackedResult, type PackedStep } from './packed-steps.ts';
 import { SqliteStore } from './store.ts';
 
 /** What the thread is started with: the file, and who checkpoints its log (checkpointer-thread.ts). */
@@ -36,6 +37,12 @@ export const STORE_METHODS: ReadonlySet<string> = new Set([
   'claimIdempotencyKey', 'completeIdempotencyKey', 'abandonIdempotencyKey', 'sweepIdempotencyKeys', 'getMaintenance', 'setMaintenance',
 ]);
 
+/** The store's batch of the packed steps, its answers packed. */
+async function batchPacked(store: SqliteStore, steps: PackedStep[]): Promise<PackedResult[]> {
+  const results = await store.batch(steps.map(unpackStep));
+  return results.map((r, i) => packResult(steps[i]!, r));
+}
+
 if (parentPort) {
   const port = parentPort;
   // a file that cannot be opened fails every call with the same error as the direct store would
@@ -52,9 +59,10 @@ if (parentPort) {
     let reply: StoreReply;
     try {
       if (openError !== undefined) throw openError;
-      if (!STORE_METHODS.has(m.method)) throw new Error(`not a store method: ${m.method}`);
+      if (!STORE_METHODS.has(m.method) && m.method !== BATCH_PACKED) throw new Error(`not a store method: ${m.method}`);
       // every SqliteStore method completes synchronously: its promise is already settled
-      void call[m.method]!(...m.args).then(
+      const answer = m.method === BATCH_PACKED ? batchPacked(store!, m.args[0] as PackedStep[]) : call[m.method]!(...m.args);
+      void answer.then(
         (value) => port.postMessage({ id: m.id, ok: true, value } satisfies StoreReply),
         (err: unknown) => port.postMessage(failure(m.id, err)),
       );

@@ -23,6 +23,7 @@ import {
   type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
 } from '../store.ts';
 import type { CheckpointerData } from './checkpointer-thread.ts';
+import { BATCH_PACKED, packStep, unpackResult, type PackedResult } from './packed-steps.ts';
 import type { StoreCall, StoreReply, StoreThreadData } from './store-thread.ts';
 
 /** The thread's error as the direct store would have thrown it: its message, name and fields. */
@@ -150,8 +151,10 @@ export class SqliteThreadStore implements BillingStore {
   release(reservationId: string): Promise<void> {
     return this.call('release', reservationId);
   }
-  batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
-    return this.call('batch', steps);
+  async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
+    // packed: the entries' shared fields once, the rows written by position (packed-steps.ts)
+    const results = await this.call<PackedResult[]>(BATCH_PACKED, steps.map(packStep));
+    return results.map((r, i) => unpackResult(steps[i]!, r));
   }
   renew(reservationIds: readonly string[], expiresAt: string): Promise<number> {
     return this.call('renew', reservationIds, expiresAt);
