@@ -6,10 +6,11 @@
  * in, while this slice is held, settled, produced and committed: nothing is shown to anyone,
  * charged or committed before that slice's own turn (runSlice holds, settles and commits only then).
  *
- * The next slice is the one that starts right after the current one; when its turn comes the
- * worker takes the prefetched results only if the queue still starts with the same message (the
- * current slice committed whole). Otherwise — a prefix committed (credits ran out), a failure, a
- * rebalance that dropped records — they are dropped and the slice's results computed afresh.
+ * The next slice is the full slice (sliceSize records) right after the current one, when the queue
+ * holds one. When its turn comes the worker takes the results made ahead only if the queue still
+ * starts with the same message (the current slice committed whole). Otherwise — a prefix
+ * committed (credits ran out), a failure, a rebalance that dropped records — they are dropped and
+ * the slice's results made afresh from the queue's head.
  */
 import type { PortMessage } from './client-port.ts';
 import type { SliceResults } from './results-task.ts';
@@ -49,7 +50,9 @@ export class EngineAhead {
 
   private start(queue: () => readonly PortMessage[] | undefined, current: readonly PortMessage[]): void {
     const messages = queue();
-    if (!messages || messages[0] !== current[0] || messages.length <= current.length) return;
+    // only a full slice: a partial one would be taken as it is, and slices would shrink while the
+    // consumer is still filling the queue (more, smaller transactions)
+    if (!messages || messages[0] !== current[0] || messages.length < current.length + this.size) return;
     const part = messages.slice(current.length, current.length + this.size);
     const results = sliceResults(this.o, part);
     results.catch(() => {}); // a failure is seen (and reported) when its slice takes it, or never
