@@ -49,7 +49,7 @@ import type { OutMessage } from '../src/adapters/kafka/output-messages.ts';
 import { transactionalPassthrough } from './support/kafka-passthrough.ts';
 import type { SlicePhases } from '../src/adapters/kafka/slice.ts';
 import { runResults } from '../src/adapters/kafka/results-task.ts';
-import { cpuSince, formatCpu, threadCpu } from './support/thread-cpu.ts';
+import { cpuSince, formatCpu, processCpu, threadCpu } from './support/thread-cpu.ts';
 
 /** The worker's profile: wall time per phase of its slices, summed (slices of 4 partitions overlap). */
 class Phases implements SlicePhases {
@@ -75,6 +75,12 @@ class Phases implements SlicePhases {
 const N = Number(process.env.ADDRFLOW_BENCH_KAFKA_RECORDS ?? 100_000);
 /** Records through each new pool's threads before its worker's timed window (0: none, cold threads). */
 const WARM_RECORDS = Number(process.env.ADDRFLOW_BENCH_KAFKA_WARM ?? 20_000);
+/** The local broker's process, when given: its CPU is printed beside each run's (it shares the cores). */
+const BROKER_PID = process.env.ADDRFLOW_BENCH_BROKER_PID ? Number(process.env.ADDRFLOW_BENCH_BROKER_PID) : undefined;
+const brokerCpu = (since: number | undefined): string => {
+  const now = processCpu(BROKER_PID);
+  return now === undefined || since === undefined ? '' : `, broker ${(now - since).toFixed(2)} s`;
+};
 /** The input values (the warm-up takes the first WARM_RECORDS). */
 let warmValues: Buffer[] = [];
 const PARTITIONS = 4;
@@ -204,6 +210,7 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const main0 = process.threadCpuUsage();
   const elu0 = performance.eventLoopUtilization();
   const threads0 = threadCpu();
+  const broker0 = processCpu(BROKER_PID);
   await w.start();
   await waitCommitted(group, input);
   const seconds = (performance.now() - t0) / 1000;
@@ -211,6 +218,7 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const cpu = process.cpuUsage(cpu0); // the whole process: this worker, its pool threads, and the bench's own offset polling
   const main = process.threadCpuUsage(main0);
   const byName = cpuSince(threads0);
+  const brokerLine = brokerCpu(broker0);
   const threadCpuOf = async (t: { cpuUsage(): Promise<{ user: number; system: number }> }): Promise<string> => {
     const u = await t.cpuUsage();
     return ((u.user + u.system) / 1e6).toFixed(1);
@@ -230,7 +238,7 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const mainCpuSeconds = (main.user + main.system) / 1e6;
   console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(N / seconds).toLocaleString('en').padStart(7)} records/s, CPU ${cpuSeconds.toFixed(1)} s, main thread ${mainCpuSeconds.toFixed(1)} s (${ledgerCount.toLocaleString('en')} ledger entries, ${batches} transactions)`);
   console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread: main ${mainCpuSeconds.toFixed(1)} s, ${threadsLine}`);
-  console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread name over the run (/proc): ${formatCpu(byName)}`);
+  console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread name over the run (/proc): ${formatCpu(byName)}${brokerLine}`);
   console.log(`  ${client.padEnd(12)} round ${round}: ${warmLine}`);
   phases.print(client, seconds, elu);
   return { rate: N / seconds, batches, cpuSeconds, mainCpuSeconds, results, ledger };
@@ -254,13 +262,14 @@ async function floor(input: string, client: KafkaClientName, round: number, tpl:
   const group = `bench-${run}-floor-${tag}`;
   const cpu0 = process.cpuUsage();
   const threads0 = threadCpu();
+  const broker0 = processCpu(BROKER_PID);
   const rate = await transactionalPassthrough({
     client, brokers: brokers(), group, input, results: await topic(`floor-results-${tag}`), ledger: await topic(`floor-ledger-${tag}`),
     records: N, templates: tpl, committed: () => waitCommitted(group, input),
   });
   const cpu = process.cpuUsage(cpu0);
   console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(rate).toLocaleString('en').padStart(7)} records/s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s  same-client transactional passthrough (result + ledger message per record)`);
-  console.log(`  ${client.padEnd(12)} round ${round}: floor CPU by thread name (/proc): ${formatCpu(cpuSince(threads0))}`);
+  console.log(`  ${client.padEnd(12)} round ${round}: floor CPU by thread name (/proc): ${formatCpu(cpuSince(threads0))}${brokerCpu(broker0)}`);
   return rate;
 }
 

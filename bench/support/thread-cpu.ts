@@ -47,3 +47,18 @@ export function cpuSince(before: ThreadCpu, after: ThreadCpu = threadCpu()): Map
 export function formatCpu(by: Map<string, number>): string {
   return [...by].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(2)} s`).join(', ');
 }
+
+/**
+ * CPU seconds of another process so far (user + system, all its threads), or undefined when it
+ * cannot be read: the local broker's, given as ADDRFLOW_BENCH_BROKER_PID (it shares the cores).
+ */
+export function processCpu(pid: number | undefined): number | undefined {
+  if (pid === undefined || !Number.isInteger(pid)) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICKS;
+  } catch {
+    return undefined;
+  }
+}
