@@ -21,8 +21,9 @@
  * - file job: one meter per job (job = the job id of the checkpoint), `partial: true`, batches
  *   settled in the order they were held; `sweep` at open;
  * - Kafka: one meter per worker, its job bound once the worker knows the topic's id (`bindJob`),
- *   `partial: true`, settled with `exportLater` (the ledger topic mirrors the rows); `sweep` at
- *   open; an op the account may not use is a `refusal` (its records get the 403 as their result).
+ *   a slice held (`partial`) and settled with `exportLater` (the ledger topic mirrors the rows) in
+ *   one step, `holdAndSettle`, since its engine ran first; `sweep` at open; an op the account may
+ *   not use is a `refusal` (its records get the 403 as their result).
  *
  * - Ledger ids are made here from the account, the function, the job and the item's record key.
  * - A record the same job already charged (a crash replay, a resume, an offset reset) is

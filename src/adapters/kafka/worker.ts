@@ -7,8 +7,9 @@
  * adapters hold only protocol calls.
  *
  * The consumer feeds per-partition in-memory queues, and:
- *  - a slice (slice.ts: pool (decode, validate, engine, encode; the next slice's starts early, engine-ahead.ts) → hold + settle → one transaction with results,
- *    ledger, DLQ and the group's offset) is taken from the head of its partition's queue and
+ *  - a slice (slice.ts: decode → validate → engine → encode in the pool, the next slice's started
+ *    early (engine-ahead.ts) → hold + settle → one transaction with results, ledger, DLQ and the
+ *    group's offset) is taken from the head of its partition's queue and
  *    removed only after its transaction committed: an aborted slice is re-run from memory (no seek);
  *  - a partition paused for credits or held back after a failure is simply not drained; fetching
  *    pauses while the queues hold more than maxQueued records, so memory stays bounded;
