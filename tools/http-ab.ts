@@ -8,7 +8,8 @@
  * a warm-up of 6 s or more (WARM=6) measures the steady state.
  *
  *   node tools/http-ab.ts lines|search ROOT_A ROOT_B [ROUNDS]     (W=N: serve --workers N, default 1;
- *                                                                 WARM=N: N s of warm-up, default 2)
+ *                                                                 WARM=N: N s of warm-up, default 2;
+ *                                                                 RATE=N: N requests/s offered, default as fast as answered)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -46,7 +47,10 @@ async function measure(root: string): Promise<string> {
       child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
     });
     const body = new URLSearchParams({ ...acc, ...(op === 'lines' ? LINES : SEARCH) }).toString();
-    const opts = { url: `${url}/address/${op}`, method: 'POST' as const, body, connections: 10, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    // RATE: both checkouts get the same offered load, so that their CPU per request compares work
+    // at the same concurrency (single records group more, and cost less each, the busier the server)
+    const rate = process.env.RATE ? { overallRate: Number(process.env.RATE) } : {};
+    const opts = { url: `${url}/address/${op}`, method: 'POST' as const, body, connections: 10, ...rate, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
     await autocannon({ ...opts, duration: Number(process.env.WARM ?? 2) });
     const before = threadCpu(child.pid!);
     const r = await autocannon({ ...opts, duration: 6 });
