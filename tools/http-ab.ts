@@ -1,11 +1,15 @@
 /**
  * HTTP A/B of two checkouts (e.g. this tree and a `git worktree add --detach DIR REV` of a base):
  * for each round, each checkout's `addrflow serve` (fresh SQLite store, unlimited account) takes
- * 2 s of warm-up and 6 s of autocannon at 10 connections on one single-record request; the rounds
+ * 2 s of warm-up (WARM=N: N s) and 6 s of autocannon at 10 connections on one single-record request; the rounds
  * alternate the checkouts, so both see the same machine. Besides the rates, the serve process's CPU
- * per request by thread (Linux /proc): the figure a loaded machine moves least.
+ * per request by thread (Linux /proc): the figure a loaded machine moves least. V8's helper threads
+ * count JIT compilation as well as GC: right after start the optimising compiler is most of them, so
+ * a warm-up of 6 s or more (WARM=6) measures the steady state.
  *
- *   node tools/http-ab.ts lines|search ROOT_A ROOT_B [ROUNDS]     (W=N: serve --workers N, default 1)
+ *   node tools/http-ab.ts lines|search ROOT_A ROOT_B [ROUNDS]     (W=N: serve --workers N, default 1;
+ *                                                                 WARM=N: N s of warm-up, default 2;
+ *                                                                 RATE=N: N requests/s offered, default as fast as answered)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -43,8 +47,11 @@ async function measure(root: string): Promise<string> {
       child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
     });
     const body = new URLSearchParams({ ...acc, ...(op === 'lines' ? LINES : SEARCH) }).toString();
-    const opts = { url: `${url}/address/${op}`, method: 'POST' as const, body, connections: 10, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
-    await autocannon({ ...opts, duration: 2 });
+    // RATE: both checkouts get the same offered load, so that their CPU per request compares work
+    // at the same concurrency (single records group more, and cost less each, the busier the server)
+    const rate = process.env.RATE ? { overallRate: Number(process.env.RATE) } : {};
+    const opts = { url: `${url}/address/${op}`, method: 'POST' as const, body, connections: 10, ...rate, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    await autocannon({ ...opts, duration: Number(process.env.WARM ?? 2) });
     const before = threadCpu(child.pid!);
     const r = await autocannon({ ...opts, duration: 6 });
     const after = threadCpu(child.pid!);

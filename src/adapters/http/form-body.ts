@@ -34,7 +34,10 @@ function decodeRange(buf: Uint8Array, start: number, end: number, scratch: Uint8
       break;
     }
   }
-  if (plain) return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('latin1');
+  if (plain) {
+    // a Buffer (the server's body) decodes its range in place; another Uint8Array through a view
+    return Buffer.isBuffer(buf) ? buf.toString('latin1', start, end) : Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('latin1');
+  }
   let n = 0;
   for (let i = start; i < end; i++) {
     const c = buf[i]!;
@@ -54,9 +57,16 @@ function decodeRange(buf: Uint8Array, start: number, end: number, scratch: Uint8
   }
 }
 
+/**
+ * The decoding buffer of bodies up to this size is one kept buffer (parseForm is synchronous and
+ * each decoded field becomes a string at once): no byte buffer allocated per request.
+ */
+const KEPT_SCRATCH_BYTES = 64 * 1024;
+const keptScratch = new Uint8Array(KEPT_SCRATCH_BYTES);
+
 export function parseForm(buf: Uint8Array): FormFields {
   const out: FormFields = Object.create(null) as FormFields;
-  const scratch = new Uint8Array(buf.length);
+  const scratch = buf.length <= KEPT_SCRATCH_BYTES ? keptScratch : new Uint8Array(buf.length);
   let fields = 0;
   let start = 0;
   const len = buf.length;

@@ -26,6 +26,7 @@ import { EngineFailure, handleApi, type ElementRunner } from './api.ts';
 import { FormError, parseForm, type FormFields } from './form-body.ts';
 import { createMetrics, type HttpMetrics } from './metrics.ts';
 import { renderErrorBody } from './render.ts';
+import { lazyChildLogger } from './request-logger.ts';
 
 export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
 
@@ -76,7 +77,7 @@ export class HttpServer {
     const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.metrics = createMetrics(opts.defaultMetrics ?? true);
     this.app = (Fastify as unknown as (o: object) => FastifyInstance)({
-      ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+      ...(opts.logger ? { loggerInstance: opts.logger, childLoggerFactory: lazyChildLogger } : { logger: false }),
       logController: new LogController({ disableRequestLogging: true }),
       bodyLimit,
       return503OnClosing: false,
@@ -151,29 +152,37 @@ export class HttpServer {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
 
-    app.addHook('onRequest', async (req, reply) => {
+    // Hooks in callback style: an async hook costs every request a promise and a microtask turn.
+    app.addHook('onRequest', (req, reply, done) => {
       reply.header('access-control-allow-origin', '*');
       (req as FastifyRequest & { t0?: bigint }).t0 = process.hrtime.bigint();
-      if (req.method !== 'POST' || !API_PATHS.has(pathOf(req.url))) return;
-      if (this.closing) {
-        reply.header('connection', 'close');
-        return this.sendError(reply, errorBody('MAINTENANCE', 'The service is shutting down; retry shortly.'));
+      if (req.method === 'POST' && API_PATHS.has(pathOf(req.url))) {
+        if (this.closing) {
+          reply.header('connection', 'close');
+          this.sendError(reply, errorBody('MAINTENANCE', 'The service is shutting down; retry shortly.'));
+          return; // answered: the request goes no further (a callback hook that sends does not call done)
+        }
+        if (this.maintenance) {
+          this.sendError(reply, errorBody('MAINTENANCE'));
+          return;
+        }
       }
-      if (this.maintenance) return this.sendError(reply, errorBody('MAINTENANCE'));
+      done();
     });
-    app.addHook('onSend', async (_req, reply, payload) => {
+    app.addHook('onSend', (_req, reply, payload, done) => {
       reply.header('access-control-allow-origin', '*');
       // While shutting down, answers close their connection so that kept-alive sockets drain.
       if (this.closing) reply.header('connection', 'close');
-      return payload;
+      done(null, payload);
     });
-    app.addHook('onResponse', async (req, reply) => {
+    app.addHook('onResponse', (req, reply, done) => {
       const t0 = (req as FastifyRequest & { t0?: bigint }).t0;
       const p = pathOf(req.url);
       const route = API_PATHS.has(p) || p === '/healthz' || p === '/metrics' ? p : 'other';
       if (t0 !== undefined) {
         this.metrics.requests.observe({ route, status: String(reply.statusCode) }, Number(process.hrtime.bigint() - t0) / 1e9);
       }
+      done();
     });
 
     for (const op of OPS) {

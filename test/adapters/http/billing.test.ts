@@ -146,6 +146,8 @@ describe('an engine failure is an error result, logged with the request id, neve
       const failures = lines.map((l) => JSON.parse(l)).filter((l) => /engine failure/.test(l.msg));
       expect(failures).toHaveLength(2);
       for (const f of failures) expect(f.requestid).toMatch(/^[0-9a-f-]{36}$/);
+      // the single's line is written by fastify's per-request logger (request-logger.ts): bound to its request
+      expect(failures.some((f) => typeof f.reqId === 'string' && f.reqId !== '')).toBe(true);
     } finally {
       await s.close();
     }

@@ -11,11 +11,14 @@ import type { TokenMatch } from './token-match.ts';
 
 /**
  * Index token id → bit of every query token it matches; a small open-addressing table. Keys are
- * stored as token id + 1, so that a new (zeroed) table is empty without being filled.
+ * stored as token id + 1, so that a new (zeroed) table is empty. Plain arrays of small integers,
+ * not typed arrays: a lookup builds four of these tables, and a typed array of 64 slots or more is
+ * an allocation outside V8's heap (malloc, then a sweep to free it), 4 % of a lookup's CPU
+ * (docs/performance.md, 2026-11-26).
  */
 export class QueryBits {
-  private keys: Int32Array;
-  private bits: Uint32Array;
+  private keys: number[];
+  private bits: number[];
   private mask: number;
 
   /** Fills the table from the query's matches (token i → bit i). */
@@ -24,8 +27,8 @@ export class QueryBits {
     for (const ms of matches) n += ms.length;
     let cap = 64;
     while (cap < n * 2) cap *= 2;
-    this.keys = new Int32Array(cap);
-    this.bits = new Uint32Array(cap);
+    this.keys = new Array<number>(cap).fill(0);
+    this.bits = new Array<number>(cap).fill(0);
     this.mask = cap - 1;
     for (let i = 0; i < matches.length && i < 32; i++) {
       for (const m of matches[i]!) this.add(m.tok, (1 << i) >>> 0);
@@ -37,7 +40,7 @@ export class QueryBits {
     let h = Math.imul(tok, 0x9e3779b1) >>> 0 & this.mask;
     while (this.keys[h] !== 0 && this.keys[h] !== key) h = (h + 1) & this.mask;
     this.keys[h] = key;
-    this.bits[h]! |= bit;
+    this.bits[h] = (this.bits[h]! | bit) >>> 0;
   }
 
   /** The bits of the query tokens matching index token `tok` (0 when none). */
