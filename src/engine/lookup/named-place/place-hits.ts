@@ -140,7 +140,8 @@ function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: Token
 }
 
 /** Words as written (lower case, marks kept); `raw` splits a text into them. */
-const raw = (s: string): string[] => s.normalize('NFC').toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean);
+/** The words of `s` as typed: lower case, marks kept (`münster`). */
+export const typedWords = (s: string): string[] => s.normalize('NFC').toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean);
 
 /**
  * The query's words as typed (lower case, marks kept) and the folded tokens of those written with
@@ -151,7 +152,7 @@ interface TypedSpelling { words: Set<string>; marked: Set<string>; byName: Map<n
 function typedSpelling(q: ParsedQuery): TypedSpelling | undefined {
   // eslint-disable-next-line no-control-regex
   if (!/[^\u0000-\u007f]/.test(q.rawText)) return undefined;
-  const words = new Set(raw(q.rawText));
+  const words = new Set(typedWords(q.rawText));
   const marked = new Set<string>();
   // eslint-disable-next-line no-control-regex
   for (const w of words) if (/[^\u0000-\u007f]/.test(w)) for (const t of foldTokens(w)) marked.add(t);
@@ -173,7 +174,7 @@ function marksOf(index: AddressIndex, q: ParsedQuery, typed: TypedSpelling | und
 function spelledMarks(index: AddressIndex, typed: TypedSpelling, d: number): number {
   const id = index.c.docCity[d]!;
   let m = typed.byName.get(id);
-  if (m === undefined) typed.byName.set(id, (m = raw(index.str(id)).every((w) => typed.words.has(w)) ? 1 : -1));
+  if (m === undefined) typed.byName.set(id, (m = typedWords(index.str(id)).every((w) => typed.words.has(w)) ? 1 : -1));
   return m;
 }
 
@@ -189,8 +190,8 @@ export function otherSpellings(a: PlaceHit, b: PlaceHit): boolean {
 function statesNamed(index: AddressIndex, q: ParsedQuery, d: number): boolean {
   if (q.state.length === 0 && q.county.length === 0) return false;
   const c = index.c, a = c.docAdmin[d]!;
-  const held = [c.admStateName[a]!, c.admState[a]!, c.admStateCode[a]!, c.admCounty[a]!].map((id) => foldText(index.str(id))).filter(Boolean);
   const code = index.str(c.admStateCode[a]!);
+  const held = [index.str(c.admStateName[a]!), index.str(c.admState[a]!), code, index.str(c.admCounty[a]!)].map((s) => foldText(s)).filter(Boolean);
   return [...q.state, ...q.county].some((s) => held.includes(s)) || q.state.some((s) => namesState(index, s, code));
 }
 

@@ -33,15 +33,13 @@ import { COUNTRY_WEIGHT, type ParsedQuery, type QueryToken } from '../parse/pars
 import type { Choice } from '../record/record.ts';
 import { HOMONYM_GUESS, type Deduction } from '../score/deductions.ts';
 import type { NamedPlace } from './named-place.ts';
-import { MUCH_MORE_IMPORTANT, POSTAL_PLACE_RANK } from './place-hits.ts';
-import { stateTable, type State, type StateNaming } from './state-table.ts';
+import { MUCH_MORE_IMPORTANT, POSTAL_PLACE_RANK, typedWords } from './place-hits.ts';
+import { MAX_STATE_WORDS, stateTable, type State, type StateNaming } from './state-table.ts';
 
 /** How well a state's language-tagged name explains the words: as another name of a place does (place-hits.ts). */
 const ALT_NAME_QUALITY = 0.9;
 /** A city's rank (src/data/build/stages/place-documents.ts: a city's type, or 100,000 people, or a smaller seat). */
 const CITY_RANK = 100_000;
-/** Longest state name looked at, in words (`Provence Alpes Cote d Azur`). */
-const MAX_WORDS = 6;
 
 /**
  * The state answer to `q` in place of the search's `choice` (with the query it answers: the same,
@@ -71,8 +69,9 @@ export function stateAnswer(index: AddressIndex, q: ParsedQuery, choice: Choice)
     const own = named.find((n) => n.state.code === code);
     if (own && namedAfter(index, best.doc, own.state)) return undefined;
     // (a place that leaves words of the state's name unexplained is no rival: `Zagreb County`)
-    if (c.docKind[best.doc] !== DOC_STREET && !best.explained.includes(0) && placeOutweighs(index, best.doc, text, named[0]!)) {
-      return placeSurely(index, q, best.doc, text, named[0]!) ? undefined : { q, choice: { ...choice, best: asGuess(best) } };
+    if (c.docKind[best.doc] !== DOC_STREET && !best.explained.includes(0)) {
+      const place = weighPlace(index, best.doc, text);
+      if (placeOutweighs(place, named[0]!)) return placeSurely(index, q, place, named[0]!) ? undefined : { q, choice: { ...choice, best: asGuess(best) } };
     }
   }
   return { q: asked, choice: { best: stateChoice(index, asked, named), ambiguous: false } };
@@ -81,7 +80,7 @@ export function stateAnswer(index: AddressIndex, q: ParsedQuery, choice: Choice)
 /** The query is words of free text only (no postcode, house number, county, or other field): a name alone. */
 function onlyWords(q: ParsedQuery): boolean {
   const n = q.tokens.length;
-  if (n === 0 || n > MAX_WORDS || q.county.length > 0 || q.hnKeys.length > 0 || q.zipCands.length > 0) return false;
+  if (n === 0 || n > MAX_STATE_WORDS || q.county.length > 0 || q.hnKeys.length > 0 || q.zipCands.length > 0) return false;
   return q.tokens.every((t) => t.field === 'free');
 }
 
@@ -95,13 +94,26 @@ function onlyWords(q: ParsedQuery): boolean {
  * (`Münster` is the city, not the Irish province; `Bavaria` is the Land, not the village; `Freiburg`
  * is Freiburg im Breisgau, not the canton the Germans call so).
  */
-function placeOutweighs(index: AddressIndex, doc: number, text: string, named: StateNaming): boolean {
+function placeOutweighs(place: WeighedPlace, named: StateNaming): boolean {
+  const { rank, full } = place, importance = named.state.importance;
+  if (full) return rank >= CITY_RANK || importance <= rank * MUCH_MORE_IMPORTANT;
+  return !named.tagged ? rank > importance * MUCH_MORE_IMPORTANT : rank >= importance;
+}
+
+/** The place the search found, as the state answer weighs it. */
+interface WeighedPlace {
+  /** Its rank; a postal place has no population and weighs as a town, as in betterPlace. */
+  rank: number;
+  /** Its name, as written in the index. */
+  name: string;
+  /** The words `text` are its whole name. */
+  full: boolean;
+}
+
+function weighPlace(index: AddressIndex, doc: number, text: string): WeighedPlace {
   const c = index.c;
-  // (a postal place has no population: it weighs as a town, as in betterPlace)
-  const rank = c.docKind[doc] === DOC_PLACE ? c.docRank[doc]! : POSTAL_PLACE_RANK, importance = named.state.importance;
-  const placeFull = foldTokens(index.str(c.docCity[doc]!)).join(' ') === text, stateFull = !named.tagged;
-  if (placeFull) return rank >= CITY_RANK || importance <= rank * MUCH_MORE_IMPORTANT;
-  return stateFull ? rank > importance * MUCH_MORE_IMPORTANT : rank >= importance;
+  const name = index.str(c.docCity[doc]!);
+  return { rank: c.docKind[doc] === DOC_PLACE ? c.docRank[doc]! : POSTAL_PLACE_RANK, name, full: foldTokens(name).join(' ') === text };
 }
 
 /**
@@ -113,20 +125,18 @@ function placeOutweighs(index: AddressIndex, doc: number, text: string, named: S
  * (`Videm, Slovenia`: a village, or the municipality; `Victoria`: the Canadian city, or the
  * Australian state).
  */
-function placeSurely(index: AddressIndex, q: ParsedQuery, doc: number, text: string, named: StateNaming): boolean {
-  const c = index.c;
-  const rank = c.docKind[doc] === DOC_PLACE ? c.docRank[doc]! : POSTAL_PLACE_RANK;
-  if (rank > named.state.importance * MUCH_MORE_IMPORTANT) return true;
-  const placeName = index.str(c.docCity[doc]!);
-  if (foldTokens(placeName).join(' ') !== text) return false;
+function placeSurely(index: AddressIndex, q: ParsedQuery, place: WeighedPlace, named: StateNaming): boolean {
+  if (place.rank > named.state.importance * MUCH_MORE_IMPORTANT) return true;
+  if (!place.full) return false;
   if (named.tagged) return true;
   const typed = spelled(q.tokens.length === foldTokens(q.rawText).length ? q.rawText : '');
-  return typed !== '' && typed === spelled(placeName) && typed !== spelled(index.str(c.admStateName[c.docAdmin[named.state.doc]!]!));
+  const c = index.c;
+  return typed !== '' && typed === spelled(place.name) && typed !== spelled(index.str(c.admStateName[c.docAdmin[named.state.doc]!]!));
 }
 
-/** `text` as typed, lower case, its words joined by one space: accents kept (`münster`). */
+/** `text` as typed, its words joined by one space: lower case, accents kept (`münster`). */
 function spelled(text: string): string {
-  return text.toLowerCase().normalize('NFC').split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
+  return typedWords(text).join(' ');
 }
 
 /** `best`, its relevance lowered as a guess between homonyms (HOMONYM_GUESS, once). */

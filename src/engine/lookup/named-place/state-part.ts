@@ -19,11 +19,9 @@ import type { AddressIndex } from '../../index/index.ts';
 import { foldTokens } from '../normalize/normalize.ts';
 import { ROLE_ADMIN } from '../../index/format.ts';
 import type { Choice } from '../record/record.ts';
-import { namesState, stateKey, stateTable } from './state-table.ts';
+import { MAX_STATE_WORDS, namesState, stateKey, stateTable } from './state-table.ts';
 import { isStreetWord } from './street-countries.ts';
 
-/** Longest state name looked at, in words (`Provence Alpes Cote d Azur`). */
-const MAX_WORDS = 6;
 
 /**
  * The state part of `q`: the query without its last part's words (`kept`: the tokens left, by
@@ -44,7 +42,7 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
   q.tokens.forEach((t, i) => {
     if ((t.seg ?? 0) === last) { words.push(t.text); weight += t.weight; } else kept.push(i);
   });
-  if (words.length > MAX_WORDS || q.zipCands.some((z) => words.includes(z.key))) return undefined;
+  if (words.length > MAX_STATE_WORDS || q.zipCands.some((z) => words.includes(z.key))) return undefined;
   // a place and its state, not a street: words of a street (a type word, a house number) would
   // name a village of the street's name in the state (`ulica Tadeusza Kościuszki 18, Łódź` is not
   // the village Kościuszki in the voivodeship CLDR calls Łódź)
@@ -108,7 +106,7 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
       code = index.str(c.admStateCode[a]!);
       abbr = stateKey(index.str(c.admState[a]!));
     }
-    for (let s = Math.max(i, j - MAX_WORDS); s < j; s++) {
+    for (let s = Math.max(i, j - MAX_STATE_WORDS); s < j; s++) {
       const text = q.tokens.slice(s, j).map((t) => t.text).join(' ');
       if (text !== abbr && !namesState(index, text, code)) continue;
       explained ??= Float64Array.from(best.explained);

@@ -43,6 +43,9 @@ export interface StateTable {
   counties: Set<string>;
 }
 
+/** Longest state name looked at, in words (`Provence Alpes Cote d Azur`). */
+export const MAX_STATE_WORDS = 6;
+
 const tables = new WeakMap<AddressIndex, StateTable>();
 
 /** The folded words `text` (a query's `state`) name the state `code` by one of its names, local or tagged (`bavaria`: DE-BY). */

@@ -260,9 +260,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   // a state alone (`{"state": "Marche"}`): its words are the query, which a state's name answers
   // (named-place/state-answer.ts) as it does in free text
   const stateOnly = tokens.length === 0 && hnKeys.length === 0 && !!req.state;
-  if (stateOnly) {
-    for (const t of foldTokens(req.state!).slice(0, MAX_TOKENS)) tokens.push({ text: t, field: 'free', alts: [t], hnLike: false, weight: 1, seg: 0 });
-  }
+  if (stateOnly) for (const t of foldTokens(req.state!)) push(t, 'free', false);
   const state = req.state && !stateOnly ? [foldTokens(req.state).join(' ')] : [];
   const county = req.county ? [foldTokens(req.county).join(' ')] : [];
   let total = countryWeight;
