@@ -29,8 +29,8 @@ import type { TokenMatch } from '../match/token-match.ts';
 import { foldTokens } from '../normalize/normalize.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import { normalisePostcode } from '../parse/postcodes.ts';
-import type { Scored } from '../score/score.ts';
-import { MUCH_MORE_IMPORTANT, betterPlace, clearlyMoreImportant, otherSpellings, placeHits, sharedAbroad, taggedName, type PlaceHit } from './place-hits.ts';
+import { perToken, type Scored } from '../score/score.ts';
+import { MUCH_MORE_IMPORTANT, betterPlace, byBetterPlace, clearlyMoreImportant, otherSpellings, placeHits, sharedAbroad, taggedName, type PlaceHit } from './place-hits.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
   COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE, STATE_NAMED, type Deduction,
@@ -95,13 +95,13 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // Julians" by a typo is not Juliana, ES, beside "Triq")
   let places = placeHits(index, q, matches, streetPart)
     .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords))
-    .sort((a, b) => (betterPlace(index, a, b, hint0, '', wordHint) ? -1 : betterPlace(index, b, a, hint0, '', wordHint) ? 1 : 0))
+    .sort(byBetterPlace(index, hint0, wordHint))
     .slice(0, MAX_PLACES);
   const c = index.c;
   const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, deductions: readonly Deduction[], placeOnly = false): NamedPlace => {
     const n = q.tokens.length;
-    const explained = new Float64Array(n);
-    const roles = new Int8Array(n).fill(-1);
+    const explained = perToken(n, 0);
+    const roles = perToken(n, -1);
     for (const [i, v] of explainedTokens) {
       if (i < 0) continue;
       explained[i] = Math.max(explained[i]!, v);

@@ -362,6 +362,22 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
 }
 
 /**
+ * The order of places by betterPlace, best first, for a sort: -1 when `a` is better, 1 when `b` is,
+ * 0 when neither. Two places that stand alike in everything betterPlace weighs (the twenty postal
+ * places named Paris, 75001–75020) are answered 0 without weighing them twice: betterPlace prefers
+ * neither of them whatever the hints, so every answer, and the sort, stays the same.
+ */
+export function byBetterPlace(index: AddressIndex, hint?: ReadonlySet<string>, wordHint = hint): (a: PlaceHit, b: PlaceHit) => number {
+  const rank = index.c.docRank, kind = index.c.docKind;
+  return (a, b) => {
+    if (a.seg === b.seg && a.tokens.length === b.tokens.length && a.country === b.country && a.full === b.full && a.alt === b.alt
+      && a.typo === b.typo && a.reason === b.reason && a.inState === b.inState && a.quality === b.quality && a.marks === b.marks
+      && a.pos === b.pos && rank[a.doc] === rank[b.doc] && kind[a.doc] === kind[b.doc]) return 0;
+    return betterPlace(index, a, b, hint, '', wordHint) ? -1 : betterPlace(index, b, a, hint, '', wordHint) ? 1 : 0;
+  };
+}
+
+/**
  * Whether `best` is more important than each place sharedAbroad would weigh against it: the answer
  * to a query that names only that name, as a guess that lowers the relevance (Córdoba, AR, over
  * Córdoba, ES; Kirchberg, DE, over Kirchberg, CH), as Nominatim and Photon rank homonyms by

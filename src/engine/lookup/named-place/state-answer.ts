@@ -35,6 +35,7 @@ import { HOMONYM_GUESS, type Deduction } from '../score/deductions.ts';
 import type { NamedPlace } from './named-place.ts';
 import { MUCH_MORE_IMPORTANT, POSTAL_PLACE_RANK, typedWords } from './place-hits.ts';
 import { MAX_STATE_WORDS, stateTable, type State, type StateNaming } from './state-table.ts';
+import { perToken } from '../score/score.ts';
 
 /** How well a state's language-tagged name explains the words: as another name of a place does (place-hits.ts). */
 const ALT_NAME_QUALITY = 0.9;
@@ -191,8 +192,8 @@ function stateChoice(index: AddressIndex, q: ParsedQuery, named: StateNaming[]):
   const other = named.find((n) => n.state !== state);
   if (other && !q.country && state.importance <= other.state.importance * MUCH_MORE_IMPORTANT) deductions.push(HOMONYM_GUESS);
   const n = q.tokens.length;
-  const explained = new Float64Array(n).fill(tagged ? ALT_NAME_QUALITY : 1);
-  const roles = new Int8Array(n).fill(ROLE_ADMIN);
+  const explained = perToken(n, tagged ? ALT_NAME_QUALITY : 1);
+  const roles = perToken(n, ROLE_ADMIN);
   const c = index.c;
   return {
     doc: state.doc, kind: c.docKind[state.doc]!, rank: c.docRank[state.doc]!, explained, roles, nameCoverage: 0, nameTokensMatched: 0, addr: -1, hnQuality: 0, hnToken: -1,

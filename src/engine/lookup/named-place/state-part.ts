@@ -93,7 +93,7 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
   const c = index.c, a = c.docAdmin[best.doc]!;
   // (read only once a run of unexplained words is found: most answers leave none)
   let code: string | undefined, abbr = '';
-  let explained: Float64Array | undefined, roles: Int8Array | undefined;
+  let explained: number[] | undefined, roles: number[] | undefined;
   const n = q.tokens.length;
   for (let i = 0; i < n; i++) {
     if (best.explained[i]! > 0) continue;
@@ -109,8 +109,8 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
     for (let s = Math.max(i, j - MAX_STATE_WORDS); s < j; s++) {
       const text = q.tokens.slice(s, j).map((t) => t.text).join(' ');
       if (text !== abbr && !namesState(index, text, code)) continue;
-      explained ??= Float64Array.from(best.explained);
-      roles ??= Int8Array.from(best.roles);
+      explained ??= best.explained.slice();
+      roles ??= best.roles.slice();
       for (let m = s; m < j; m++) { explained[m] = 1; roles[m] = ROLE_ADMIN; }
       break;
     }
@@ -120,7 +120,7 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
 }
 
 /** Every token from `k` to the end of its part of the text (token k-1's) is explained or a number. */
-function endsPart(q: ParsedQuery, explained: Float64Array, k: number): boolean {
+function endsPart(q: ParsedQuery, explained: readonly number[], k: number): boolean {
   const seg = q.tokens[k - 1]!.seg ?? 0;
   for (let m = k; m < q.tokens.length && (q.tokens[m]!.seg ?? 0) === seg; m++) {
     if (explained[m] === 0 && !/^\d/.test(q.tokens[m]!.text)) return false;

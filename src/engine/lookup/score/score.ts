@@ -20,9 +20,9 @@ export interface Scored {
   /** The document's rank (read once: the sort compares it many times). */
   rank: number;
   /** Per query token: the quality with which this document explains it (0 = not). */
-  explained: Float64Array;
+  explained: number[];
   /** Per query token: the role that explained it (-1 none). */
-  roles: Int8Array;
+  roles: number[];
   /** Share of the document's name tokens the query covers (streets). */
   nameCoverage: number;
   nameTokensMatched: number;
@@ -57,6 +57,17 @@ function roleFactor(field: Field, role: number): number {
   }
 }
 
+/**
+ * A per-query-token array of `value` (a Scored's `explained` and `roles`): a plain array, made by
+ * pushing. scoreDoc makes two for every document it scores, and a small typed array costs about
+ * twice as much to make (a `fill` call besides).
+ */
+export function perToken(n: number, value: number): number[] {
+  const a: number[] = [];
+  for (let i = 0; i < n; i++) a.push(value);
+  return a;
+}
+
 /** Scratch of scoreDoc: per document token, the query tokens it matches; and which are taken. */
 let tokBits = new Uint32Array(64);
 let used = new Uint8Array(64);
@@ -69,8 +80,8 @@ let used = new Uint8Array(64);
 export function scoreDoc(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], doc: number, bits: QueryBits): Scored {
   const c = index.c;
   const n = q.tokens.length;
-  const explained = new Float64Array(n);
-  const roles = new Int8Array(n).fill(-1);
+  const explained = perToken(n, 0);
+  const roles = perToken(n, -1);
   const ts = c.docTokStart[doc]!;
   const tc = index.docTokEnd(doc) - ts;
   if (tc > tokBits.length) { tokBits = new Uint32Array(tc * 2); used = new Uint8Array(tc * 2); }
