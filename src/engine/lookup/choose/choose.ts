@@ -17,32 +17,41 @@ import { distinctiveStreetWords, ownRareName } from './street-words.ts';
 /** Street documents whose house numbers are looked up. */
 const HN_DOCS = 12;
 
+/** The order of scored documents, best first: score, then rank, then document id (a total order). */
+function byScore(a: Scored, b: Scored): number {
+  return b.score - a.score || b.rank - a.rank || a.doc - b.doc;
+}
+
 export function chooseAmong(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], cands: number[], streetOverGeneral = false): Choice {
   if (cands.length === 0) return { best: undefined, ambiguous: false };
   const bits = new QueryBits(matches);
   const words = streetWords(q);
   const scored: Scored[] = [];
-  for (const d of cands) if (mayAnswer(index, q, matches, bits, words, d)) scored.push(scoreDoc(index, q, matches, d, bits));
-  const byScore = (a: Scored, b: Scored) => b.score - a.score || b.rank - a.rank || a.doc - b.doc;
-  scored.sort(byScore);
-  const hnToks = houseNumberTokens(index, q);
-  let hnChecked = 0;
-  for (const s of scored) {
-    if (s.kind !== DOC_STREET) continue;
-    matchHouseNumber(index, q, s, hnToks);
-    if (++hnChecked >= HN_DOCS) break;
+  const streets: Scored[] = [];
+  for (const d of cands) {
+    if (!mayAnswer(index, q, matches, bits, words, d)) continue;
+    const s = scoreDoc(index, q, matches, d, bits);
+    scored.push(s);
+    if (s.kind === DOC_STREET) streets.push(s);
   }
+  // the house numbers of the best-scored streets
+  streets.sort(byScore);
+  const hnToks = houseNumberTokens(index, q);
+  for (let k = 0; k < streets.length && k < HN_DOCS; k++) matchHouseNumber(index, q, streets[k]!, hnToks);
   applyPostcodeConstraint(index, q, matches, scored);
-  scored.sort(byScore);
+  // by byScore, now with the house numbers: the best eligible street, the next one, and the best
+  // other document (a single pass: byScore is a total order, so this is the head of the sort)
   let street: Scored | undefined;
   let runnerUp: Scored | undefined;
   let general: Scored | undefined;
   for (const s of scored) {
     if (s.kind === DOC_STREET) {
       if (!streetEligible(index, q, matches, bits, s)) continue;
-      if (!street) street = s;
-      else if (!runnerUp) runnerUp = s;
-    } else if (!general) general = s;
+      if (!street || byScore(s, street) < 0) {
+        runnerUp = street;
+        street = s;
+      } else if (!runnerUp || byScore(s, runnerUp) < 0) runnerUp = s;
+    } else if (!general || byScore(s, general) < 0) general = s;
   }
   // a street that explains no more of the input than a place or postcode does is not an answer
   if (!streetOverGeneral && street && street.addr < 0 && general && explainedWeight(q, general) >= explainedWeight(q, street)) street = undefined;
