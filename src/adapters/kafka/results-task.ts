@@ -110,7 +110,7 @@ export function runResultsTask(state: WorkerState, task: ResultsTask): ResultsOf
   const refused = new Map(task.refused);
   const input = Buffer.from(task.values.buffer, task.values.byteOffset, task.values.byteLength);
   const out: ResultsOfTask = {
-    kinds: new Uint8Array(n), ops: new Uint8Array(n), chargeable: new Uint8Array(n), bytes: new Uint8Array(0), ends: new Uint32Array(n),
+    kinds: new Uint8Array(n), ops: new Uint8Array(n), chargeable: new Uint8Array(n), bytes: new Uint8Array(0), ends: new Uint32Array(0),
     kept: [], undecodable: [], correlationIds: [],
   };
   const ops = new Array<Op | undefined>(n);
@@ -148,30 +148,41 @@ export function runResultsTask(state: WorkerState, task: ResultsTask): ResultsOf
     runValidatedTask(state, { kind: 'validated', op, elements }).outcomes.forEach((o, j) => (outcomes[at[j]!] = o));
   }
   // the values, in record order
-  const values: Buffer[] = [];
-  let end = 0;
+  const values = new Array<Buffer | undefined>(n);
   for (let i = 0; i < n; i++) {
     const o = outcomes[i];
-    if (o) {
-      if (o.ok && o.chargeable) out.chargeable[i] = 1;
-      if (out.kinds[i] === RECORD.valid && keptOnMainThread(o)) {
-        out.kept.push([i, o]);
-      } else {
-        const v = resultValue(codec, task.format, ops[i]!, resultObject(ops[i]!, o, task.requestid, undefined));
-        values.push(v);
-        end += v.length;
-      }
-    }
-    out.ends[i] = end;
+    if (!o) continue;
+    if (o.ok && o.chargeable) out.chargeable[i] = 1;
+    if (out.kinds[i] === RECORD.valid && keptOnMainThread(o)) out.kept.push([i, o]);
+    else values[i] = resultValue(codec, task.format, ops[i]!, resultObject(ops[i]!, o, task.requestid, undefined));
   }
-  // a buffer of its own (never a slice of Node's shared pool), so that it can be moved
-  out.bytes = new Uint8Array(end);
-  let pos = 0;
-  for (const v of values) {
-    out.bytes.set(v, pos);
-    pos += v.length;
-  }
+  const packed = backToBack(n, (i) => values[i]);
+  out.bytes = packed.bytes;
+  out.ends = packed.ends;
   return out;
+}
+
+/**
+ * Byte strings back to back in one buffer of its own (never a slice of Node's shared pool, so that
+ * it can be moved to another thread), with their ends: item i is bytes[ends[i-1] (0 for i = 0),
+ * ends[i]); an item that is missing takes no bytes. The shape of a results task's input values and
+ * of its answer's result values.
+ */
+function backToBack(n: number, item: (i: number) => Uint8Array | null | undefined): { bytes: Uint8Array; ends: Uint32Array } {
+  const ends = new Uint32Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += item(i)?.length ?? 0;
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const v = item(i);
+    if (v) {
+      bytes.set(v, at);
+      at += v.length;
+    }
+    ends[i] = at;
+  }
+  return { bytes, ends };
 }
 
 /** What a result task's answer moves back to the main thread. */
@@ -207,22 +218,10 @@ export interface RawValue {
 /** The values of records[from, to) back to back, in buffers of their own (to be moved). */
 function packValues(records: readonly RawValue[], from: number, to: number): Pick<ResultsTask, 'values' | 'ends' | 'absent'> {
   const n = to - from;
-  const ends = new Uint32Array(n);
   const absent = new Uint8Array(n);
-  let total = 0;
-  for (let i = 0; i < n; i++) total += records[from + i]!.value?.length ?? 0;
-  const values = new Uint8Array(total);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    const v = records[from + i]!.value;
-    if (v === null) absent[i] = 1;
-    else {
-      values.set(v, at);
-      at += v.length;
-    }
-    ends[i] = at;
-  }
-  return { values, ends, absent };
+  for (let i = 0; i < n; i++) if (records[from + i]!.value === null) absent[i] = 1;
+  const { bytes, ends } = backToBack(n, (i) => records[from + i]!.value);
+  return { values: bytes, ends, absent };
 }
 
 /** Runs `records` on the pool's threads (split as the pool splits a validated batch): decoded, validated, run and encoded there. */
