@@ -34,7 +34,7 @@ import type { Choice } from '../record/record.ts';
 import { HOMONYM_GUESS, type Deduction } from '../score/deductions.ts';
 import type { NamedPlace } from './named-place.ts';
 import { MUCH_MORE_IMPORTANT, POSTAL_PLACE_RANK, typedWords } from './place-hits.ts';
-import { MAX_STATE_WORDS, stateTable, type State, type StateNaming } from './state-table.ts';
+import { MAX_STATE_WORDS, stateTable, statesCalled, type State, type StateNaming } from './state-table.ts';
 import { perToken } from '../score/score.ts';
 
 /** How well a state's language-tagged name explains the words: as another name of a place does (place-hits.ts). */
@@ -148,7 +148,7 @@ function asGuess(best: NonNullable<Choice['best']>): NonNullable<Choice['best']>
 
 /** The states the words `text` name, in `country` when given, the most important first; undefined when none. */
 function statesNamed(index: AddressIndex, text: string, country: string): StateNaming[] | undefined {
-  const list = stateTable(index).byName.get(text);
+  const list = statesCalled(stateTable(index), text);
   if (!list || list.length === 0) return undefined;
   // (a subdivision of one place is a town, named by its own name: Malta's local councils, whose
   // tagged names CLDR numbers otherwise than the layer does: its `Mdina` is the layer's MT-29, Lija)

@@ -19,7 +19,7 @@ import type { AddressIndex } from '../../index/index.ts';
 import { foldTokens } from '../normalize/normalize.ts';
 import { ROLE_ADMIN } from '../../index/format.ts';
 import type { Choice } from '../record/record.ts';
-import { MAX_STATE_WORDS, namesState, stateKey, stateTable } from './state-table.ts';
+import { MAX_STATE_WORDS, namesState, stateKey, stateTable, statesCalled, typeWordsAround, type StateNaming, type StateTable } from './state-table.ts';
 import { isStreetWord } from './street-countries.ts';
 
 
@@ -49,18 +49,20 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
   if (q.hnKeys.length > 0 || kept.some((i) => q.tokens[i]!.hnLike || isStreetWord(q.tokens[i]!.text))) return undefined;
   const table = stateTable(index);
   let text = words.join(' ');
-  let named = table.byName.get(text)?.filter((n) => !q.country || n.state.country === q.country);
   let country = q.country;
-  if ((!named || named.length === 0) && q.countryText && !q.countryNameOnly) {
+  let found = calledIn(table, text, country) ?? eitherLanguage(table, q, last, country);
+  if (!found && q.countryText && !q.countryNameOnly) {
     // the words that named a country end the state's name (`New South Wales`, `British Columbia`):
     // they name no country
     const whole = `${text} ${q.countryText}`;
     if (foldTokens(q.rawText).join(' ').endsWith(whole)) {
       text = whole;
-      named = table.byName.get(text);
       country = '';
+      found = calledIn(table, text, country);
     }
   }
+  if (found) text = found.text;
+  const named = found?.named;
   const c = index.c;
   let within: (doc: number) => boolean;
   if (named && named.length > 0) {
@@ -117,6 +119,36 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
     i = j - 1;
   }
   return explained ? { ...choice, best: { ...best, explained, roles: roles! } } : choice;
+}
+
+/**
+ * The states `text` names (in `country` when given; statesCalled: with or without a type word),
+ * with the name that named them (`canton de vaud` → `vaud`); undefined when none.
+ */
+function calledIn(table: StateTable, text: string, country: string): { text: string; named: StateNaming[] } | undefined {
+  const named = statesCalled(table, text)?.filter((n) => !country || n.state.country === country);
+  if (!named || named.length === 0) return undefined;
+  const bare = table.byName.has(text) && table.byName.get(text)!.length > 0 ? text : typeWordsAround(text)!;
+  return { text: bare, named };
+}
+
+/**
+ * A part that writes the state's name in two languages, `Пловдив / Plovdiv` (GeoNames' form for
+ * Bulgaria; `Bozen / Bolzano`), as the data's names do (state-table.ts, splitLocal): the state one
+ * side names, when no side names another.
+ */
+function eitherLanguage(table: StateTable, q: ParsedQuery, part: number, country: string): { text: string; named: StateNaming[] } | undefined {
+  const raw = q.rawText.split(/[,;\n]/)[part];
+  if (!raw || !raw.includes('/')) return undefined;
+  let found: { text: string; named: StateNaming[] } | undefined;
+  for (const side of raw.split('/')) {
+    const key = stateKey(side);
+    const named = key ? calledIn(table, key, country) : undefined;
+    if (!named) continue;
+    if (found && !named.named.every((n) => found!.named.some((m) => m.state === n.state))) return undefined;
+    found ??= named;
+  }
+  return found;
 }
 
 /** Every token from `k` to the end of its part of the text (token k-1's) is explained or a number. */

@@ -50,7 +50,40 @@ const tables = new WeakMap<AddressIndex, StateTable>();
 
 /** The folded words `text` (a query's `state`) name the state `code` by one of its names, local or tagged (`bavaria`: DE-BY). */
 export function namesState(index: AddressIndex, text: string, code: string): boolean {
-  return code !== '' && (stateTable(index).byName.get(text)?.some((n) => n.state.code === code) ?? false);
+  return code !== '' && (statesCalled(stateTable(index), text)?.some((n) => n.state.code === code) ?? false);
+}
+
+/**
+ * The states the folded words `text` name: by one of their names, or by one with a subdivision's
+ * type word before or after it that the data's names lack (typeWordsAround).
+ */
+export function statesCalled(table: StateTable, text: string): StateNaming[] | undefined {
+  const named = table.byName.get(text);
+  if (named && named.length > 0) return named;
+  const bare = typeWordsAround(text);
+  return bare ? table.byName.get(bare) : named;
+}
+
+/**
+ * Words that name a subdivision's type, which people and some sources (GeoNames' postal files)
+ * write before or after its name where the names in the data have none: `Kanton Zürich`, `Canton
+ * de Vaud`, `Cantone Ticino`, `Region Nordjylland`, `Łódź Voivodeship`, `Nunavut Territory`,
+ * `State of Bahia`, `Province of Rome`. (Type words the data's own names share are read from them:
+ * withoutTypeWords.)
+ */
+const TYPE_WORDS = new Set(['kanton', 'canton', 'cantone', 'region', 'regione', 'voivodeship', 'territory', 'province', 'provincia', 'state', 'land']);
+/** What joins a leading type word to the name (`Canton de Vaud`, `State of Bahia`). */
+const JOINING_WORDS = new Set(['de', 'du', 'des', 'd', 'di', 'del', 'della', 'of', 'the']);
+
+/** `text` without a leading type word (and its joining words) or a trailing one; undefined when it has neither, or is only that. */
+export function typeWordsAround(text: string): string | undefined {
+  const w = text.split(' ');
+  let from = 0, to = w.length;
+  if (TYPE_WORDS.has(w[0]!)) {
+    from = 1;
+    while (from < to && JOINING_WORDS.has(w[from]!)) from++;
+  } else if (TYPE_WORDS.has(w[to - 1]!)) to--;
+  return from === 0 && to === w.length || from >= to ? undefined : w.slice(from, to).join(' ');
 }
 
 /** `name` folded as query tokens join (`Île-de-France` → `ile de france`), '' when it has no words. */

@@ -8,6 +8,7 @@ import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
 import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
 import { lookup, lookupExplained } from '../../../../src/engine/lookup/index.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
+import { typeWordsAround } from '../../../../src/engine/lookup/named-place/state-table.ts';
 
 let index: AddressIndex;
 beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
@@ -38,6 +39,16 @@ describe('a state named in the text\'s last part', () => {
     // a place named in full in an earlier part over one a later part names only by another name or
     // its first words (was Luzern: GeoNames' untagged alternates give it `Canton`)
     [{ address: 'Fribourg, Canton de Fribourg' }, { country_iso_2: 'CH', city: 'Fribourg' }],
+    // a type word the data's names lack, before or after the name (was the canton's capital or
+    // Luzern, relevance 23–33)
+    [{ address: 'Winterthur, Kanton Zürich' }, { country_iso_2: 'CH', state_code: 'CH-ZH', city: 'Winterthur', relevance: '100' }],
+    [{ address: 'Thun, Canton de Berne' }, { country_iso_2: 'CH', state_code: 'CH-BE', city: 'Thun', relevance: '100' }],
+    [{ address: 'Sitten, Canton du Valais' }, { country_iso_2: 'CH', state_code: 'CH-VS', city: 'Sion' }],
+    [{ address: 'Iqaluit, Nunavut Territory' }, { country_iso_2: 'CA', state_code: 'CA-NU', city: 'Iqaluit', relevance: '100' }],
+    [{ city: 'Thun', state: 'Canton de Berne' }, { country_iso_2: 'CH', state_code: 'CH-BE', city: 'Thun', relevance: '100' }],
+    // the state written in two languages, as the data's names are (was the state's capital)
+    [{ address: 'Асеновград, Пловдив / Plovdiv' }, { country_iso_2: 'BG', state_code: 'BG-16', city: 'Асеновград / Asenovgrad' }],
+    [{ address: 'Dupnitsa, Кюстендил / Kjustendil' }, { country_iso_2: 'BG', state_code: 'BG-10' }],
   ];
   for (const [q, want] of CASES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 
@@ -91,5 +102,21 @@ describe('the state field', () => {
   it('alone, answers the state (was an empty answer)', () => {
     expect(lookup(index, { state: 'Marche' })).toMatchObject({ country_iso_2: 'IT', state_code: 'IT-57', city: '', relevance: '100' });
     expect(lookup(index, { state: 'Bavaria', country: 'DE' })).toMatchObject({ state_code: 'DE-BY', city: '' });
+  });
+});
+
+describe('typeWordsAround', () => {
+  it('drops a leading type word with its joining words, or a trailing one', () => {
+    expect(typeWordsAround('kanton zurich')).toBe('zurich');
+    expect(typeWordsAround('canton de vaud')).toBe('vaud');
+    expect(typeWordsAround('state of sao paulo')).toBe('sao paulo');
+    expect(typeWordsAround('lodz voivodeship')).toBe('lodz');
+    expect(typeWordsAround('nunavut territory')).toBe('nunavut');
+  });
+  it('leaves a name without one, or one that is only type and joining words', () => {
+    expect(typeWordsAround('vaud')).toBeUndefined();
+    expect(typeWordsAround('canton')).toBeUndefined();
+    expect(typeWordsAround('canton de')).toBeUndefined();
+    expect(typeWordsAround('rhineland palatinate')).toBeUndefined();
   });
 });
