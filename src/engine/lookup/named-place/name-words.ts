@@ -1,6 +1,6 @@
 /**
  * The folded words of a document's city name as index token ids, cached per worker thread in
- * typed arrays of fixed size. The named-place fallback compares names with the query's words for
+ * typed arrays. The named-place fallback compares names with the query's words for
  * hundreds of documents per lookup; decoding and folding a name costs far more than comparing
  * ids, and a cache of string arrays would cost each thread tens of MB at national size.
  *
@@ -9,79 +9,89 @@
  * with a word that is no token (possible only in an index written otherwise) is not held: the
  * caller compares its text.
  */
+import { DOC_STREET } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import { foldTokens } from '../normalize/normalize.ts';
 
-/** Documents held (a power of two); the table has twice as many slots. */
-const MAX_DOCS = 1 << 16;
-/** Word ids held in all (4 bytes each): names average 2–3 words. */
-const MAX_WORDS = 1 << 18;
 /** Longest name held, in words. */
 const MAX_NAME_WORDS = 255;
+/** Entries' words (4 bytes each) held at most before the table is emptied: 16 MB. */
+const DEFAULT_MAX_WORDS = 1 << 22;
+/** First size of the entries' array (grown by doubling). */
+const INITIAL_WORDS = 1 << 16;
 
 /**
- * Worst case per thread and index: 2 × MAX_DOCS slots × 12 bytes = 1.5 MB, and MAX_WORDS × 4
- * bytes = 1 MB of word ids. When full it is emptied, and fills again from the next lookups.
+ * One entry per document, made on its first use and kept: a place name is folded once per thread,
+ * however many lookups name it. (A hash table of 65,536 documents, emptied whenever it filled,
+ * was emptied again and again by lookups of varied places, which then folded the same names anew:
+ * 15 % of the CPU of the people sets' lookups, docs/performance.md.) Memory per thread: 4 bytes
+ * per document from the first place or postcode document on (streets come first in an index and
+ * are never asked for), and the entries themselves, about 14 bytes per document used; at most
+ * 16 MB of them, then the table is emptied and fills again.
  */
 export class NameWords {
+  /** Per document from `first` on: where its entry starts in `words`, + 1; 0 not made yet; -1 not held. */
+  private readonly at: Int32Array;
+  private readonly first: number;
   /**
-   * Per slot, side by side (one cache line per probe): the document (-1 for a free slot), where
-   * its word ids start in `words`, and its word count | the first word's length << 8.
+   * The entries side by side: the word count | the first word's length << 8, then the word ids.
+   * Replaced when it grows: read it after `slot`.
    */
-  private readonly slots = new Int32Array(MAX_DOCS * 2 * 3);
-  private readonly mask = MAX_DOCS * 2 - 1;
-  private docs = 0;
-  /** The word ids of every name held; a slot's are `words[start(slot) … start(slot) + count(slot))`. */
-  readonly words = new Int32Array(MAX_WORDS);
+  words = new Int32Array(INITIAL_WORDS);
   private used = 0;
   private readonly index: AddressIndex;
+  private readonly maxWords: number;
 
-  constructor(index: AddressIndex) {
+  constructor(index: AddressIndex, maxWords = DEFAULT_MAX_WORDS) {
     this.index = index;
-    this.clear();
+    this.maxWords = maxWords;
+    const kind = index.c.docKind as Uint8Array | undefined;
+    let first = 0;
+    if (kind) while (first < kind.length && kind[first] === DOC_STREET) first++;
+    this.first = first;
+    this.at = new Int32Array(index.c.docCity.length - first);
   }
 
   /**
-   * The slot of `doc`'s name (decoded and added on a miss), valid until the next call; -1 when the
-   * name is not held (a word that is no index token, or a name too long): compare its text.
+   * The slot of `doc`'s name (decoded and added on first use), valid until the next call; -1 when
+   * the name is not held (a word that is no index token, a name too long, a street): compare its text.
    */
   slot(doc: number): number {
-    let h = Math.imul(doc, 0x9e3779b1) >>> 0 & this.mask;
-    for (;;) {
-      const k = this.slots[h * 3]!;
-      if (k === doc) return h;
-      if (k === -1) return this.add(doc, h);
-      h = (h + 1) & this.mask;
-    }
+    const i = doc - this.first;
+    if (i < 0) return -1;
+    const a = this.at[i]!;
+    if (a > 0) return a - 1;
+    return a < 0 ? -1 : this.add(doc, i);
   }
 
-  start(slot: number): number { return this.slots[slot * 3 + 1]!; }
-  count(slot: number): number { return this.slots[slot * 3 + 2]! & 0xff; }
+  start(slot: number): number { return slot + 1; }
+  count(slot: number): number { return this.words[slot]! & 0xff; }
   /** Length of the first word in UTF-16 units (at most 255; 0 for an empty name). */
-  firstLength(slot: number): number { return this.slots[slot * 3 + 2]! >>> 8; }
+  firstLength(slot: number): number { return this.words[slot]! >>> 8; }
 
-  private add(doc: number, h: number): number {
-    const words = foldedName(this.index, doc);
-    if (words.length > MAX_NAME_WORDS) return -1;
-    const ids = new Int32Array(words.length);
-    for (let i = 0; i < words.length; i++) if ((ids[i] = this.index.tokenId(words[i]!)) < 0) return -1;
-    if (this.docs >= MAX_DOCS || this.used + ids.length > MAX_WORDS) {
-      this.clear();
-      h = Math.imul(doc, 0x9e3779b1) >>> 0 & this.mask;
+  private add(doc: number, i: number): number {
+    const name = foldedName(this.index, doc);
+    if (name.length > MAX_NAME_WORDS) return (this.at[i] = -1);
+    const need = 1 + name.length;
+    if (this.used + need > this.maxWords) {
+      this.at.fill(0);
+      this.used = 0;
     }
-    this.slots[h * 3] = doc;
-    this.slots[h * 3 + 1] = this.used;
-    this.slots[h * 3 + 2] = ids.length | (Math.min(words[0]?.length ?? 0, 255) << 8);
-    this.words.set(ids, this.used);
-    this.used += ids.length;
-    this.docs++;
-    return h;
-  }
-
-  private clear(): void {
-    for (let h = 0; h <= this.mask; h++) this.slots[h * 3] = -1;
-    this.docs = 0;
-    this.used = 0;
+    if (this.used + need > this.words.length) {
+      const grown = new Int32Array(Math.min(this.maxWords, Math.max(this.words.length * 2, this.used + need)));
+      grown.set(this.words.subarray(0, this.used));
+      this.words = grown;
+    }
+    const slot = this.used, w = this.words;
+    for (let k = 0; k < name.length; k++) {
+      const id = this.index.tokenId(name[k]!);
+      if (id < 0) return (this.at[i] = -1);
+      w[slot + 1 + k] = id;
+    }
+    w[slot] = name.length | (Math.min(name[0]?.length ?? 0, 255) << 8);
+    this.used += need;
+    this.at[i] = slot + 1;
+    return slot;
   }
 }
 

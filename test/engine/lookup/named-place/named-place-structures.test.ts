@@ -120,7 +120,8 @@ describe('NameWords (names as token ids)', () => {
       str: (id: number) => ['', 'Saint-Paul', 'Vence', 'Saint Inconnu', ''][id]!,
       tokenId: (s: string) => words.indexOf(s),
     } as unknown as AddressIndex;
-    const w = new NameWords(fake);
+    // (room for about 20,000 names: the table empties and fills again many times)
+    const w = new NameWords(fake, 50_000);
     const wrong: number[] = [];
     for (let round = 0; round < 2; round++) {
       for (let d = 0; d < 200_000; d++) {
