@@ -30,7 +30,8 @@ import { foldTokens } from '../normalize/normalize.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import { normalisePostcode } from '../parse/postcodes.ts';
 import { perToken, type Scored } from '../score/score.ts';
-import { MUCH_MORE_IMPORTANT, betterPlace, byBetterPlace, clearlyMoreImportant, otherSpellings, placeHits, sharedAbroad, taggedName, type PlaceHit } from './place-hits.ts';
+import { MUCH_MORE_IMPORTANT, otherSpellings, placeHits, taggedName, type PlaceHit } from './place-hits.ts';
+import { betterPlace, byBetterPlace, clearlyMoreImportant, sharedAbroad } from './place-order.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
   COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE, STATE_NAMED, type Deduction,

@@ -1,5 +1,5 @@
 /**
- * The sort of place hits (named-place.ts) by `byBetterPlace`: its shortcut for places that stand
+ * The sort of place hits (named-place.ts) by `byBetterPlace` (place-order.ts): its shortcut for places that stand
  * alike must answer exactly what weighing them both ways with betterPlace answers, for every pair,
  * or the sort (and the answer) could change. Checked on many random hits drawn from small value
  * sets, so that ties in every field are common.
@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { DOC_PLACE, DOC_POSTCODE } from '../../../../src/engine/index/format.ts';
 import type { AddressIndex } from '../../../../src/engine/index/index.ts';
-import { betterPlace, byBetterPlace, type PlaceHit } from '../../../../src/engine/lookup/named-place/place-hits.ts';
+import type { PlaceHit } from '../../../../src/engine/lookup/named-place/place-hits.ts';
+import { betterPlace, byBetterPlace } from '../../../../src/engine/lookup/named-place/place-order.ts';
 
 /** A deterministic generator (mulberry32). */
 function random(seed: number): () => number {
