@@ -86,6 +86,20 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** Where encode writes a value (grown as needed; one per thread). */
+let scratch = Buffer.allocUnsafeSlow(16 * 1024);
+
+/** Writes `header` then `value` as `type` into the scratch buffer; answers the end. */
+function writeAfter(header: Uint8Array, type: { encode(val: unknown, buf: Buffer, pos: number): number }, value: unknown): number {
+  for (;;) {
+    scratch.set(header, 0);
+    const end = type.encode(value, scratch, header.length);
+    if (end >= 0) return end;
+    // (a negative end is the bytes missing)
+    scratch = Buffer.allocUnsafeSlow(Math.max(scratch.length * 2, scratch.length - end));
+  }
+}
+
 export function createValueCodec(options: ValueCodecOptions = {}): ValueCodec {
   const schemas = options.schemas ?? loadSchemas();
   const registryIds = options.registryIds ?? {};
@@ -196,15 +210,23 @@ export function createValueCodec(options: ValueCodecOptions = {}): ValueCodec {
       throw new ValueEncodeError(ENCODE_ERRORS.UNKNOWN_SUBJECT,
         `no schema for subject '${subject}' in ${schemas.dir} (known: ${[...schemas.subjects.keys()].join(', ')})`);
     }
-    const problems: string[] = [];
-    if (!writer.type.isValid(value, { errorHook: (path, v) => problems.push(`${path.join('.') || '(value)'}=${JSON.stringify(v)}`) })) {
-      throw new ValueEncodeError(ENCODE_ERRORS.INVALID_VALUE,
-        `value does not match ${subject} v${writer.version}: ${problems.slice(0, 5).join('; ')}`);
-    }
-    const body = writer.type.toBuffer(value);
     const id = registryIds[subject]?.[writer.version];
     const header = id === undefined ? singleObjectHeader(writer.fingerprint) : confluentHeader(id);
-    return Buffer.concat([header, body], header.length + body.length);
+    // the header and the body written once, side by side, in a kept scratch buffer, then copied
+    // out; avsc's writer checks every value it writes and throws on one that does not fit, so the
+    // schema check with its readable message runs only then (a result is encoded per record)
+    let end: number;
+    try {
+      end = writeAfter(header, writer.type, value);
+    } catch (err) {
+      const problems: string[] = [];
+      writer.type.isValid(value, { errorHook: (path, v) => problems.push(`${path.join('.') || '(value)'}=${JSON.stringify(v)}`) });
+      throw new ValueEncodeError(ENCODE_ERRORS.INVALID_VALUE,
+        `value does not match ${subject} v${writer.version}: ${problems.length > 0 ? problems.slice(0, 5).join('; ') : (err as Error).message}`);
+    }
+    const out = Buffer.allocUnsafe(end);
+    scratch.copy(out, 0, 0, end);
+    return out;
   }
 
   return {

@@ -274,6 +274,22 @@ describe('undecodable values are coded errors, never crashes', () => {
   });
 });
 
+describe('encode', () => {
+  it('writes the framing header and avsc\'s body, whatever the value\'s size (the scratch buffer grows)', () => {
+    const v = schemas.latest('search-request')!;
+    for (const street of ['Unter den Linden', 'x'.repeat(40_000), 'Straße'.repeat(10_000), 'short again']) {
+      const value = { ...SEARCH_REQUEST, street };
+      expect(codec.encode('search-request', value).equals(Buffer.concat([singleObjectHeader(v.fingerprint), v.type.toBuffer(value)]))).toBe(true);
+    }
+  });
+  it('gives a buffer of its own each time', () => {
+    const a = codec.encode('search-request', SEARCH_REQUEST);
+    const copy = Buffer.from(a);
+    codec.encode('search-request', { ...SEARCH_REQUEST, city: 'München' });
+    expect(a.equals(copy)).toBe(true);
+  });
+});
+
 describe('encode errors', () => {
   it('are coded, with the offending field', () => {
     expect(() => codec.encode('nope', {})).toThrow(expect.objectContaining({ code: ENCODE_ERRORS.UNKNOWN_SUBJECT }));
