@@ -189,10 +189,24 @@ export function otherSpellings(a: PlaceHit, b: PlaceHit): boolean {
 function statesNamed(index: AddressIndex, q: ParsedQuery, d: number): boolean {
   if (q.state.length === 0 && q.county.length === 0) return false;
   const c = index.c, a = c.docAdmin[d]!;
-  const code = index.str(c.admStateCode[a]!);
-  const held = [index.str(c.admStateName[a]!), index.str(c.admState[a]!), code, index.str(c.admCounty[a]!)].map((s) => foldText(s)).filter(Boolean);
-  return [...q.state, ...q.county].some((s) => held.includes(s)) || q.state.some((s) => namesState(index, s, code));
+  const held = adminNames(index, a);
+  return [...q.state, ...q.county].some((s) => held.includes(s)) || q.state.some((s) => namesState(index, s, index.str(c.admStateCode[a]!)));
 }
+
+/** Admin row `a`'s state name, state, state code and county, folded: once per row and thread (a lookup asks per place hit). */
+function adminNames(index: AddressIndex, a: number): readonly string[] {
+  let rows = adminNameRows.get(index);
+  if (!rows) adminNameRows.set(index, (rows = new Map()));
+  let held = rows.get(a);
+  if (!held) {
+    const c = index.c;
+    held = [c.admStateName[a]!, c.admState[a]!, c.admStateCode[a]!, c.admCounty[a]!].map((id) => foldText(index.str(id))).filter(Boolean);
+    rows.set(a, held);
+  }
+  return held;
+}
+
+const adminNameRows = new WeakMap<AddressIndex, Map<number, readonly string[]>>();
 
 const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;
 /** A last word that designates a place's status, not its name (GeoNames' Australian local government areas). */
