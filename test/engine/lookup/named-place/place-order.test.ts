@@ -7,22 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { DOC_PLACE, DOC_POSTCODE } from '../../../../src/engine/index/format.ts';
 import type { AddressIndex } from '../../../../src/engine/index/index.ts';
+import { mulberry32 } from '../../../../eval/support/prng.ts';
 import type { PlaceHit } from '../../../../src/engine/lookup/named-place/place-hits.ts';
 import { betterPlace, byBetterPlace } from '../../../../src/engine/lookup/named-place/place-order.ts';
 
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('byBetterPlace', () => {
   it('answers for every pair what betterPlace answers both ways', () => {
-    const rnd = random(20);
+    const rnd = mulberry32(20);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const docs = 40;
     const docRank = new Float64Array(docs), docKind = new Uint8Array(docs);

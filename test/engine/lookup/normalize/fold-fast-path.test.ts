@@ -5,21 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { foldFull, foldText, foldTokens } from '../../../../src/engine/lookup/normalize/normalize.ts';
+import { mulberry32 } from '../../../../eval/support/prng.ts';
 
 function tokensByDefinition(s: string): string[] {
   const f = foldFull(s);
   return f === '' ? [] : f.split(' ');
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('folding fast path', () => {
@@ -34,7 +24,7 @@ describe('folding fast path', () => {
   });
 
   it('folds random Latin text as the definition does', () => {
-    const rnd = prng(3);
+    const rnd = mulberry32(3);
     for (let i = 0; i < 20_000; i++) {
       let s = '';
       const n = Math.floor(rnd() * 24);
