@@ -9,6 +9,8 @@
  * - names are taken literally (`a[b]=1` is the field `a[b]`, no nesting);
  * - the result has no prototype, so `__proto__` or `constructor` are ordinary, unknown fields.
  */
+import { isAscii } from 'node:buffer';
+
 export type FormValue = string | string[];
 export type FormFields = Record<string, FormValue>;
 
@@ -67,6 +69,11 @@ const keptScratch = new Uint8Array(KEPT_SCRATCH_BYTES);
 export function parseForm(buf: Uint8Array): FormFields {
   const out: FormFields = Object.create(null) as FormFields;
   const scratch = buf.length <= KEPT_SCRATCH_BYTES ? keptScratch : new Uint8Array(buf.length);
+  // an ASCII body (percent-encoding makes most so) is made a string once: its fields without `%`
+  // or `+` are slices of it, the others decoded from their bytes (an ASCII character is one byte,
+  // so the string's positions are the bytes')
+  const text = isAscii(buf) ? (Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)).toString('latin1') : undefined;
+  const field = (start: number, end: number): string => (text !== undefined && plainAscii(text, start, end) ? text.slice(start, end) : decodeRange(buf, start, end, scratch));
   let fields = 0;
   let start = 0;
   const len = buf.length;
@@ -77,8 +84,8 @@ export function parseForm(buf: Uint8Array): FormFields {
       if (++fields > MAX_FORM_FIELDS) throw new FormError(`The request body has more than ${MAX_FORM_FIELDS} fields.`);
       let eq = start; // the first `=` of this pair only: never a scan past its `&`
       while (eq < amp && buf[eq] !== 0x3d) eq++;
-      const name = decodeRange(buf, start, eq, scratch);
-      const value = eq < amp ? decodeRange(buf, eq + 1, amp, scratch) : '';
+      const name = field(start, eq);
+      const value = eq < amp ? field(eq + 1, amp) : '';
       const prev = out[name];
       if (prev === undefined) out[name] = value;
       else if (Array.isArray(prev)) prev.push(value);
@@ -87,4 +94,13 @@ export function parseForm(buf: Uint8Array): FormFields {
     start = amp + 1;
   }
   return out;
+}
+
+/** `text[start, end)` holds no `%` and no `+`: it is its own decoding. */
+function plainAscii(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x25 || c === 0x2b) return false;
+  }
+  return true;
 }
