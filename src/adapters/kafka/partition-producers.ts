@@ -7,7 +7,7 @@
  * transactional id, which fences the previous owner's producer and aborts its open transaction.
  * Producers are created on first use and disconnected when their partition is revoked.
  */
-import { Partitioners, type Kafka, type Producer } from './client/kafkajs.ts';
+import { keyHashPartitioner, type Kafka, type Producer } from './client/kafkajs.ts';
 
 export class PartitionProducers {
   private readonly kafka: Kafka;
@@ -35,7 +35,7 @@ export class PartitionProducers {
         idempotent: true,
         maxInFlightRequests: 1,
         transactionTimeout: this.transactionTimeoutMs,
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: keyHashPartitioner,
       });
       p = producer.connect().then(() => producer);
       p.catch(() => this.producers.delete(partition));

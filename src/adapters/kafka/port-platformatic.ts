@@ -9,6 +9,7 @@
  */
 import { Admin, Consumer, FetchIsolationLevels, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
 import { hasKafkaError, platformaticOptions } from './client/platformatic.ts';
+import { keyPartitioner } from './client/murmur2.ts';
 import { HEADERS } from './headers.ts';
 import type { OutMessage } from './output-messages.ts';
 import { FENCED } from './slice.ts';
@@ -130,6 +131,8 @@ export class PlatformaticPort implements KafkaClientPort {
         ...platformaticOptions(this.o.connection, `${this.o.clientId}-p${partition}`),
         transactionalId: `${this.o.transactionalIdPrefix}-${this.o.inputTopic}-${partition}`,
         idempotent: true, acks: -1,
+        // the library's partition choice for a keyed message, without its BigInt hash (murmur2.ts)
+        partitioner: keyPartitioner,
       });
       this.producers.set(partition, p);
     }

@@ -4,10 +4,11 @@
  * (./kafkajs-request-queue.ts), so no kafkajs connection of the process prints
  * TimeoutNegativeWarning.
  */
-import { Kafka, logLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type ICustomPartitioner, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import './kafkajs-request-queue.ts';
 import type { Logger } from '../../../log.ts';
 import type { KafkaConnection } from './connection.ts';
+import { murmur2 } from './murmur2.ts';
 
 /** kafkajs log lines into pino. kafkajs logs retried errors (CONCURRENT_TRANSACTIONS…) at ERROR: they become warnings. */
 export function kafkaLogCreator(log: Logger) {
@@ -45,6 +46,23 @@ export function createKafka(c: KafkaConnection, opts: { clientId: string; log?: 
     ...(opts.log ? { logCreator: kafkaLogCreator(opts.log) } : {}),
   });
 }
+
+/**
+ * kafkajs' DefaultPartitioner with a keyed message's hash computed by ./murmur2.ts (kafkajs
+ * computes it with its Long class, an object per step): the same partition for every message — a
+ * message's own partition, else `murmur2(key) & 0x7fffffff` modulo the topic's partitions — and a
+ * message without a key still goes to the stock partitioner's round robin.
+ */
+export const keyHashPartitioner: ICustomPartitioner = () => {
+  const stock = Partitioners.DefaultPartitioner();
+  return (args) => {
+    const { message, partitionMetadata } = args;
+    if (message.partition !== null && message.partition !== undefined) return message.partition;
+    const key = message.key;
+    if (key === null || key === undefined) return stock(args);
+    return (murmur2(Buffer.isBuffer(key) ? key : Buffer.from(String(key))) & 0x7fffffff) % partitionMetadata.length;
+  };
+};
 
 /**
  * kafkajs itself, for code that builds its own clients (tests, benchmarks, partition-producers):
