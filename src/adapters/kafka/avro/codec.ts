@@ -201,6 +201,9 @@ export function createValueCodec(options: ValueCodecOptions = {}): ValueCodec {
     }
   }
 
+  /** Per schema version written: its framing header (the same bytes every time). */
+  const headers = new WeakMap<object, Buffer>();
+
   function encode(subject: string, value: unknown, version?: number): Buffer {
     const writer = version === undefined ? schemas.latest(subject) : schemas.version(subject, version);
     if (!writer) {
@@ -210,8 +213,11 @@ export function createValueCodec(options: ValueCodecOptions = {}): ValueCodec {
       throw new ValueEncodeError(ENCODE_ERRORS.UNKNOWN_SUBJECT,
         `no schema for subject '${subject}' in ${schemas.dir} (known: ${[...schemas.subjects.keys()].join(', ')})`);
     }
-    const id = registryIds[subject]?.[writer.version];
-    const header = id === undefined ? singleObjectHeader(writer.fingerprint) : confluentHeader(id);
+    let header = headers.get(writer);
+    if (!header) {
+      const id = registryIds[subject]?.[writer.version];
+      headers.set(writer, (header = id === undefined ? singleObjectHeader(writer.fingerprint) : confluentHeader(id)));
+    }
     // the header and the body written once, side by side, in a kept scratch buffer, then copied
     // out; avsc's writer checks every value it writes and throws on one that does not fit, so the
     // schema check with its readable message runs only then (a result is encoded per record)
