@@ -2,8 +2,11 @@
  * The kafkajs client of the worker, made from a KafkaConnection (brokers, TLS, SASL): the one
  * place that constructs `Kafka`. Importing it installs the fix for kafkajs's negative timer
  * (./kafkajs-request-queue.ts), so no kafkajs connection of the process prints
- * TimeoutNegativeWarning.
+ * TimeoutNegativeWarning, and a linear grouping of a send's messages by partition in place of
+ * kafkajs's quadratic one (./kafkajs-grouping.ts).
  */
+// (first: it must see kafkajs before kafkajs loads its producer)
+import './kafkajs-grouping.ts';
 import { Kafka, logLevel, Partitioners, type ICustomPartitioner, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import './kafkajs-request-queue.ts';
 import type { Logger } from '../../../log.ts';
