@@ -27,26 +27,28 @@ function hexVal(c: number): number {
   return -1;
 }
 
-function decodeRange(buf: Uint8Array, start: number, end: number, scratch: Uint8Array): string {
+/**
+ * The field `bytes[start, end)` decoded. A range without `%`, `+` or a non-ASCII byte is its own
+ * decoding: a slice of `text` (the whole body as a string, when it is ASCII), else its bytes read
+ * as they are.
+ */
+function decodeRange(bytes: Buffer, text: string | undefined, start: number, end: number, scratch: Uint8Array): string {
   let plain = true;
   for (let i = start; i < end; i++) {
-    const c = buf[i]!;
+    const c = bytes[i]!;
     if (c === 0x25 || c === 0x2b || c >= 0x80) {
       plain = false;
       break;
     }
   }
-  if (plain) {
-    // a Buffer (the server's body) decodes its range in place; another Uint8Array through a view
-    return Buffer.isBuffer(buf) ? buf.toString('latin1', start, end) : Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('latin1');
-  }
+  if (plain) return text !== undefined ? text.slice(start, end) : bytes.toString('latin1', start, end);
   let n = 0;
   for (let i = start; i < end; i++) {
-    const c = buf[i]!;
+    const c = bytes[i]!;
     if (c === 0x2b) {
       scratch[n++] = 0x20;
-    } else if (c === 0x25 && i + 2 < end && hexVal(buf[i + 1]!) >= 0 && hexVal(buf[i + 2]!) >= 0) {
-      scratch[n++] = hexVal(buf[i + 1]!) * 16 + hexVal(buf[i + 2]!);
+    } else if (c === 0x25 && i + 2 < end && hexVal(bytes[i + 1]!) >= 0 && hexVal(bytes[i + 2]!) >= 0) {
+      scratch[n++] = hexVal(bytes[i + 1]!) * 16 + hexVal(bytes[i + 2]!);
       i += 2;
     } else {
       scratch[n++] = c;
@@ -69,11 +71,11 @@ const keptScratch = new Uint8Array(KEPT_SCRATCH_BYTES);
 export function parseForm(buf: Uint8Array): FormFields {
   const out: FormFields = Object.create(null) as FormFields;
   const scratch = buf.length <= KEPT_SCRATCH_BYTES ? keptScratch : new Uint8Array(buf.length);
-  // an ASCII body (percent-encoding makes most so) is made a string once: its fields without `%`
-  // or `+` are slices of it, the others decoded from their bytes (an ASCII character is one byte,
-  // so the string's positions are the bytes')
-  const text = isAscii(buf) ? (Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)).toString('latin1') : undefined;
-  const field = (start: number, end: number): string => (text !== undefined && plainAscii(text, start, end) ? text.slice(start, end) : decodeRange(buf, start, end, scratch));
+  // (the server's body is a Buffer; another Uint8Array is read through a view, not copied)
+  const bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  // an ASCII body (percent-encoding makes most so) is made a string once, and its plain fields
+  // are slices of it (an ASCII character is one byte: the string's positions are the bytes')
+  const text = isAscii(bytes) ? bytes.toString('latin1') : undefined;
   let fields = 0;
   let start = 0;
   const len = buf.length;
@@ -84,8 +86,8 @@ export function parseForm(buf: Uint8Array): FormFields {
       if (++fields > MAX_FORM_FIELDS) throw new FormError(`The request body has more than ${MAX_FORM_FIELDS} fields.`);
       let eq = start; // the first `=` of this pair only: never a scan past its `&`
       while (eq < amp && buf[eq] !== 0x3d) eq++;
-      const name = field(start, eq);
-      const value = eq < amp ? field(eq + 1, amp) : '';
+      const name = decodeRange(bytes, text, start, eq, scratch);
+      const value = eq < amp ? decodeRange(bytes, text, eq + 1, amp, scratch) : '';
       const prev = out[name];
       if (prev === undefined) out[name] = value;
       else if (Array.isArray(prev)) prev.push(value);
@@ -94,13 +96,4 @@ export function parseForm(buf: Uint8Array): FormFields {
     start = amp + 1;
   }
   return out;
-}
-
-/** `text[start, end)` holds no `%` and no `+`: it is its own decoding. */
-function plainAscii(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x25 || c === 0x2b) return false;
-  }
-  return true;
 }
