@@ -18,34 +18,29 @@ import { ledgerMessage, type OutMessage, type OutputFormat } from './output-mess
 /** An entry's value from its id, and the id's UTF-8 bytes (the message key: encoded once, inside the value). */
 type Template = (id: string) => { key: Buffer; value: Buffer };
 
-/** Bytes of Avro's long (zig-zag, then base-128 varint) for a non-negative length. */
-function avroLengthBytes(n: number): number {
-  let z = n * 2;
-  let bytes = 1;
-  while (z >= 0x80) {
-    z = Math.floor(z / 0x80);
-    bytes++;
-  }
-  return bytes;
-}
+/** Where avroLength writes (an Avro long takes at most 10 bytes). */
+const lengthBytes = Buffer.alloc(10);
 
-/** Writes Avro's long for a non-negative length at `at`; answers the position after it. */
-function writeAvroLength(buf: Buffer, n: number, at: number): number {
+/** Avro's long (zig-zag, then base-128 varint) for a non-negative length, into `lengthBytes`; answers its size. */
+function avroLength(n: number): number {
   let z = n * 2;
+  let at = 0;
   while (z >= 0x80) {
-    buf[at++] = (z % 0x80) | 0x80;
+    lengthBytes[at++] = (z % 0x80) | 0x80;
     z = Math.floor(z / 0x80);
   }
-  buf[at++] = z;
+  lengthBytes[at++] = z;
   return at;
 }
 
 function fromParts(head: Buffer, tail: Buffer): Template {
   return (id) => {
     const idBytes = Buffer.byteLength(id, 'utf8');
+    const length = avroLength(idBytes);
     // one allocation per entry: head · length · id · tail; the key is the id's bytes in it
-    const value = Buffer.allocUnsafe(head.length + avroLengthBytes(idBytes) + idBytes + tail.length);
-    let at = writeAvroLength(value, idBytes, head.copy(value, 0));
+    const value = Buffer.allocUnsafe(head.length + length + idBytes + tail.length);
+    let at = head.copy(value, 0);
+    at += lengthBytes.copy(value, at, 0, length);
     const key = value.subarray(at, at + value.write(id, at, 'utf8'));
     at += idBytes;
     tail.copy(value, at);
