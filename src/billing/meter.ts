@@ -155,15 +155,10 @@ export class Meter {
    * function.
    */
   async settle(hold: Hold, chargeable: readonly boolean[], opts: SettleOpts = {}): Promise<Settled> {
-    const out: Settled = { credits: 0, entries: [], written: new Array<boolean>(hold.covered).fill(false), unexported: [], balance: undefined };
+    const out = nothing(hold.covered);
     const index = new Map<string, number>();
     for (const [op, res] of [...hold.reservations]) {
-      const charges: Charge[] = [];
-      for (let i = 0; i < hold.covered; i++) {
-        if (hold.items[i]!.op !== op || !chargeable[i] || hold.prepaid.has(i)) continue;
-        charges.push({ id: hold.ids[i]!, requestid: this.requestid });
-        index.set(hold.ids[i]!, i);
-      }
+      const charges = this.chargesOf(op, hold.items, hold.ids, hold.prepaid, chargeable, hold.covered, index);
       hold.reservations.delete(op);
       this.forget(res);
       // the stored answer rides on the last reservation's settle (HTTP holds one op)
@@ -172,15 +167,7 @@ export class Meter {
         ...(opts.exportLater ? { exportLater: true } : {}), ...(opts.answer && last ? { answer: opts.answer } : {}),
       });
       out.balance = r.credits;
-      const time = r.time; // as written into the rows
-      for (const id of r.writtenIds) {
-        out.written[index.get(id)!] = true;
-        out.credits += PRICES[op];
-      }
-      // entries in item order, as the store wrote them
-      for (const id of r.writtenIds) {
-        out.entries.push({ id, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time });
-      }
+      this.takeWritten(out, op, r.writtenIds, r.time, index);
     }
     out.entries.sort((a, b) => index.get(a.id)! - index.get(b.id)!);
     if (opts.exportLater) out.unexported = await this.unmirrored(hold.ids, chargeable, out.written, hold.covered);
@@ -222,13 +209,8 @@ export class Meter {
       const out: Settled & { covered: number } = { covered, ...nothing(covered) };
       const records = op ? countByOp(items, prepaid, covered).get(op) ?? 0 : 0;
       if (covered === 0 || !op) return out;
-      const charges: Charge[] = [];
       const index = new Map<string, number>();
-      for (let i = 0; i < covered; i++) {
-        if (items[i]!.op !== op || !chargeable[i] || prepaid.has(i)) continue;
-        charges.push({ id: ids[i]!, requestid: this.requestid });
-        index.set(ids[i]!, i);
-      }
+      const charges = this.chargesOf(op, items, ids, prepaid, chargeable, covered, index);
       if (records > 0) {
         let r;
         try {
@@ -239,15 +221,37 @@ export class Meter {
           continue;
         }
         out.balance = r.credits;
-        const written = r.writtenIds.map((id) => index.get(id)!).sort((a, b) => a - b);
-        for (const i of written) {
-          out.written[i] = true;
-          out.credits += PRICES[op];
-          out.entries.push({ id: ids[i]!, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time: r.time });
-        }
+        this.takeWritten(out, op, r.writtenIds, r.time, index);
+        out.entries.sort((a, b) => index.get(a.id)! - index.get(b.id)!);
       }
       if (opts.exportLater) out.unexported = await this.unmirrored(ids, chargeable, out.written, covered);
       return out;
+    }
+  }
+
+  /**
+   * The charges of the items of [0, covered) of function `op` that are chargeable and not prepaid
+   * (this job charged them before), each item's index kept by its ledger id in `index`.
+   */
+  private chargesOf(
+    op: Op, items: readonly MeterItem[], ids: ReadonlyArray<string | undefined>, prepaid: ReadonlySet<number>,
+    chargeable: readonly boolean[], covered: number, index: Map<string, number>,
+  ): Charge[] {
+    const charges: Charge[] = [];
+    for (let i = 0; i < covered; i++) {
+      if (items[i]!.op !== op || !chargeable[i] || prepaid.has(i)) continue;
+      charges.push({ id: ids[i]!, requestid: this.requestid });
+      index.set(ids[i]!, i);
+    }
+    return charges;
+  }
+
+  /** The rows the store wrote for `op` (`writtenIds`, at `time`) into `out`: written, credits, entries (in the store's order). */
+  private takeWritten(out: Settled, op: Op, writtenIds: readonly string[], time: string, index: ReadonlyMap<string, number>): void {
+    for (const id of writtenIds) {
+      out.written[index.get(id)!] = true;
+      out.credits += PRICES[op];
+      out.entries.push({ id, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time });
     }
   }
 
