@@ -19,7 +19,7 @@ import type { AddressIndex } from '../../index/index.ts';
 import { foldTokens } from '../normalize/normalize.ts';
 import { ROLE_ADMIN } from '../../index/format.ts';
 import type { Choice } from '../record/record.ts';
-import { MAX_STATE_WORDS, namesState, stateKey, stateTable, statesCalled, typeWordsAround, type StateNaming, type StateTable } from './state-table.ts';
+import { MAX_STATE_WORDS, namesState, stateKey, stateNameIn, stateTable, type StateNaming, type StateTable } from './state-table.ts';
 import { isStreetWord } from './street-countries.ts';
 
 
@@ -122,14 +122,13 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
 }
 
 /**
- * The states `text` names (in `country` when given; statesCalled: with or without a type word),
+ * The states `text` names (in `country` when given; stateNameIn: with or without a type word),
  * with the name that named them (`canton de vaud` → `vaud`); undefined when none.
  */
 function calledIn(table: StateTable, text: string, country: string): { text: string; named: StateNaming[] } | undefined {
-  const named = statesCalled(table, text)?.filter((n) => !country || n.state.country === country);
-  if (!named || named.length === 0) return undefined;
-  const bare = table.byName.has(text) && table.byName.get(text)!.length > 0 ? text : typeWordsAround(text)!;
-  return { text: bare, named };
+  const name = stateNameIn(table, text);
+  const named = table.byName.get(name)?.filter((n) => !country || n.state.country === country);
+  return named && named.length > 0 ? { text: name, named } : undefined;
 }
 
 /**

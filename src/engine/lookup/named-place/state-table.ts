@@ -58,10 +58,13 @@ export function namesState(index: AddressIndex, text: string, code: string): boo
  * type word before or after it that the data's names lack (typeWordsAround).
  */
 export function statesCalled(table: StateTable, text: string): StateNaming[] | undefined {
-  const named = table.byName.get(text);
-  if (named && named.length > 0) return named;
-  const bare = typeWordsAround(text);
-  return bare ? table.byName.get(bare) : named;
+  return table.byName.get(stateNameIn(table, text));
+}
+
+/** The name of the table under which `text` names its states: `text` itself, or without its type word when only that names some. */
+export function stateNameIn(table: StateTable, text: string): string {
+  if ((table.byName.get(text)?.length ?? 0) > 0) return text;
+  return typeWordsAround(text) ?? text;
 }
 
 /**
