@@ -41,9 +41,12 @@ export class EngineAhead {
     const messages = queue() ?? [];
     const ahead = this.next;
     this.next = undefined;
-    const s: Started = ahead && ahead.part[0] === messages[0]
-      ? ahead
-      : { part: messages.slice(0, this.size), results: sliceResults(this.o, messages.slice(0, this.size)) };
+    let s: Started;
+    if (ahead && ahead.part[0] === messages[0]) s = ahead;
+    else {
+      const part = messages.slice(0, this.size);
+      s = { part, results: sliceResults(this.o, part) };
+    }
     s.results.then(() => this.start(queue, s.part), () => {});
     return s;
   }

@@ -8,8 +8,7 @@
  * member id (KIP-447): a member that lost the partition in a rebalance cannot commit.
  */
 import { Admin, Consumer, FetchIsolationLevels, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
-import { hasKafkaError, platformaticOptions } from './client/platformatic.ts';
-import { keyPartitioner } from './client/murmur2.ts';
+import { hasKafkaError, keyPartitioner, platformaticOptions } from './client/platformatic.ts';
 import { HEADERS } from './headers.ts';
 import type { OutMessage } from './output-messages.ts';
 import { FENCED } from './slice.ts';

@@ -5,7 +5,8 @@
 import { defaultPartitioner, murmur2 as libraryMurmur2 } from '@platformatic/kafka';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keyPartitioner, murmur2 } from '../../../src/adapters/kafka/client/murmur2.ts';
+import { murmur2 } from '../../../src/adapters/kafka/client/murmur2.ts';
+import { keyPartitioner } from '../../../src/adapters/kafka/client/platformatic.ts';
 import { keyHashPartitioner, Partitioners } from '../../../src/adapters/kafka/client/kafkajs.ts';
 
 describe('murmur2', () => {

@@ -38,14 +38,11 @@ const require = createRequire(import.meta.url);
 const GROUPING = require.resolve('kafkajs/src/producer/groupMessagesPerPartition.js');
 const SEND_MESSAGES = require.resolve('kafkajs/src/producer/sendMessages.js');
 
-/** Whether kafkajs's sends group with groupMessagesPerPartition above (false: kafkajs was loaded first). */
-export const groupingInstalled: boolean = (() => {
-  if (require.cache[GROUPING]?.exports === groupMessagesPerPartition) return true;
-  if (require.cache[SEND_MESSAGES]) return false;
+// installed unless kafkajs's producer already took its grouping (kafkajs loaded first)
+if (!require.cache[SEND_MESSAGES] && require.cache[GROUPING]?.exports !== groupMessagesPerPartition) {
   const m = new Module(GROUPING);
   m.filename = GROUPING;
   m.loaded = true;
   m.exports = groupMessagesPerPartition;
   require.cache[GROUPING] = m;
-  return true;
-})();
+}

@@ -1,13 +1,11 @@
 /**
  * Kafka's murmur2 key hash (the Java client's `Utils.murmur2`, which picks a keyed message's
- * partition) in 32-bit integer arithmetic, and the worker's partitioner for @platformatic/kafka
- * built on it.
- *
- * The library's own murmur2 computes the same hash with BigInt arithmetic, which allocates at
- * every step: in the Kafka bench it was 6 % of the worker's main thread, for two keyed messages
- * per input record (its result and its ledger entry). `keyPartitioner` answers exactly what the
- * library's `defaultPartitioner` answers, so every message lands on the partition it did before
- * (test/adapters/kafka/murmur2.test.ts compares both with the library's own functions).
+ * partition) in 32-bit integer arithmetic. The worker's producers hash with it on both clients
+ * (platformatic.ts `keyPartitioner`, kafkajs.ts `keyHashPartitioner`): @platformatic/kafka
+ * computes the same hash with BigInt arithmetic and kafkajs with its `Long` class, allocating at
+ * every step — in the Kafka bench 6 % of the worker's main thread, for two keyed messages per
+ * input record (its result and its ledger entry). test/adapters/kafka/murmur2.test.ts compares
+ * both partitioners with the libraries' own.
  */
 const SEED = 0x9747b28c;
 const M = 0x5bd1e995;
@@ -35,12 +33,4 @@ export function murmur2(data: Uint8Array): number {
   h = Math.imul(h, M);
   h ^= h >>> 15;
   return h | 0;
-}
-
-/**
- * The partition of a message with a key, before the library takes it modulo the topic's partition
- * count: the unsigned hash, as @platformatic/kafka's `defaultPartitioner` gives it; 0 without a key.
- */
-export function keyPartitioner(_message: unknown, key: unknown): number {
-  return Buffer.isBuffer(key) ? murmur2(key) >>> 0 : 0;
 }

@@ -4,6 +4,7 @@
  */
 import { findErrorBy, type BaseOptions } from '@platformatic/kafka';
 import type { KafkaConnection } from './connection.ts';
+import { murmur2 } from './murmur2.ts';
 
 /**
  * Retry back-off: 5 ms doubled per attempt, at most 1 s. The library's default is 1 s flat, and
@@ -31,4 +32,13 @@ export function hasKafkaError(e: unknown, names: ReadonlySet<string>): boolean {
   if (!(e instanceof Error)) return false;
   for (const name of names) if (findErrorBy(e, 'apiId', name)) return true;
   return false;
+}
+
+/**
+ * The producers' partition of a message with a key, before the library takes it modulo the
+ * topic's partition count: the unsigned murmur2 hash, exactly what @platformatic/kafka's
+ * `defaultPartitioner` answers, without its BigInt arithmetic (./murmur2.ts); 0 without a key.
+ */
+export function keyPartitioner(_message: unknown, key: unknown): number {
+  return Buffer.isBuffer(key) ? murmur2(key) >>> 0 : 0;
 }
