@@ -5,15 +5,18 @@
  */
 import { ERRORS, errorBody } from '../contract/errors.ts';
 import { processValidated, type Outcome } from '../engine/process.ts';
+import type { Op } from '../contract/params.ts';
+import type { ValidElement } from '../contract/validate.ts';
 import type { ElementsResult, ValidatedTask, WorkerState } from './tasks.ts';
 
 export function runValidatedTask(state: WorkerState, task: ValidatedTask): ElementsResult {
-  return { outcomes: task.elements.map((v) => isolated(() => processValidated(task.op, v, state.ctx))) };
+  return { outcomes: task.elements.map((v) => runValidatedElement(state, task.op, v)) };
 }
 
-function isolated(fn: () => Outcome): Outcome {
+/** One validated element to its outcome, an engine defect confined to it (a 500 outcome). */
+export function runValidatedElement(state: WorkerState, op: Op, element: ValidElement): Outcome {
   try {
-    return fn();
+    return processValidated(op, element, state.ctx);
   } catch (x) {
     return { ok: false, error: errorBody('INTERNAL', `${ERRORS.INTERNAL.message} (${(x as Error).message})`) };
   }

@@ -21,10 +21,10 @@
  */
 import { ERRORS, type ErrorBody } from '../../contract/errors.ts';
 import { OPS, type Op } from '../../contract/params.ts';
-import { validateElement, type ElementDefaults, type ValidElement } from '../../contract/validate.ts';
+import { validateElement, type ElementDefaults } from '../../contract/validate.ts';
 import { setExplain, type Outcome } from '../../engine/process.ts';
 import type { EnginePool } from '../../pool/engine-pool.ts';
-import { runValidatedTask } from '../../pool/run-validated.ts';
+import { runValidatedElement } from '../../pool/run-validated.ts';
 import { splitRanges } from '../../pool/split.ts';
 import type { PoolTask, WorkerState } from '../../pool/tasks.ts';
 import { createValueCodec, type RegistryIds, type ValueCodec } from './avro/codec.ts';
@@ -103,63 +103,80 @@ function codecOf(spec: CodecSpec): ValueCodec {
   return c;
 }
 
-/** In a worker thread (or in-process with `threads: 0`). */
+/**
+ * In a worker thread (or in-process with `threads: 0`). One record at a time, from its bytes to
+ * its result's bytes: what a record allocates (its decoded value, element, outcome and result
+ * object) is garbage before the next record starts, so a task of thousands of records never holds
+ * them all, and V8's young-generation collections find them dead instead of copying and promoting
+ * them (issue 20: that copying was a tenth of the worker's CPU).
+ */
 export function runResultsTask(state: WorkerState, task: ResultsTask): ResultsOfTask {
   const codec = codecOf(task.codec);
   const n = task.ends.length;
   const refused = new Map(task.refused);
   const input = Buffer.from(task.values.buffer, task.values.byteOffset, task.values.byteLength);
   const out: ResultsOfTask = {
-    kinds: new Uint8Array(n), ops: new Uint8Array(n), chargeable: new Uint8Array(n), bytes: new Uint8Array(0), ends: new Uint32Array(0),
+    kinds: new Uint8Array(n), ops: new Uint8Array(n), chargeable: new Uint8Array(n), bytes: new Uint8Array(0), ends: new Uint32Array(n),
     kept: [], undecodable: [], correlationIds: [],
   };
-  const ops = new Array<Op | undefined>(n);
-  const outcomes = new Array<Outcome | undefined>(n);
-  const byOp = new Map<Op, { at: number[]; elements: ValidElement[] }>();
+  const values = new ValueBytes(task.values.byteLength + 16 * n);
   for (let i = 0; i < n; i++) {
     const value = task.absent[i] ? null : input.subarray(i === 0 ? 0 : task.ends[i - 1]!, task.ends[i]!);
     const r = decodeStreamRecord(codec, { offset: '', key: null, value }, task.op);
     if (r.kind === 'undecodable') {
       out.undecodable.push([i, r.code, r.reason]);
-      continue;
+    } else {
+      out.ops[i] = OPS.indexOf(r.op);
+      if (r.correlationId !== undefined) out.correlationIds.push([i, r.correlationId]);
+      const o = outcomeOf(state, task, refused.get(r.op) ?? r.rejected, r.op, r.element);
+      out.kinds[i] = o.valid ? RECORD.valid : RECORD.free;
+      if (o.outcome.ok && o.outcome.chargeable) out.chargeable[i] = 1;
+      if (o.valid && keptOnMainThread(o.outcome)) out.kept.push([i, o.outcome]);
+      else values.append(resultValue(codec, task.format, r.op, resultObject(r.op, o.outcome, task.requestid, undefined)));
     }
-    ops[i] = r.op;
-    out.ops[i] = OPS.indexOf(r.op);
-    if (r.correlationId !== undefined) out.correlationIds.push([i, r.correlationId]);
-    // each element validated once, here: a rejected one gets its error result and holds no credits
-    let error = refused.get(r.op) ?? r.rejected;
-    if (!error) {
-      const v = validateElement(r.op, r.element, task.defaults);
-      if (v.ok) {
-        if (r.op === 'search') setExplain(v.options, task.explain);
-        out.kinds[i] = RECORD.valid;
-        let group = byOp.get(r.op);
-        if (!group) byOp.set(r.op, (group = { at: [], elements: [] }));
-        group.at.push(i);
-        group.elements.push(v);
-        continue;
-      }
-      error = v.error;
-    }
-    out.kinds[i] = RECORD.free;
-    outcomes[i] = { ok: false, error };
+    out.ends[i] = values.length;
   }
-  for (const [op, { at, elements }] of byOp) {
-    runValidatedTask(state, { kind: 'validated', op, elements }).outcomes.forEach((o, j) => (outcomes[at[j]!] = o));
-  }
-  // the values, in record order
-  const values = new Array<Buffer | undefined>(n);
-  for (let i = 0; i < n; i++) {
-    const o = outcomes[i];
-    if (!o) continue;
-    if (o.ok && o.chargeable) out.chargeable[i] = 1;
-    if (out.kinds[i] === RECORD.valid && keptOnMainThread(o)) out.kept.push([i, o]);
-    else values[i] = resultValue(codec, task.format, ops[i]!, resultObject(ops[i]!, o, task.requestid, undefined));
-  }
-  const packed = backToBack(n, (i) => values[i]);
-  out.bytes = packed.bytes;
-  out.ends = packed.ends;
+  out.bytes = values.taken();
   return out;
+}
+
+/**
+ * A decoded record's outcome: its error result when it was refused or rejected or does not
+ * validate (never charged, holds no credits), else the engine's (each element validated once, here).
+ */
+function outcomeOf(
+  state: WorkerState, rules: RecordRules, error: ErrorBody | undefined, op: Op, element: Record<string, unknown>,
+): { valid: boolean; outcome: Outcome } {
+  if (error) return { valid: false, outcome: { ok: false, error } };
+  const v = validateElement(op, element, rules.defaults);
+  if (!v.ok) return { valid: false, outcome: { ok: false, error: v.error } };
+  if (op === 'search') setExplain(v.options, rules.explain);
+  return { valid: true, outcome: runValidatedElement(state, op, v) };
+}
+
+/** Byte strings appended back to back into one buffer of its own (to be moved), grown by doubling. */
+class ValueBytes {
+  private bytes: Uint8Array;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(Math.max(1024, capacity));
+  }
+
+  append(v: Uint8Array): void {
+    if (this.length + v.length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + v.length));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    this.bytes.set(v, this.length);
+    this.length += v.length;
+  }
+
+  /** The bytes appended (a view of the buffer, which moves with it). */
+  taken(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
 }
 
 /**
