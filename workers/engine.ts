@@ -15,11 +15,9 @@ import type { PoolTask, ValidatedTask, WorkerState } from '../src/pool/tasks.ts'
 import { FILE_BATCH, type RawTask } from '../src/adapters/file/worker/batch-task.ts';
 import { fileBatchTransferables, runFileBatch } from '../src/adapters/file/worker/run-file-batch.ts';
 import { KAFKA_RESULTS, resultsTransferables, runResultsTask, type ResultsOfTask, type ResultsTask } from '../src/adapters/kafka/results-task.ts';
-import { openIndex } from '../src/engine/index/index.ts';
+import { createWorkerState } from '../src/pool/worker-state.ts';
 
-export function createWorkerState(indexBuffer: SharedArrayBuffer | undefined): WorkerState {
-  return { ctx: indexBuffer ? { index: openIndex(indexBuffer) } : {} };
-}
+export { createWorkerState };
 
 /** One task, by kind; also what the pool runs in-process (`threads: 0`), with the same behaviour. */
 export function runTask(state: WorkerState, task: PoolTask): unknown {

@@ -16,8 +16,10 @@ import { AuthCache } from './auth-cache.ts';
 import { GroupCommit } from './group-commit.ts';
 import { ledgerEntries, newReservation, type Charge, type Reservation } from './money-steps.ts';
 import {
-  StoreUnavailableError, UNLIMITED, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry, type SettleOptions, type SettleResult,
+  StoreUnavailableError, UNLIMITED, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry, type MoneyStep,
+  type SettleOptions, type SettleResult, type StepWork,
 } from './store.ts';
+import type { ThreadWork } from './sqlite/thread-work.ts';
 
 /** What callers see of an account: never the secrets or their digests. */
 export interface Account {
@@ -33,6 +35,14 @@ export interface Account {
 }
 
 export type { Charge, Reservation } from './money-steps.ts';
+
+type ChargeStep = Extract<MoneyStep, { kind: 'charge' }>;
+
+/** A charge's answer with its ledger time; false (the hold failed) is the 402. */
+function settledAt(settled: false | SettleResult, time: string): SettleResult & { time: string } {
+  if (settled === false) throw new ServiceError('INSUFFICIENT_CREDITS');
+  return { ...settled, time };
+}
 
 export interface NewAccount {
   credits?: number;
@@ -112,8 +122,14 @@ export class Billing {
    * Opens (and initialises) a store; `url` as for `--db`. `thread`: SQLite on a thread of its own
    * (open-store.ts); `authCacheMs`: how long an account read by `authenticate` is kept (default 0).
    */
-  static async open(url?: string, opts: { thread?: boolean; authCacheMs?: number } = {}): Promise<Billing> {
-    return Billing.fromStore(await openStore(url, { thread: opts.thread ?? false }), { authCacheMs: opts.authCacheMs ?? 0 });
+  static async open(url?: string, opts: { thread?: boolean; authCacheMs?: number; work?: ThreadWork } = {}): Promise<Billing> {
+    const store = await openStore(url, { thread: opts.thread ?? false, ...(opts.work ? { work: opts.work } : {}) });
+    return Billing.fromStore(store, { authCacheMs: opts.authCacheMs ?? 0 });
+  }
+
+  /** Whether the store's thread runs a record's work before its charge commits (`chargeAfterWork`; SQLite on a thread given work). */
+  get runsWork(): boolean {
+    return this.store.runsWork === true;
   }
 
   static async fromStore(store: BillingStore, opts: { now?: () => Date; leaseMs?: number; authCacheMs?: number } = {}): Promise<Billing> {
@@ -267,11 +283,25 @@ export class Billing {
    * nothing written), then `charges` are written and debited as `settle` does.
    */
   async charge(account: Account | string, op: Op, records: number, charges: readonly Charge[], opts: SettleOptions = {}): Promise<SettleResult & { time: string }> {
+    const { step, time } = this.chargeStep(account, op, records, charges, opts);
+    return settledAt(await this.commits.submit(step) as false | SettleResult, time);
+  }
+
+  /**
+   * `charge`, after `work` has run on the store's thread (only where `runsWork`): the work's
+   * record decides whether `charges` are written (a record that is not chargeable is charged
+   * nothing, and the 402 decision is made all the same); answers the charge and the work's result.
+   */
+  async chargeAfterWork(account: Account | string, op: Op, records: number, charges: readonly Charge[], work: StepWork): Promise<{ settled: SettleResult & { time: string }; result: unknown }> {
+    const { step, time } = this.chargeStep(account, op, records, charges, {});
+    const r = await this.commits.submitAfterWork(step, work);
+    return { settled: settledAt(r.charged, time), result: r.result };
+  }
+
+  private chargeStep(account: Account | string, op: Op, records: number, charges: readonly Charge[], opts: SettleOptions): { step: ChargeStep; time: string } {
     const { reservation, row } = newReservation(account, op, records, this.now(), this.leaseMs);
     const { entries, time } = ledgerEntries(reservation, charges, this.now().toISOString());
-    const settled = await this.commits.submit({ kind: 'charge', reservation: row, entries, opts });
-    if (settled === false) throw new ServiceError('INSUFFICIENT_CREDITS');
-    return { ...(settled as SettleResult), time };
+    return { step: { kind: 'charge', reservation: row, entries, opts }, time };
   }
 
   /** Gives a reservation back without charging (the run failed). */

@@ -14,12 +14,18 @@
  * failure rolls the whole transaction back), its steps are run again one by one, each in its own
  * transaction, so that only the failing step fails. A caller is answered only after its step
  * has committed.
+ *
+ * A charge may carry work (`submitAfterWork`, store.ts StepWork: an HTTP single lookup) that the
+ * store's thread runs just before the batch's transaction; it rides in the batch like any step,
+ * and a batch run again step by step runs its work again (the work is pure).
  */
-import { StoreUnavailableError, type BillingStore, type MoneyStep, type MoneyStepResult } from './store.ts';
+import { StoreUnavailableError, type BillingStore, type MoneyStep, type MoneyStepResult, type StepWork, type WorkedCharge } from './store.ts';
 
 interface Waiting {
   step: MoneyStep;
-  resolve: (v: MoneyStepResult) => void;
+  /** Work the store's thread runs before the step commits (a charge's; store.ts StepWork). */
+  work: StepWork | undefined;
+  resolve: (v: MoneyStepResult | WorkedCharge) => void;
   reject: (e: unknown) => void;
 }
 
@@ -38,8 +44,17 @@ export class GroupCommit {
 
   /** Runs `step` in the next group commit; resolves once it has committed. */
   submit(step: MoneyStep): Promise<MoneyStepResult> {
+    return this.enqueue(step, undefined) as Promise<MoneyStepResult>;
+  }
+
+  /** A charge whose work the store's thread runs first (only where `store.runsWork`), in the next group commit. */
+  submitAfterWork(step: Extract<MoneyStep, { kind: 'charge' }>, work: StepWork): Promise<WorkedCharge> {
+    return this.enqueue(step, work) as Promise<WorkedCharge>;
+  }
+
+  private enqueue(step: MoneyStep, work: StepWork | undefined): Promise<MoneyStepResult | WorkedCharge> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ step, resolve, reject });
+      this.queue.push({ step, work, resolve, reject });
       if (!this.running) {
         this.running = true;
         setImmediate(() => void this.drain());
@@ -65,9 +80,9 @@ export class GroupCommit {
   }
 
   private async commit(batch: Waiting[]): Promise<void> {
-    let results: MoneyStepResult[];
+    let results: Array<MoneyStepResult | WorkedCharge>;
     try {
-      results = batch.length === 1 ? [await this.alone(batch[0]!.step)] : await this.store.batch(batch.map((w) => w.step));
+      results = batch.length === 1 ? [await this.alone(batch[0]!)] : await this.together(batch);
     } catch (err) {
       if (err instanceof StoreUnavailableError) {
         // The store is down: every step of the batch fails now, and so does every step that
@@ -86,7 +101,7 @@ export class GroupCommit {
       // one step failed and rolled the batch back: each on its own, so only that one fails
       for (const w of batch) {
         try {
-          w.resolve(await this.alone(w.step));
+          w.resolve(await this.alone(w));
         } catch (e) {
           w.reject(e);
         }
@@ -98,9 +113,17 @@ export class GroupCommit {
     batch.forEach((w, i) => w.resolve(results[i]));
   }
 
-  /** One step in a transaction of its own (a batch of one). */
-  private async alone(s: MoneyStep): Promise<MoneyStepResult> {
-    return (await this.store.batch([s]))[0];
+  /** The steps in one transaction, after their works if any has one. */
+  private together(batch: readonly Waiting[]): Promise<Array<MoneyStepResult | WorkedCharge>> {
+    const steps = batch.map((w) => w.step);
+    if (!batch.some((w) => w.work)) return this.store.batch(steps);
+    if (!this.store.batchAfterWork) throw new Error('this store runs no work: submitAfterWork needs a store whose thread runs it');
+    return this.store.batchAfterWork(steps, batch.map((w) => w.work));
+  }
+
+  /** One step in a transaction of its own (a batch of one); a work that ran in a failed batch runs again (it is pure). */
+  private async alone(w: Waiting): Promise<MoneyStepResult | WorkedCharge> {
+    return (await this.together([w]))[0];
   }
 
   private count(steps: number): void {

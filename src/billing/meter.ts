@@ -41,7 +41,7 @@ import { renewerOf, type LeaseRenewer } from './lease-renewer.ts';
 import { jobKey, ledgerId, type JobIdentity } from './ledger-id.ts';
 import { PRICES } from './prices.ts';
 import { newRequestId } from './request-id.ts';
-import { UNLIMITED, type AnswerTemplate, type IdempotentAnswer, type LedgerEntry } from './store.ts';
+import { UNLIMITED, type AnswerTemplate, type IdempotentAnswer, type LedgerEntry, type StepWork } from './store.ts';
 import { countByOp, walk, type Hold, type HoldOptions, type MeterItem, type OpenOptions, type SettleOpts, type Settled } from './meter-types.ts';
 
 export type { AnswerTemplate, IdempotentAnswer };
@@ -277,7 +277,22 @@ export class Meter {
     const ids = chargeable.map((_, i) => this.ledgerId(op, i));
     const charges: Charge[] = [];
     ids.forEach((id, i) => { if (chargeable[i]) charges.push({ id, requestid: this.requestid }); });
-    const r = await this.billing.charge(this.accountId, op, ids.length, charges, opts.answer ? { answer: opts.answer } : {});
+    return this.chargedOf(op, ids, await this.billing.charge(this.accountId, op, ids.length, charges, opts.answer ? { answer: opts.answer } : {}));
+  }
+
+  /**
+   * `charge` of one record whose engine run is `work`, run on the store's thread just before the
+   * charge commits (Billing.chargeAfterWork; only where `billing.runsWork`): the work's record
+   * decides whether it is charged. Answers the charge and the work's result.
+   */
+  async chargeAfterWork(op: Op, work: StepWork): Promise<{ settled: Settled; result: unknown }> {
+    const ids = [this.ledgerId(op, 0)];
+    const r = await this.billing.chargeAfterWork(this.accountId, op, 1, [{ id: ids[0]!, requestid: this.requestid }], work);
+    return { settled: this.chargedOf(op, ids, r.settled), result: r.result };
+  }
+
+  /** What a charge of records `ids` settled, as `settle` answers it. */
+  private chargedOf(op: Op, ids: readonly string[], r: { writtenIds: string[]; credits: number; time: string }): Settled {
     const now = new Set(r.writtenIds);
     return {
       credits: now.size * PRICES[op],

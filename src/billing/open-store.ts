@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { StartError } from '../contract/errors.ts';
 import type { BillingStore } from './store.ts';
+import type { ThreadWork } from './sqlite/thread-work.ts';
 
 export const DEFAULT_SQLITE_PATH = 'data/addrflow.sqlite';
 
@@ -36,6 +37,8 @@ export interface OpenStoreOptions {
    * asynchronous anyway.
    */
   thread?: boolean;
+  /** SQLite on a thread: what the thread runs before a charge commits (sqlite/thread-work.ts). Other stores run none. */
+  work?: ThreadWork;
 }
 
 export async function openStore(url?: string, opts: OpenStoreOptions = {}): Promise<BillingStore> {
@@ -43,7 +46,7 @@ export async function openStore(url?: string, opts: OpenStoreOptions = {}): Prom
   const sqlite = async (path: string): Promise<BillingStore> => {
     if (opts.thread) {
       const { SqliteThreadStore } = await import('./sqlite/thread-store.ts');
-      return new SqliteThreadStore(path);
+      return new SqliteThreadStore(path, opts.work ? { work: opts.work } : {});
     }
     const { SqliteStore } = await import('./sqlite/store.ts');
     return new SqliteStore(path);

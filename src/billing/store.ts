@@ -164,6 +164,23 @@ export type MoneyStep =
  */
 export type MoneyStepResult = boolean | SettleResult | undefined;
 
+/**
+ * Work that a store's own thread runs just before the transaction of a `charge` step (issue 20:
+ * an HTTP single lookup, run where its charge commits, crosses one thread boundary instead of
+ * two; sqlite/thread-work.ts). The task is the caller's, opaque here; the work answers its result
+ * and whether the record is chargeable. A charge whose record is not chargeable writes no ledger
+ * row and debits nothing, and its 402 decision is made all the same.
+ */
+export interface StepWork {
+  task: unknown;
+}
+
+/** A charge step's answer when it carried work: the charge's (false: 402) and the work's result. */
+export interface WorkedCharge {
+  charged: false | SettleResult;
+  result: unknown;
+}
+
 export interface BillingStore {
   readonly kind: 'sqlite' | 'postgres';
   /** Creates the schema if needed and returns the per-install pepper (created on first call). */
@@ -195,6 +212,12 @@ export interface BillingStore {
    * runs the steps one by one to tell which failed.
    */
   batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]>;
+  /**
+   * Only a store whose thread runs work (`runsWork`): as `batch`, where the steps with work (each
+   * a `charge`) first run it, and answer a WorkedCharge.
+   */
+  readonly runsWork?: boolean;
+  batchAfterWork?(steps: readonly MoneyStep[], works: ReadonlyArray<StepWork | undefined>): Promise<Array<MoneyStepResult | WorkedCharge>>;
   /** Extends the leases of these reservations to `expiresAt`; answers how many still exist. */
   renew(reservationIds: readonly string[], expiresAt: string): Promise<number>;
   /** Releases reservations whose lease ended before `now` (ISO 8601): their holder died. */

@@ -5,6 +5,8 @@
  * - a retry with the same key, on a new server, is answered from the store (`Idempotent-Replayed`)
  *   and not charged again;
  * - no reservation outlives its lease (the new server sweeps the dead one's).
+ * And the same for single searches without a key, which serve runs on the SQLite store's thread
+ * just before their charge commits (src/adapters/http/single-work.ts): every 200 has its row.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -88,6 +90,45 @@ it('kill -9 under load: every 200 has its ledger row; a retry with its Idempoten
     expect((await billing.findAccount({ id: acc.account }))!.reserved).toBe(0);
     second.child.kill('SIGTERM');
     await second.exited();
+  } finally {
+    await billing.close();
+  }
+}, 120_000);
+
+it('kill -9 under load of single searches (run on the store\'s thread before their charge, as serve runs them): every 200 has its ledger row, the balance is exact', async () => {
+  const created = spawnSync(process.execPath, [BIN, 'accounts', 'create', '--credits', '1000000', '--agree', 'search', '--db', db], { encoding: 'utf8' });
+  expect(created.status).toBe(0);
+  const acc = JSON.parse(created.stdout) as { license: string; guid: string; account: string };
+  const server = await serve();
+  const form = { license: acc.license, guid: acc.guid, requestproof: '1', street: 'Rue de Rivoli', housenumber: '10', city: 'Paris', country: 'FRA' };
+  const answered = new Set<string>(); // requestids of the 200s
+  let dead = false;
+  const client = async () => {
+    while (!dead) {
+      try {
+        const r = await postForm(server.url + '/address/search', form);
+        if (r.status === 200) answered.add(r.json().requestid as string);
+      } catch {
+        return;
+      }
+    }
+  };
+  const load = Promise.all(Array.from({ length: 8 }, () => client()));
+  while (answered.size < 200) await new Promise((r) => setTimeout(r, 20));
+  server.child.kill('SIGKILL');
+  dead = true;
+  await load;
+  await server.exited();
+
+  const billing = await Billing.open(db);
+  try {
+    const ledger = await billing.ledger(acc.account, 1_000_000);
+    const charged = new Set(ledger.map((e) => e.requestid));
+    for (const rid of answered) expect(charged.has(rid)).toBe(true);
+    // nothing charged twice, nothing charged without its row (a row whose answer the kill cut off is the only surplus)
+    expect(charged.size).toBe(ledger.length);
+    expect(await billing.balance(acc.account)).toBe(1_000_000 - 27 * ledger.length);
+    expect((await billing.findAccount({ id: acc.account }))!.reserved).toBe(0);
   } finally {
     await billing.close();
   }

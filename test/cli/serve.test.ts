@@ -122,18 +122,27 @@ describe('addrflow serve (real process)', () => {
     await stays(403);
   }, 60_000);
 
-  it('SIGTERM: a batch of 5,000 in flight finishes and is charged, then the process exits 0', async () => {
+  it('SIGTERM: a batch of 5,000 and single searches in flight finish and are charged, then the process exits 0', async () => {
     const billing = await Billing.open(db);
     const before = await billing.balance(acc.account);
     const batch = Array.from({ length: 5000 }, (_, i) => ({ ...LINES_OK, housenumber: String(i + 1) }));
     const pending = postForm(url + '/address/lines', { license: acc.license, guid: acc.guid, batch: JSON.stringify(batch) });
+    // single searches: run on the store's thread just before their charge commits (single-work.ts)
+    const search = { license: acc.license, guid: acc.guid, requestproof: '1', street: 'Rue de Rivoli', housenumber: '10', city: 'Paris', country: 'FRA' };
+    const singles = Array.from({ length: 40 }, () => postForm(url + '/address/search', search));
     await new Promise((r) => setTimeout(r, 30));
     child.kill('SIGTERM');
     const res = await pending;
     expect(res.status).toBe(200);
     expect(res.json()).toHaveLength(5000);
+    // each single is answered: 200 and charged, or 503 (it arrived after the drain began) and not
+    const answers = await Promise.all(singles);
+    expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+    const searched = answers.filter((a) => a.status === 200).map((a) => a.json().requestid as string);
     expect(await exited).toBe(0);
-    expect(await billing.balance(acc.account)).toBe(before - 5000 * 20);
+    const rows = new Set((await billing.ledger(acc.account, 1_000_000)).map((e) => e.requestid));
+    for (const rid of searched) expect(rows.has(rid)).toBe(true);
+    expect(await billing.balance(acc.account)).toBe(before - 5000 * 20 - searched.length * 27);
     expect((await billing.store.findAccount({ id: acc.account }))!.reserved).toBe(0);
     await billing.close();
     expect(stderr).toContain('shutting down');

@@ -14,6 +14,8 @@ import { PostgresStore } from '../../src/billing/postgres/store.ts';
 import { HttpServer, type HttpServerOptions } from '../../src/adapters/http/server.ts';
 import type { ElementRunner } from '../../src/adapters/http/api.ts';
 import { httpRunner } from '../../src/adapters/http/inline-runner.ts';
+import { singleRecordWork } from '../../src/adapters/http/single-work.ts';
+import type { ThreadWork } from '../../src/billing/sqlite/thread-work.ts';
 import type { EnginePool } from '../../src/pool/engine-pool.ts';
 import type { Op } from '../../src/contract/params.ts';
 import { emptySearchRecord, LINES_STATUS, isChargeableLinesStatus, type LinesStatusCode } from '../../src/contract/records.ts';
@@ -27,6 +29,11 @@ export interface EngineChoice {
   kind: 'pool';
   /** Whether `search` runs on the real engine with an index. */
   searchReady: boolean;
+  /**
+   * What `serve` gives the SQLite store's thread: single lookups run there, just before their
+   * charge commits (src/adapters/http/single-work.ts). `startTestServer({ work })` mirrors serve.
+   */
+  singleWork: ThreadWork;
   reason?: string;
   close(): Promise<void>;
 }
@@ -73,7 +80,10 @@ export async function chooseEngine(opts: { indexBuffer?: SharedArrayBuffer; thre
     }
   }
   // as `serve` runs it: single records on the event loop, batches on the pool (inline-runner.ts)
-  return { runner: httpRunner(pool), kind: 'pool', searchReady, ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy() };
+  return {
+    runner: httpRunner(pool), kind: 'pool', searchReady, singleWork: singleRecordWork(indexBuffer),
+    ...(searchReady ? {} : { reason: searchReason }), close: () => pool.destroy(),
+  };
 }
 
 /** A probe element, validated as the HTTP adapter does before it runs one. */
@@ -132,6 +142,8 @@ export interface TestServerOptions {
   db?: 'sqlite' | { postgresUrl: string };
   /** Reuse an existing billing (a second server instance over the same store). */
   billing?: Billing;
+  /** SQLite: the work its thread runs before a charge (`EngineChoice.singleWork`, as serve gives it); none by default. */
+  work?: ThreadWork;
   serverOptions?: Partial<HttpServerOptions>;
 }
 
@@ -143,8 +155,9 @@ export async function startTestServer(o: TestServerOptions): Promise<TestServer>
       billing = await Billing.fromStore(new PostgresStore(o.db.postgresUrl), { authCacheMs: AUTH_CACHE_MS });
     } else {
       const dir = mkdtempSync(join(tmpdir(), 'addrflow-http-'));
-      // as `addrflow serve` opens it (run-server.ts): the connection on its own thread, accounts kept ≤ 1 s
-      billing = await Billing.fromStore(new SqliteThreadStore(join(dir, 'billing.sqlite')), { authCacheMs: AUTH_CACHE_MS });
+      // as `addrflow serve` opens it (run-server.ts): the connection on its own thread (running single
+      // lookups when given `work`), accounts kept ≤ 1 s
+      billing = await Billing.fromStore(new SqliteThreadStore(join(dir, 'billing.sqlite'), o.work ? { work: o.work } : {}), { authCacheMs: AUTH_CACHE_MS });
       cleanup = async () => rmSync(dir, { recursive: true, force: true });
     }
   }

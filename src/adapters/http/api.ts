@@ -4,7 +4,8 @@
  *   credentials (401/412) → Meter.open (401/403) → [Idempotency-Key] → validate (412/428)
  *   → meter.hold (402) → pool → meter.settle (ledger) → render.
  * A single record runs the engine before the money, which is then one step (`meter.charge`: the
- * 402 check, the ledger row and the debit in one transaction: one commit per request).
+ * 402 check, the ledger row and the debit in one transaction: one commit per request); on a store
+ * whose thread runs the engine, both are one message (`meter.chargeAfterWork`, single-work.ts).
  * Money goes through the one metering wiring (src/billing/meter.ts): one meter per request, whose
  * job is the request (ledger ids `<account>/<op>/http:<requestid>/<index>`).
  * An engine failure is an error result, never charged: a 500 without body in single mode (the
@@ -18,11 +19,12 @@ import {
   PREFER_COUNTRY, checkPreferCountry, isPlainObject, validateCredentials, validateElement, type Validated, type ValidElement,
 } from '../../contract/validate.ts';
 import type { Billing } from '../../billing/billing.ts';
-import { answerTemplate, fillAnswer, Meter, type AnswerTemplate, type Hold } from '../../billing/meter.ts';
+import { answerTemplate, fillAnswer, Meter, type AnswerTemplate, type Hold, type Settled } from '../../billing/meter.ts';
 import { newRequestId } from '../../billing/request-id.ts';
 import type { Outcome } from '../../engine/process.ts';
 import type { Logger } from '../../log.ts';
 import type { FormFields } from './form-body.ts';
+import type { SingleTask } from './single-work.ts';
 import { orderedRecord, renderBatch, renderErrorBody, renderRecord, type Extras, type Format, type Rendered } from './render.ts';
 
 /**
@@ -34,6 +36,8 @@ export interface ElementRunner {
   runValidated(op: Op, elements: ValidElement[]): Promise<Outcome[]>;
   /** Where a runner that groups single records reports each group's size (`/metrics`). */
   onSinglesTask?: (records: number) => void;
+  /** True when it runs these elements on the calling thread (a recipient block: cheaper than any hop). */
+  runsHere?(op: Op, elements: readonly ValidElement[]): boolean;
 }
 
 export interface ApiDeps {
@@ -215,16 +219,27 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Mete
   const requestid = meter.requestid;
   // The engine first, then the money in ONE store step (the 402 check, the ledger row and the
   // debit in one transaction): the engine is pure, so running it before the 402 check shows nothing.
-  const [outcome] = await deps.runner.runValidated(op, [v]);
+  // Where the store's thread runs the engine (single-work.ts), both are one message to it; a record
+  // with an Idempotency-Key keeps two, for its answer is rendered before its charge stores it.
+  let outcome: Outcome | undefined;
+  let settled: Settled | undefined;
+  if (key === undefined && deps.billing.runsWork && !deps.runner.runsHere?.(op, [v])) {
+    const task: SingleTask = { op, element: v };
+    const r = await meter.chargeAfterWork(op, { task });
+    outcome = r.result as Outcome;
+    settled = r.settled;
+  } else {
+    [outcome] = await deps.runner.runValidated(op, [v]);
+  }
   if (!outcome || !outcome.ok) {
-    await meter.charge(op, [false]); // a 402 comes first, as when credits were held before the engine
+    if (!settled) await meter.charge(op, [false]); // a 402 comes first, as when credits were held before the engine
     if (!outcome) throw new EngineFailure(requestid, 'engine returned no outcome');
     // An engine defect is the spec's 500, which has no body: let the server answer (and log) it.
     if (outcome.error.errorcode === ERRORS.INTERNAL.status) throw new EngineFailure(requestid, outcome.error.errormessage);
     return fail(format, outcome.error);
   }
   const stored = storedWith(key, (b) => renderRecord(format, orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, b))));
-  const settled = await meter.charge(op, [outcome.chargeable], stored.opts);
+  settled ??= await meter.charge(op, [outcome.chargeable], stored.opts);
   const balance = settled.balance ?? (outcome.options.returnavailablecredits ? await meter.balance() : 0);
   return { status: 200, ...stored.answer(settled.balance, balance), records: 1, charged: settled.entries.length };
 }

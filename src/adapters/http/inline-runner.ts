@@ -8,8 +8,9 @@
  * with the same per-element isolation as on a thread (`runValidatedTask`: an engine defect is that
  * element's 500 outcome). A lookup costs 150–300 µs on the embedded index (more on a national
  * one): more than the hop, and better run beside the event loop than on it; measured both ways
- * with `npm run bench -- http` (docs/performance.md). A batch goes to the pool, so that 5,000
- * records never hold the event loop.
+ * with `npm run bench -- http` (docs/performance.md). On SQLite a single lookup does not come here
+ * at all: it runs on the store's thread with its charge (single-work.ts; api.ts asks `runsHere`
+ * first). A batch goes to the pool, so that 5,000 records never hold the event loop.
  *
  * `ADDRFLOW_HTTP_INLINE=0` sends every single record to the pool as well (for comparison).
  */
@@ -36,6 +37,10 @@ export class InlineSingleRunner implements ElementRunner {
 
   set onSinglesTask(listener: ((records: number) => void) | undefined) {
     this.pool.onSinglesTask = listener;
+  }
+
+  runsHere(op: Op, elements: readonly ValidElement[]): boolean {
+    return runsInline(op, elements);
   }
 
   runValidated(op: Op, elements: ValidElement[]): Promise<Outcome[]> {

@@ -10,6 +10,7 @@ import { Billing } from '../../billing/billing.ts';
 import { describeDb } from '../../billing/open-store.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { createLogger } from '../../log.ts';
+import { singleRecordWork } from './single-work.ts';
 import { httpRunner } from './inline-runner.ts';
 import { HttpServer } from './server.ts';
 
@@ -33,8 +34,11 @@ export async function runServer(o: ServerOptions): Promise<number> {
   // the index first: an unusable one stops the server before it opens the store
   const indexBuffer = await o.loadIndex();
   // SQLite on its own thread: the event loop never waits on the store; accounts read for
-  // authentication are kept ≤ 1 s (docs/http.md, "Accounts")
-  const billing = await Billing.open(o.db, { thread: true, authCacheMs: AUTH_CACHE_MS });
+  // authentication are kept ≤ 1 s (docs/http.md, "Accounts"); the store's thread runs a single
+  // lookup just before its charge commits: one hop, not two (single-work.ts; ADDRFLOW_HTTP_ONE_HOP=0
+  // for the two hops)
+  const work = process.env.ADDRFLOW_HTTP_ONE_HOP === '0' ? {} : { work: singleRecordWork(indexBuffer) };
+  const billing = await Billing.open(o.db, { thread: true, authCacheMs: AUTH_CACHE_MS, ...work });
   const sweepStale = async () => {
     const released = await billing.releaseExpired();
     if (released) log.warn({ released }, 'released reservations whose lease expired (left by a stopped process)');

@@ -9,10 +9,12 @@
  * of the rows written among its entries (or "all of them"). The store sees the same steps and
  * answers the same results (packed-steps.test.ts).
  */
-import type { LedgerEntry, MoneyStep, MoneyStepResult, SettleResult } from '../store.ts';
+import type { LedgerEntry, MoneyStep, MoneyStepResult, SettleResult, WorkedCharge } from '../store.ts';
 
 /** The thread's call that takes packed steps: `batch` packed (SqliteThreadStore.batch sends it). */
 export const BATCH_PACKED = 'batchPacked';
+/** The same, after the works of some steps (`batchAfterWork`; thread-work.ts). */
+export const BATCH_AFTER_WORK = 'batchAfterWork';
 
 /** A ledger entry without its id: what the entries of a packed step share. */
 type Shared = Omit<LedgerEntry, 'id'>;
@@ -61,6 +63,15 @@ export function packResult(step: PackedStep, r: MoneyStepResult): PackedResult {
   for (let i = 0; i < step.ids.length && j < writtenIds.length; i++) if (step.ids[i] === writtenIds[j]) at[j++] = i;
   if (j < writtenIds.length) return r; // not in entry order after all: the ids as they are
   return { packed: rest, at };
+}
+
+/** A step's answer after work: the charge's answer packed, with the work's result. */
+export type PackedWorkResult = PackedResult | { worked: PackedResult; result: unknown };
+
+/** The caller's side of a batch after work: as unpackResult, a worked step's as a WorkedCharge. */
+export function unpackWorkResult(step: MoneyStep, r: PackedWorkResult): MoneyStepResult | WorkedCharge {
+  if (r === null || typeof r !== 'object' || !('worked' in r)) return unpackResult(step, r);
+  return { charged: unpackResult(step, r.worked) as WorkedCharge['charged'], result: r.result };
 }
 
 /** The caller's side: the answer as the store would have given it. */

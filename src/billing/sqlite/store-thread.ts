@@ -5,13 +5,21 @@
  * answer out; a group commit is one `batch` call, one transaction.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { BATCH_PACKED, packResult, unpackStep, type PackedResult, type PackedStep } from './packed-steps.ts';
+import type { MoneyStep, MoneyStepResult } from '../store.ts';
+import {
+  BATCH_AFTER_WORK, BATCH_PACKED, packResult, unpackStep, type PackedResult, type PackedStep, type PackedWorkResult,
+} from './packed-steps.ts';
 import { SqliteStore } from './store.ts';
+import { loadWork, type ThreadWork, type WorkDone } from './thread-work.ts';
 
-/** What the thread is started with: the file, and who checkpoints its log (checkpointer-thread.ts). */
+/**
+ * What the thread is started with: the file, who checkpoints its log (checkpointer-thread.ts) and
+ * the work it may run before a charge commits (thread-work.ts).
+ */
 export interface StoreThreadData {
   path: string;
   checkpoints: 'auto' | 'thread';
+  work?: ThreadWork;
 }
 
 /** A call of a store method. */
@@ -43,14 +51,36 @@ async function batchPacked(store: SqliteStore, steps: PackedStep[]): Promise<Pac
   return results.map((r, i) => packResult(steps[i]!, r));
 }
 
+/**
+ * The works first (outside the transaction, which stays as short as a plain batch's), then the
+ * packed steps in one transaction; a charge whose record is not chargeable is committed without
+ * its entries (its 402 decision all the same).
+ */
+async function batchAfterWork(store: SqliteStore, run: (task: unknown) => WorkDone, steps: PackedStep[], tasks: unknown[]): Promise<PackedWorkResult[]> {
+  const done: Array<WorkDone | undefined> = tasks.map((t) => (t === undefined ? undefined : run(t)));
+  const unpacked: MoneyStep[] = steps.map((p, i) => {
+    const s = unpackStep(p);
+    if (done[i] === undefined || done[i]!.chargeable) return s;
+    if (s.kind !== 'charge') throw new Error(`work given with a ${s.kind} step; only a charge takes work`);
+    return { ...s, entries: [] };
+  });
+  const results: MoneyStepResult[] = await store.batch(unpacked);
+  return results.map((r, i) => {
+    const packed = packResult(steps[i]!, r);
+    return done[i] === undefined ? packed : { worked: packed, result: done[i]!.result };
+  });
+}
+
 if (parentPort) {
   const port = parentPort;
   // a file that cannot be opened fails every call with the same error as the direct store would
   let store: SqliteStore | undefined;
+  let run: ((task: unknown) => WorkDone) | undefined;
   let openError: unknown;
   try {
-    const { path, checkpoints } = workerData as StoreThreadData;
+    const { path, checkpoints, work } = workerData as StoreThreadData;
     store = new SqliteStore(path, { checkpoints });
+    if (work) run = loadWork(work);
   } catch (err) {
     openError = err;
   }
@@ -59,9 +89,12 @@ if (parentPort) {
     let reply: StoreReply;
     try {
       if (openError !== undefined) throw openError;
-      if (!STORE_METHODS.has(m.method) && m.method !== BATCH_PACKED) throw new Error(`not a store method: ${m.method}`);
+      if (!STORE_METHODS.has(m.method) && m.method !== BATCH_PACKED && m.method !== BATCH_AFTER_WORK) throw new Error(`not a store method: ${m.method}`);
+      if (m.method === BATCH_AFTER_WORK && !run) throw new Error('this store thread was started without work');
       // every SqliteStore method completes synchronously: its promise is already settled
-      const answer = m.method === BATCH_PACKED ? batchPacked(store!, m.args[0] as PackedStep[]) : call[m.method]!(...m.args);
+      const answer = m.method === BATCH_PACKED ? batchPacked(store!, m.args[0] as PackedStep[])
+        : m.method === BATCH_AFTER_WORK ? batchAfterWork(store!, run!, m.args[0] as PackedStep[], m.args[1] as unknown[])
+        : call[m.method]!(...m.args);
       void answer.then(
         (value) => port.postMessage({ id: m.id, ok: true, value } satisfies StoreReply),
         (err: unknown) => port.postMessage(failure(m.id, err)),

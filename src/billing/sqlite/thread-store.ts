@@ -20,11 +20,14 @@ import { Worker } from 'node:worker_threads';
 import type { Op } from '../../contract/params.ts';
 import {
   StoreUnavailableError, type AccountRef, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry,
-  type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
+  type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult, type StepWork, type WorkedCharge,
 } from '../store.ts';
 import type { CheckpointerData } from './checkpointer-thread.ts';
-import { BATCH_PACKED, packStep, unpackResult, type PackedResult } from './packed-steps.ts';
+import {
+  BATCH_AFTER_WORK, BATCH_PACKED, packStep, unpackResult, unpackWorkResult, type PackedResult, type PackedWorkResult,
+} from './packed-steps.ts';
 import type { StoreCall, StoreReply, StoreThreadData } from './store-thread.ts';
+import type { ThreadWork } from './thread-work.ts';
 
 /** The thread's error as the direct store would have thrown it: its message, name and fields. */
 function rebuilt(error: Extract<StoreReply, { ok: false }>['error']): Error {
@@ -49,16 +52,24 @@ export class SqliteThreadStore implements BillingStore {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private closed = false;
+  /** What the thread runs before a charge commits (thread-work.ts), if anything. */
+  private readonly work: ThreadWork | undefined;
 
-  constructor(path: string) {
+  constructor(path: string, opts: { work?: ThreadWork } = {}) {
     this.path = path;
+    this.work = opts.work;
+  }
+
+  get runsWork(): boolean {
+    return this.work !== undefined;
   }
 
   /** The thread, started on first use (and again after a crash), with its checkpointer. */
   private thread(): Worker {
     if (this.worker) return this.worker;
     this.checkpointer ??= this.startCheckpointer();
-    const w = new Worker(ENTRY, { workerData: { path: this.path, checkpoints: this.checkpointer ? 'thread' : 'auto' } satisfies StoreThreadData });
+    const data: StoreThreadData = { path: this.path, checkpoints: this.checkpointer ? 'thread' : 'auto', ...(this.work ? { work: this.work } : {}) };
+    const w = new Worker(ENTRY, { workerData: data, ...(this.work?.resourceLimits ? { resourceLimits: this.work.resourceLimits } : {}) });
     w.unref(); // referenced only while a call waits (see call)
     w.on('message', (r: StoreReply) => this.answer(r));
     w.on('error', (err) => this.died(w, err));
@@ -155,6 +166,10 @@ export class SqliteThreadStore implements BillingStore {
     // packed: the entries' shared fields once, the rows written by position (packed-steps.ts)
     const results = await this.call<PackedResult[]>(BATCH_PACKED, steps.map(packStep));
     return results.map((r, i) => unpackResult(steps[i]!, r));
+  }
+  async batchAfterWork(steps: readonly MoneyStep[], works: ReadonlyArray<StepWork | undefined>): Promise<Array<MoneyStepResult | WorkedCharge>> {
+    const results = await this.call<PackedWorkResult[]>(BATCH_AFTER_WORK, steps.map(packStep), works.map((w) => w?.task));
+    return results.map((r, i) => unpackWorkResult(steps[i]!, r));
   }
   renew(reservationIds: readonly string[], expiresAt: string): Promise<number> {
     return this.call('renew', reservationIds, expiresAt);

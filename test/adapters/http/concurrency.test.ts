@@ -1,11 +1,13 @@
 /**
  * 200 parallel requests against a balance that covers exactly 100 records: exactly 100 succeed,
- * the balance ends at 0 and the ledger holds 100 entries. On SQLite (one server) and on
+ * the balance ends at 0 and the ledger holds 100 entries. On SQLite (one server; single `lines`,
+ * and single `search` run on the store's thread before its charge, as serve runs it) and on
  * PostgreSQL (one server, and two server instances sharing one balance). The money steps are
  * group-committed: /metrics counts 200 reserves and 100 settles in fewer transactions than steps.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Billing } from '../../../src/billing/billing.ts';
+import { PRICES, type Op } from '../../../src/contract/params.ts';
 import { PostgresStore } from '../../../src/billing/postgres/store.ts';
 import { chooseEngine, freshPgSchema, postForm, startTestServer, type TestServer } from '../../helpers/http-server.ts';
 import { PG_SKIP_REASON, postgresReachable } from '../../helpers/postgres.ts';
@@ -17,10 +19,13 @@ afterAll(() => engine.close());
 
 const LINES_OK = { countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' };
 
-async function hammer(servers: TestServer[], billing: Billing) {
-  const acc = await billing.createAccount({ credits: 100 * 20, agreements: ['lines'] });
+const SEARCH_OK = { street: 'Rue de Rivoli', housenumber: '10', city: 'Paris', country: 'FRA' };
+
+async function hammer(servers: TestServer[], billing: Billing, op: Op = 'lines') {
+  const price = PRICES[op];
+  const acc = await billing.createAccount({ credits: 100 * price, agreements: [op] });
   const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-    postForm(servers[i % servers.length]!.url + '/address/lines', { license: acc.license, guid: acc.guid, ...LINES_OK, returnavailablecredits: '1' })));
+    postForm(servers[i % servers.length]!.url + `/address/${op}`, { license: acc.license, guid: acc.guid, ...(op === 'lines' ? LINES_OK : SEARCH_OK), returnavailablecredits: '1' })));
   const ok = results.filter((r) => r.status === 200);
   const refused = results.filter((r) => r.status === 402);
   expect(ok).toHaveLength(100);
@@ -28,13 +33,13 @@ async function hammer(servers: TestServer[], billing: Billing) {
   for (const r of refused) expect(r.json()).toEqual({ errorcode: 402, errormessage: expect.any(String) });
   // Every successful answer reports a distinct balance after its own charge: 1980, 1960, …, 0.
   const balances = ok.map((r) => Number(r.json().availablecredits)).sort((a, b) => a - b);
-  expect(balances).toEqual(Array.from({ length: 100 }, (_, i) => i * 20));
+  expect(balances).toEqual(Array.from({ length: 100 }, (_, i) => i * price));
   expect(await billing.balance(acc.account)).toBe(0);
   expect(await billing.store.ledgerCount(acc.account)).toBe(100);
   expect((await billing.store.findAccount({ id: acc.account }))!.reserved).toBe(0);
   const ledger = await billing.ledger(acc.account);
   expect(new Set(ledger.map((e) => e.id)).size).toBe(100);
-  expect(ledger.every((e) => e.credits === 20 && e.function === 'lines')).toBe(true);
+  expect(ledger.every((e) => e.credits === price && e.function === op)).toBe(true);
   // group commit: 200 steps (a single record's money is one `charge` step: the 402 check, the
   // ledger row and the debit), some of them sharing a transaction
   let steps = 0;
@@ -53,6 +58,16 @@ describe(`concurrency over HTTP ${NOTE}`, () => {
     const s = await startTestServer({ runner: engine.runner });
     try {
       await hammer([s], s.billing);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.skipIf(!engine.searchReady)(`SQLite, single searches run on the store's thread as serve runs them (one hop): the same${engine.searchReady ? '' : ` — SKIPPED: ${engine.reason}`}`, async () => {
+    const s = await startTestServer({ runner: engine.runner, work: engine.singleWork });
+    try {
+      expect(s.billing.runsWork).toBe(true);
+      await hammer([s], s.billing, 'search');
     } finally {
       await s.close();
     }

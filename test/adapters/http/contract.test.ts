@@ -66,7 +66,7 @@ function expectError(r: Res, status: number, message?: RegExp | string) {
 }
 
 beforeAll(async () => {
-  ts = await startTestServer({ runner: engine.runner });
+  ts = await startTestServer({ runner: engine.runner, work: engine.singleWork });
   creds = await newAccount(10_000_000);
 });
 afterAll(async () => {

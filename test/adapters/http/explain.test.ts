@@ -31,7 +31,7 @@ async function post(path: string, fields: Record<string, string>): Promise<{ sta
 beforeAll(async () => {
   const sink = new Writable({ write(chunk, _enc, done) { logged += String(chunk); done(); } });
   const logger = pino(loggerOptions({ level: 'trace' }), sink);
-  ts = await startTestServer({ runner: engine.runner, serverOptions: { logger } });
+  ts = await startTestServer({ runner: engine.runner, work: engine.singleWork, serverOptions: { logger } });
   creds = await ts.billing.createAccount({ credits: 1_000_000, agreements: ['search', 'lines'] });
 });
 afterAll(async () => {

@@ -107,7 +107,7 @@ let ts: TestServer;
 let good: { license: string; guid: string; account: string };
 
 beforeAll(async () => {
-  ts = await startTestServer({ runner: engine.runner, serverOptions: { bodyLimit: 2 * 1024 * 1024 } });
+  ts = await startTestServer({ runner: engine.runner, work: engine.singleWork, serverOptions: { bodyLimit: 2 * 1024 * 1024 } });
   good = await ts.billing.createAccount({ credits: 2_000_000, agreements: ['search', 'lines'] });
 });
 afterAll(async () => {
