@@ -129,16 +129,18 @@ describe('addrflow serve (real process)', () => {
     const pending = postForm(url + '/address/lines', { license: acc.license, guid: acc.guid, batch: JSON.stringify(batch) });
     // single searches: run on the store's thread just before their charge commits (single-work.ts)
     const search = { license: acc.license, guid: acc.guid, requestproof: '1', street: 'Rue de Rivoli', housenumber: '10', city: 'Paris', country: 'FRA' };
-    const singles = Array.from({ length: 40 }, () => postForm(url + '/address/search', search));
+    // (a request still on its way when the drain begins may find its kept-alive connection closed
+    // as idle: a reset, never seen by the server, so never charged; the balance below says so)
+    const singles = Array.from({ length: 40 }, () => postForm(url + '/address/search', search).catch(() => undefined));
     await new Promise((r) => setTimeout(r, 30));
     child.kill('SIGTERM');
     const res = await pending;
     expect(res.status).toBe(200);
     expect(res.json()).toHaveLength(5000);
-    // each single is answered: 200 and charged, or 503 (it arrived after the drain began) and not
+    // each single: 200 and charged, or 503 (it arrived after the drain began) or reset, and not charged
     const answers = await Promise.all(singles);
-    expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
-    const searched = answers.filter((a) => a.status === 200).map((a) => a.json().requestid as string);
+    expect(answers.every((a) => a === undefined || a.status === 200 || a.status === 503)).toBe(true);
+    const searched = answers.filter((a) => a?.status === 200).map((a) => a!.json().requestid as string);
     expect(await exited).toBe(0);
     const rows = new Set((await billing.ledger(acc.account, 1_000_000)).map((e) => e.requestid));
     for (const rid of searched) expect(rows.has(rid)).toBe(true);
