@@ -47,7 +47,10 @@ describe('SQLite store on its own thread', () => {
     const store = new SqliteThreadStore(file);
     const b = await Billing.fromStore(store);
     const c = await b.createAccount({ credits: 1000 * 20, agreements: ['lines'] });
-    const inFlight = Array.from({ length: 200 }, () => request(b, c.account).then(() => 'ok', (e: unknown) => e));
+    const inFlight = Array.from({ length: 800 }, () => request(b, c.account).then(() => 'ok', (e: unknown) => e));
+    // the crash lands while the reserves are on the thread: the group commit posts them after this
+    // turn (crashed sooner, a thread that stops fast would be replaced before anything was sent)
+    await new Promise((r) => setImmediate(r));
     await store.crashForTest();
     const outcomes = await Promise.all(inFlight);
     const failed = outcomes.filter((o) => o !== 'ok');
