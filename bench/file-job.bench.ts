@@ -175,8 +175,12 @@ async function searchJobs(): Promise<void> {
 }
 
 /** The same records as NDJSON, CSV and CSV.gz; some fields hold a quoted comma and line break. */
-const ensureCsvTrio = (count: number) => ensureCsvTrioIn(cache, count);
-const timedJob = (path: string, extra: string[]) => timedJobIn(root, path, extra);
+function ensureCsvTrio(count: number) {
+  return ensureCsvTrioIn(cache, count);
+}
+function timedJob(path: string, extra: string[]) {
+  return timedJobIn(root, path, extra);
+}
 
 function shellMs(cmd: string): number {
   const t = performance.now();
