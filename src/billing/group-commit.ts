@@ -62,6 +62,11 @@ export class GroupCommit {
     });
   }
 
+  /** Steps waiting for the next batch (while one commits). */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
   /** Resolves when nothing is waiting or committing (shutdown: every submitted step has committed). */
   async idle(): Promise<void> {
     while (this.running) await new Promise((r) => setImmediate(r));

@@ -24,6 +24,7 @@ import { newRequestId } from '../../billing/request-id.ts';
 import type { Outcome } from '../../engine/process.ts';
 import type { Logger } from '../../log.ts';
 import type { FormFields } from './form-body.ts';
+import { onStoreThread } from './single-route.ts';
 import type { SingleTask } from './single-work.ts';
 import { orderedRecord, renderBatch, renderErrorBody, renderRecord, type Extras, type Format, type Rendered } from './render.ts';
 
@@ -219,11 +220,12 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Mete
   const requestid = meter.requestid;
   // The engine first, then the money in ONE store step (the 402 check, the ledger row and the
   // debit in one transaction): the engine is pure, so running it before the 402 check shows nothing.
-  // Where the store's thread runs the engine (single-work.ts), both are one message to it; a record
-  // with an Idempotency-Key keeps two, for its answer is rendered before its charge stores it.
+  // Where the store's thread runs the engine (single-work.ts), both are one message to it, unless
+  // the record overflows to the pool (single-route.ts) or has an Idempotency-Key.
   let outcome: Outcome | undefined;
   let settled: Settled | undefined;
-  if (key === undefined && deps.billing.runsWork && !deps.runner.runsHere?.(op, [v])) {
+  const route = { storeRunsWork: deps.billing.runsWork, runsHere: deps.runner.runsHere?.(op, [v]) ?? false, idempotent: key !== undefined, waiting: deps.billing.commits.waiting };
+  if (onStoreThread(route)) {
     const task: SingleTask = { op, element: v };
     const r = await meter.chargeAfterWork(op, { task });
     outcome = r.result as Outcome;
