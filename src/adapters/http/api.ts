@@ -24,7 +24,7 @@ import { newRequestId } from '../../billing/request-id.ts';
 import type { Outcome } from '../../engine/process.ts';
 import type { Logger } from '../../log.ts';
 import type { FormFields } from './form-body.ts';
-import { onStoreThread } from './single-route.ts';
+import { onStoreThread, type SingleThread } from './single-route.ts';
 import type { SingleTask } from './single-work.ts';
 import { orderedRecord, renderBatch, renderErrorBody, renderRecord, type Extras, type Format, type Rendered } from './render.ts';
 
@@ -62,6 +62,8 @@ export interface Answer extends Rendered {
   charged: number;
   /** The answer is a stored one, repeated for its Idempotency-Key (nothing ran). */
   replayed?: boolean;
+  /** A single record's engine ran on this thread (`/metrics`; single-route.ts). */
+  ranOn?: SingleThread;
 }
 
 /** An engine failure in single mode: the server answers 500 (no body) and logs it with the request id. */
@@ -224,8 +226,10 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Mete
   // the record overflows to the pool (single-route.ts) or has an Idempotency-Key.
   let outcome: Outcome | undefined;
   let settled: Settled | undefined;
-  const route = { storeRunsWork: deps.billing.runsWork, runsHere: deps.runner.runsHere?.(op, [v]) ?? false, idempotent: key !== undefined, waiting: deps.billing.commits.waiting };
-  if (onStoreThread(route)) {
+  const runsHere = deps.runner.runsHere?.(op, [v]) ?? false;
+  const onStore = onStoreThread({ storeRunsWork: deps.billing.runsWork, runsHere, idempotent: key !== undefined, waiting: deps.billing.commits.waiting });
+  const ranOn: SingleThread = onStore ? 'store' : runsHere ? 'event_loop' : 'pool';
+  if (onStore) {
     const task: SingleTask = { op, element: v };
     const r = await meter.chargeAfterWork(op, { task });
     outcome = r.result as Outcome;
@@ -238,12 +242,12 @@ async function handleSingle(deps: ApiDeps, op: Op, body: FormFields, meter: Mete
     if (!outcome) throw new EngineFailure(requestid, 'engine returned no outcome');
     // An engine defect is the spec's 500, which has no body: let the server answer (and log) it.
     if (outcome.error.errorcode === ERRORS.INTERNAL.status) throw new EngineFailure(requestid, outcome.error.errormessage);
-    return fail(format, outcome.error);
+    return { ...fail(format, outcome.error), ranOn };
   }
   const stored = storedWith(key, (b) => renderRecord(format, orderedRecord(op, outcome.record, extrasFor(outcome.options, requestid, b))));
   settled ??= await meter.charge(op, [outcome.chargeable], stored.opts);
   const balance = settled.balance ?? (outcome.options.returnavailablecredits ? await meter.balance() : 0);
-  return { status: 200, ...stored.answer(settled.balance, balance), records: 1, charged: settled.entries.length };
+  return { status: 200, ...stored.answer(settled.balance, balance), records: 1, charged: settled.entries.length, ranOn };
 }
 
 async function handleBatch(deps: ApiDeps, op: Op, body: FormFields, meter: Meter, topFormat: Format, key?: KeyAnswer): Promise<Answer> {

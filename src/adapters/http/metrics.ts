@@ -10,6 +10,8 @@ export interface HttpMetrics {
   stepsPerCommit: Histogram;
   /** Single records per engine-pool task (src/adapters/http/coalescing-runner.ts). */
   singlesPerTask: Histogram;
+  /** Single-record requests by the thread their engine ran on (src/adapters/http/single-route.ts). */
+  singlesRanOn: Counter<'op' | 'thread'>;
 }
 
 export function createMetrics(withDefaults = true): HttpMetrics {
@@ -28,7 +30,7 @@ export function createMetrics(withDefaults = true): HttpMetrics {
     charged: new Counter({ name: 'addrflow_records_charged_total', help: 'Records charged (one ledger entry each)', labelNames: ['op'], registers: [registry] }),
     stepsPerCommit: new Histogram({
       name: 'addrflow_billing_steps_per_transaction',
-      help: 'Money steps (reserve, settle, release) committed together in one billing-store transaction (group commit); a single request makes two',
+      help: 'Money steps (reserve, settle, release, charge) committed together in one billing-store transaction (group commit); a single-record request makes one, a batch two',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
       registers: [registry],
     }),
@@ -36,6 +38,12 @@ export function createMetrics(withDefaults = true): HttpMetrics {
       name: 'addrflow_engine_single_records_per_task',
       help: 'Single-record requests sent to an engine thread together in one task (they group while every thread is busy)',
       buckets: [1, 2, 4, 8, 16, 32],
+      registers: [registry],
+    }),
+    singlesRanOn: new Counter({
+      name: 'addrflow_http_single_records_total',
+      help: 'Single-record requests answered with their engine\'s outcome (a 402 is not), by the thread the engine ran on: event_loop (a recipient block), store (a lookup run on the SQLite store\'s thread with its charge) or pool (the engine pool; a lookup that overflowed there, or on PostgreSQL)',
+      labelNames: ['op', 'thread'],
       registers: [registry],
     }),
   };

@@ -196,6 +196,7 @@ export class HttpServer {
         if (ans.replayed) reply.header('idempotent-replayed', 'true');
         if (ans.records) this.metrics.records.inc({ op }, ans.records);
         if (ans.charged) this.metrics.charged.inc({ op }, ans.charged);
+        if (ans.ranOn) this.metrics.singlesRanOn.inc({ op, thread: ans.ranOn });
         return reply.code(ans.status).header('content-type', ans.contentType).send(ans.body);
       });
     }

@@ -11,6 +11,9 @@
  */
 import { availableParallelism } from 'node:os';
 
+/** Where a single record's engine ran: the event loop (a recipient block), the store's thread with its charge, or the engine pool. */
+export type SingleThread = 'event_loop' | 'store' | 'pool';
+
 /** Steps waiting for the store's next batch from which a lookup overflows to the pool (with cores to spare). */
 export const STORE_BACKLOG_OVERFLOW = 16;
 
