@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MoneyStep, MoneyStepResult } from '../store.ts';
 import {
-  BATCH_AFTER_WORK, BATCH_PACKED, packResult, unpackStep, type PackedResult, type PackedStep, type PackedWorkResult,
+  BATCH_AFTER_WORK, BATCH_PACKED, packResult, unpackStep, type PackedStep, type PackedWorkResult,
 } from './packed-steps.ts';
 import { SqliteStore } from './store.ts';
 import { loadWork, type ThreadWork, type WorkDone } from './thread-work.ts';
@@ -45,19 +45,14 @@ export const STORE_METHODS: ReadonlySet<string> = new Set([
   'claimIdempotencyKey', 'completeIdempotencyKey', 'abandonIdempotencyKey', 'sweepIdempotencyKeys', 'getMaintenance', 'setMaintenance',
 ]);
 
-/** The store's batch of the packed steps, its answers packed. */
-async function batchPacked(store: SqliteStore, steps: PackedStep[]): Promise<PackedResult[]> {
-  const results = await store.batch(steps.map(unpackStep));
-  return results.map((r, i) => packResult(steps[i]!, r));
-}
-
 /**
- * The works first (outside the transaction, which stays as short as a plain batch's), then the
- * packed steps in one transaction; a charge whose record is not chargeable is committed without
+ * The packed steps in one transaction, their answers packed. A step with a task (`batchAfterWork`)
+ * runs its work first, outside the transaction (which stays as short as a plain batch's), and is
+ * answered with the work's result; a charge whose record is not chargeable is committed without
  * its entries (its 402 decision all the same).
  */
-async function batchAfterWork(store: SqliteStore, run: (task: unknown) => WorkDone, steps: PackedStep[], tasks: unknown[]): Promise<PackedWorkResult[]> {
-  const done: Array<WorkDone | undefined> = tasks.map((t) => (t === undefined ? undefined : run(t)));
+async function batchPacked(store: SqliteStore, steps: PackedStep[], tasks: unknown[] = [], run?: (task: unknown) => WorkDone): Promise<PackedWorkResult[]> {
+  const done: Array<WorkDone | undefined> = steps.map((_, i) => (tasks[i] === undefined ? undefined : run!(tasks[i])));
   const unpacked: MoneyStep[] = steps.map((p, i) => {
     const s = unpackStep(p);
     if (done[i] === undefined || done[i]!.chargeable) return s;
@@ -93,7 +88,7 @@ if (parentPort) {
       if (m.method === BATCH_AFTER_WORK && !run) throw new Error('this store thread was started without work');
       // every SqliteStore method completes synchronously: its promise is already settled
       const answer = m.method === BATCH_PACKED ? batchPacked(store!, m.args[0] as PackedStep[])
-        : m.method === BATCH_AFTER_WORK ? batchAfterWork(store!, run!, m.args[0] as PackedStep[], m.args[1] as unknown[])
+        : m.method === BATCH_AFTER_WORK ? batchPacked(store!, m.args[0] as PackedStep[], m.args[1] as unknown[], run)
         : call[m.method]!(...m.args);
       void answer.then(
         (value) => port.postMessage({ id: m.id, ok: true, value } satisfies StoreReply),
