@@ -1,12 +1,14 @@
 /**
  * Read side of the address index: typed views over ONE shared buffer (no copies), plus the
  * lookups the pipeline needs (token ids, fuzzy neighbours, postings, documents, addresses).
- * Pure: no I/O. Opening costs a JSON header parse and a few dozen view constructions.
+ * Pure: no I/O. Opening costs a JSON header parse and a few dozen view constructions; the hash
+ * directories (hash-directory.ts) are made on first use.
  */
 import {
   COLUMNS, INDEX_FORMAT_VERSION, INDEX_MAGIC, fnv1a,
   type ColumnName, type IndexMeta,
 } from './format.ts';
+import { HashDirectory } from './hash-directory.ts';
 
 type ViewOf<T> = T extends 'u8' ? Uint8Array : T extends 'u32' ? Uint32Array : Int32Array;
 type Views = { [K in ColumnName]: ViewOf<(typeof COLUMNS)[K]> };
@@ -35,6 +37,9 @@ export class AddressIndex {
   private readonly strMemo = new Map<number, string>();
   private strMemoChars = 0;
   private readonly tokenMemo = new Map<string, number>();
+  /** Directories over the token and typo-key hashes (hash-directory.ts), made on first use. */
+  private tokDir: HashDirectory | undefined;
+  private delDir: HashDirectory | undefined;
 
   /** Documents' token lists lie back to back in document order (true of every built index). */
   private readonly tokListsContiguous: boolean;
@@ -115,7 +120,7 @@ export class AddressIndex {
     if (n < 0) return -1;
     const h = fnv1a(this.scratch, 0, n);
     const hashes = this.c.tokHash;
-    for (let i = lowerBound(hashes, h); i < hashes.length && hashes[i] === h; i++) {
+    for (let i = (this.tokDir ??= new HashDirectory(hashes)).lowerBound(h); i < hashes.length && hashes[i] === h; i++) {
       if (this.strEquals(this.c.tokStr[i]!, n)) return i;
     }
     return -1;
@@ -138,7 +143,7 @@ export class AddressIndex {
     if (n < 0) return;
     const h = fnv1a(this.scratch, 0, n);
     const hashes = this.c.delHash;
-    for (let i = lowerBound(hashes, h); i < hashes.length && hashes[i] === h; i++) out.add(this.c.delTok[i]!);
+    for (let i = (this.delDir ??= new HashDirectory(hashes)).lowerBound(h); i < hashes.length && hashes[i] === h; i++) out.add(this.c.delTok[i]!);
   }
 
   /** True when the text of token `tok` starts with the UTF-8 bytes `prefix` (no decoding). */
@@ -242,15 +247,3 @@ export function openIndex(buffer: SharedArrayBuffer | ArrayBufferLike): AddressI
 }
 
 export { INDEX_FORMAT_VERSION };
-
-/** First index of a sorted hash array whose value is ≥ `h` (binary search). */
-function lowerBound(hashes: Uint32Array, h: number): number {
-  let lo = 0;
-  let hi = hashes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (hashes[mid]! < h) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

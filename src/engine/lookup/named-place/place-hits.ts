@@ -62,7 +62,7 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
   // is not looked at, and those words only add to places a real word found
   const order = q.tokens.map((_, i) => i).sort((a, b) => Number(q.tokens[a]!.text.length < 3) - Number(q.tokens[b]!.text.length < 3));
   const countries = countriesOf(index);
-  collectPlaceEntries(index, q, matches, streetPart, order, countries);
+  const common = collectPlaceEntries(index, q, matches, streetPart, order, countries);
   let cityMask = 0;
   q.tokens.forEach((t, i) => { if (t.field === 'city') cityMask |= 1 << i; });
   const cityCount = popcount(cityMask);
@@ -82,6 +82,8 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
     if (cityCount > 0 && inCity > 0 && inCity * 2 < cityCount) continue;
     const how = namedHow(index, names, q, matches, forms, d, toks, n, cityMask, cityCount);
     if (how === NOT_NAMED) continue;
+    // the first word of thousands of names (Saint, San, Monte) names none of them alone
+    if (how === PREFIX && (toks & common) === toks) continue;
     const full = how === FULL, alt = how === ALT;
     const tokens: number[] = [];
     let seg = Infinity;
@@ -104,22 +106,35 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
 }
 
 /**
+ * A word that hits more place and postcode documents than this (`saint`: 6,672 in the embedded
+ * index, `san`, `santa`, `monte`; `københavn`: 447) begins too many names to name a place by
+ * itself: such a place is named only with more of its words (`Saint-Flour`; `Saint-Germain` for
+ * the Saint-Germain-… places) or in full. Without the limit, each of those documents became a
+ * place hit to weigh and sort, a millisecond and more for a query that names `Saint-…`.
+ */
+export const COMMON_PLACE_WORD = 1000;
+
+/**
  * Fills `entries` with the place and postcode documents the place words hit: per document the
  * tokens (in `order`), the sum of their qualities (the first match of each token that hits it,
  * added in `order`), and whether a match was not a typo. Only a strong word (three letters or
- * more) adds a document; the query's country, when given, bounds them.
+ * more) adds a document; the query's country, when given, bounds them. Answers the query tokens
+ * whose matches hit more than COMMON_PLACE_WORD documents (a mask).
  */
-function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetPart: readonly boolean[], order: number[], countries: CountryNames): void {
+function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetPart: readonly boolean[], order: number[], countries: CountryNames): number {
   const kind = index.c.docKind;
   entries.clear();
+  let common = 0;
   for (const i of order) {
     if (!placeToken(q, i, streetPart)) continue;
     const free = q.tokens[i]!.field === 'free';
     const strong = q.tokens[i]!.text.length >= 3;
     const bit = 1 << i;
+    let hit = 0;
     for (const m of matches[i]!) {
       if (free && m.kind === 'typo') continue;
       const docs = placeDocs(index, m.tok);
+      hit += docs.length;
       const exact = m.kind !== 'typo';
       for (let j = 0; j < docs.length; j++) {
         const d = docs[j]!;
@@ -135,7 +150,9 @@ function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: Token
         if ((entries.tokens[e]! & bit) === 0) { entries.tokens[e]! |= bit; entries.quality[e]! += m.quality; }
       }
     }
+    if (hit > COMMON_PLACE_WORD) common |= bit;
   }
+  return common >>> 0;
 }
 
 /** Words as written (lower case, marks kept); `raw` splits a text into them. */
