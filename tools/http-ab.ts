@@ -7,7 +7,10 @@
  * count JIT compilation as well as GC: right after start the optimising compiler is most of them, so
  * a warm-up of 6 s or more (WARM=6) measures the steady state.
  *
- *   node tools/http-ab.ts lines|search ROOT_A ROOT_B [ROUNDS]     (W=N: serve --workers N, default 1;
+ *   node tools/http-ab.ts lines|search|search-real ROOT_A ROOT_B [ROUNDS]
+ *                                                                (search-real: 2,000 real addresses
+ *                                                                 in turn, bench/support/real-addresses.ts;
+ *                                                                 W=N: serve --workers N, default 1;
  *                                                                 WARM=N: N s of warm-up, default 2;
  *                                                                 RATE=N: N requests/s offered, default as fast as answered)
  */
@@ -16,12 +19,18 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { realAddresses } from '../bench/support/real-addresses.ts';
 
 const [op = 'lines', ...rest] = process.argv.slice(2);
 const rounds = Number(rest.find((a) => /^\d+$/.test(a)) ?? 3);
 const roots = rest.filter((a) => !/^\d+$/.test(a));
-if ((op !== 'lines' && op !== 'search') || roots.length === 0) {
-  console.error('usage: node tools/http-ab.ts lines|search ROOT_A ROOT_B [ROUNDS]');
+if ((op !== 'lines' && op !== 'search' && op !== 'search-real') || roots.length === 0) {
+  console.error('usage: node tools/http-ab.ts lines|search|search-real ROOT_A ROOT_B [ROUNDS]');
+  process.exit(2);
+}
+const REAL = op === 'search-real' ? realAddresses() : [];
+if (op === 'search-real' && REAL.length === 0) {
+  console.error('http-ab: search-real needs ../shared (the held-out addresses of eval/lookup)');
   process.exit(2);
 }
 const SEARCH = { street: 'Rue de Rivoli', housenumber: '10', city: 'Paris', country: 'FRA' };
@@ -46,11 +55,15 @@ async function measure(root: string): Promise<string> {
       });
       child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
     });
-    const body = new URLSearchParams({ ...acc, ...(op === 'lines' ? LINES : SEARCH) }).toString();
+    const form = (q: Record<string, string>) => new URLSearchParams({ ...acc, ...q }).toString();
+    const body = form(op === 'lines' ? LINES : SEARCH);
+    const path = op === 'lines' ? 'lines' : 'search';
     // RATE: both checkouts get the same offered load, so that their CPU per request compares work
     // at the same concurrency (single records group more, and cost less each, the busier the server)
     const rate = process.env.RATE ? { overallRate: Number(process.env.RATE) } : {};
-    const opts = { url: `${url}/address/${op}`, method: 'POST' as const, body, connections: 10, ...rate, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+    const bodies = REAL.length > 0 ? { requests: REAL.map((q) => ({ method: 'POST', body: form(q), headers })) } : { body };
+    const opts = { url: `${url}/address/${path}`, method: 'POST' as const, connections: 10, ...rate, headers, ...bodies };
     await autocannon({ ...opts, duration: Number(process.env.WARM ?? 2) });
     const before = threadCpu(child.pid!);
     const r = await autocannon({ ...opts, duration: 6 });

@@ -17,6 +17,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     amount?: number;
+    /** A sequence of requests each connection sends in turn, from the first again after the last. */
+    requests?: Array<{ method?: string; body?: string | Buffer; headers?: Record<string, string> }>;
   }
   function autocannon(opts: Options): Promise<Result>;
   export default autocannon;

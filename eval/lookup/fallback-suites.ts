@@ -69,7 +69,7 @@ function banoAll(n: number): Truth[] {
 
 export const HELD_OUT_VARIANTS = ['structured', 'free text', 'free text, no postcode', 'structured, no city'] as const;
 
-function heldOutQuery(t: Truth, v: (typeof HELD_OUT_VARIANTS)[number]): SearchRequest | undefined {
+export function heldOutQuery(t: Truth, v: (typeof HELD_OUT_VARIANTS)[number]): SearchRequest | undefined {
   switch (v) {
     case 'structured': return { street: t.street, housenumber: t.hn, city: t.city, ...(t.postcode ? { zip: t.postcode } : {}) };
     case 'free text': return { address: `${t.street} ${t.hn}, ${t.postcode ? t.postcode + ' ' : ''}${t.city}` };
