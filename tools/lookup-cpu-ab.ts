@@ -12,6 +12,11 @@
  * `node tools/lookup-cpu-ab.ts .cache/index-scale/idx-30000000 --a-commit 11d11a0 --b . --rounds 9`.
  * Prints, per category and form, the median over rounds of CPU µs per
  * lookup (process.cpuUsage, user + system) for A and B, and B's speed-up.
+ *
+ * INDEX_DIR `default`: the embedded default index as the eval builds it, and in place of the mix
+ * the eval's queries against it (needs ../shared): the held-out addresses it does not hold, in
+ * their four forms, the postcode + place pairs and the Pelias cases, one set per suite.
+ * `node tools/lookup-cpu-ab.ts default --a-commit f0d1cab --b . --ms 1500`.
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -22,6 +27,8 @@ import { loadIndexFile } from '../src/data/index-file.ts';
 import type { AddressIndex } from '../src/engine/index/index.ts';
 import { checkoutAt } from './checkout-at.ts';
 import { MIX_CATEGORY, lookupMix } from './lookup-mix.ts';
+import { heldOutSuites, peliasCases, postcodePairs, runHeldOut, runPairs } from '../eval/lookup/fallback-suites.ts';
+import { cachedIndex, sample } from '../eval/lookup/suites.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -30,7 +37,7 @@ const { values, positionals } = parseArgs({
     cat: { type: 'string' }, form: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   },
 });
-const USAGE = 'usage: node tools/lookup-cpu-ab.ts INDEX_DIR (--a DIR | --a-commit REV) --b DIR [--ms N] [--rounds N] [--cat c,…] [--form struct,free]';
+const USAGE = 'usage: node tools/lookup-cpu-ab.ts INDEX_DIR|default (--a DIR | --a-commit REV) --b DIR [--ms N] [--rounds N] [--cat c,…] [--form struct,free]';
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
@@ -45,9 +52,10 @@ const sliceMs = Number(values.ms ?? 2000);
 const rounds = Number(values.rounds ?? 4);
 const cats = (values.cat ?? 'clean,typo,unknown,wrongpc').split(',');
 const forms = (values.form ?? 'struct,free').split(',');
+const DEFAULT = indexDir === 'default';
 
 interface Engine { name: string; lookup: (i: AddressIndex, r: SearchRequest) => SearchRecord; index: AddressIndex }
-const buffer = await loadIndexFile(resolve(indexDir));
+const buffer = await loadIndexFile(DEFAULT ? (await cachedIndex('default')).dir : resolve(indexDir));
 async function engineAt(name: string, dir: string): Promise<Engine> {
   const { lookup } = await import(resolve(dir, 'src/engine/lookup/index.ts'));
   const { openIndex } = await import(resolve(dir, 'src/engine/index/index.ts'));
@@ -66,11 +74,37 @@ function cpuPerLookup(e: Engine, qs: SearchRequest[]): number {
   return (c.user + c.system) / n;
 }
 
+/** The query sets: the national mix by form and category, or the eval's suites against the default index. */
+function querySets(): [string, SearchRequest[]][] {
+  const sets: [string, SearchRequest[]][] = [];
+  if (DEFAULT) {
+    // the queries as the eval asks them (recorded while engine A answers them)
+    const e = engines[0]!;
+    const record = (qs: SearchRequest[]) => (i: AddressIndex, q: SearchRequest) => (qs.push(q), e.lookup(i, q));
+    for (const s of heldOutSuites().filter((x) => x.index === 'default')) {
+      const qs: SearchRequest[] = [];
+      runHeldOut(e.index, sample(s.truth(), 1500, 9), record(qs));
+      sets.push([`held-out ${s.name}`, qs]);
+    }
+    const pairs: SearchRequest[] = [];
+    for (const { source, pairs: ps } of postcodePairs()) runPairs(e.index, source, ps, record(pairs));
+    sets.push(['postcode pairs', pairs]);
+    const pelias: SearchRequest[] = [];
+    peliasCases(e.index, record(pelias));
+    sets.push(['pelias', pelias]);
+    sets.push(['all', sets.flatMap(([, qs]) => qs)]);
+    return sets;
+  }
+  for (const form of forms) {
+    const qs = lookupMix(form === 'free');
+    for (const cat of cats) sets.push([`${form} ${cat}`, qs.filter((_, i) => MIX_CATEGORY[i % 10] === cat)]);
+  }
+  return sets;
+}
+
 const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
-for (const form of forms) {
-  const qs = lookupMix(form === 'free');
-  for (const cat of cats) {
-    const sel = qs.filter((_, i) => MIX_CATEGORY[i % 10] === cat);
+for (const [name, sel] of querySets()) {
+  {
     const us: number[][] = [[], []];
     for (let r = 0; r < rounds; r++) {
       // alternate which engine goes first, so neither always runs on a warmer (or busier) slice
@@ -78,7 +112,7 @@ for (const form of forms) {
       for (const k of order) us[k]!.push(cpuPerLookup(engines[k]!, sel));
     }
     const [a, b] = [median(us[0]!), median(us[1]!)];
-    console.log(`${form} ${cat}: A ${a.toFixed(0)} µs, B ${b.toFixed(0)} µs per lookup (CPU, median of ${rounds}; A ${us[0]!.map((x) => x.toFixed(0)).join('/')}, B ${us[1]!.map((x) => x.toFixed(0)).join('/')}); B ${(a / b).toFixed(2)}× A; load ${loadavg()[0]!.toFixed(1)}`);
+    console.log(`${name} (${sel.length}): A ${a.toFixed(0)} µs, B ${b.toFixed(0)} µs per lookup (CPU, median of ${rounds}; A ${us[0]!.map((x) => x.toFixed(0)).join('/')}, B ${us[1]!.map((x) => x.toFixed(0)).join('/')}); B ${(a / b).toFixed(2)}× A; load ${loadavg()[0]!.toFixed(1)}`);
   }
 }
 
