@@ -150,7 +150,7 @@ try {
     // The target's request is one address, the same each time. Real addresses cost the embedded
     // index more (a city-level index: every street query ends at the named place or postcode,
     // after the searches that find no street): the held-out addresses of eval/lookup, as typed in
-    // its four forms, at 10 connections, beside the round's baseline.
+    // its four forms, at 10 connections, beside a baseline run of its own.
     const real = realAddresses();
     if (real.length > 0) {
       const base = await measure('bare fastify, fixed record (beside real addresses)', bare.url + '/address/lines', form(LINES), { connections: 10 });

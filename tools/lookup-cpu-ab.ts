@@ -104,15 +104,13 @@ function querySets(): [string, SearchRequest[]][] {
 
 const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
 for (const [name, sel] of querySets()) {
-  {
-    const us: number[][] = [[], []];
-    for (let r = 0; r < rounds; r++) {
-      // alternate which engine goes first, so neither always runs on a warmer (or busier) slice
-      const order = r % 2 === 0 ? [0, 1] : [1, 0];
-      for (const k of order) us[k]!.push(cpuPerLookup(engines[k]!, sel));
-    }
-    const [a, b] = [median(us[0]!), median(us[1]!)];
-    console.log(`${name} (${sel.length}): A ${a.toFixed(0)} µs, B ${b.toFixed(0)} µs per lookup (CPU, median of ${rounds}; A ${us[0]!.map((x) => x.toFixed(0)).join('/')}, B ${us[1]!.map((x) => x.toFixed(0)).join('/')}); B ${(a / b).toFixed(2)}× A; load ${loadavg()[0]!.toFixed(1)}`);
+  const us: number[][] = [[], []];
+  for (let r = 0; r < rounds; r++) {
+    // alternate which engine goes first, so neither always runs on a warmer (or busier) slice
+    const order = r % 2 === 0 ? [0, 1] : [1, 0];
+    for (const k of order) us[k]!.push(cpuPerLookup(engines[k]!, sel));
   }
+  const [a, b] = [median(us[0]!), median(us[1]!)];
+  console.log(`${name} (${sel.length}): A ${a.toFixed(0)} µs, B ${b.toFixed(0)} µs per lookup (CPU, median of ${rounds}; A ${us[0]!.map((x) => x.toFixed(0)).join('/')}, B ${us[1]!.map((x) => x.toFixed(0)).join('/')}); B ${(a / b).toFixed(2)}× A; load ${loadavg()[0]!.toFixed(1)}`);
 }
 
