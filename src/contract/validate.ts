@@ -104,6 +104,24 @@ export function checkPreferCountry(value: unknown): { value?: string } | Invalid
 }
 
 /**
+ * A request of each op holds every parameter of its table, in the table's order, `undefined` when
+ * absent: every request of an op then has one shape (one hidden class), so that the engines read
+ * its fields at one place each instead of through V8's megamorphic caches (a request built key by
+ * key has a shape per combination of parameters given). Absent stays absent to every reader:
+ * `undefined` is what a missing key reads as, and JSON drops it.
+ */
+const REQUEST_SHAPES: Readonly<Record<Op, Readonly<Record<string, undefined>>>> = {
+  search: shapeOf([...OP_PARAMS.search.map((d) => d.name), PREFER_COUNTRY]),
+  lines: shapeOf(OP_PARAMS.lines.map((d) => d.name)),
+};
+
+function shapeOf(names: string[]): Record<string, undefined> {
+  const o: Record<string, undefined> = {};
+  for (const n of names) o[n] = undefined;
+  return o;
+}
+
+/**
  * Validates one request element of `op` (a single-mode form body, a batch element, a file
  * record or a Kafka message). Unknown keys are ignored; credentials inside an element are ignored.
  * Mandatory parameters are checked first, so a record missing one always answers 428. `defaults`
@@ -119,7 +137,7 @@ export function validateElement<O extends Op>(op: O, raw: unknown, defaults?: El
     const v = raw[def.name];
     if (v === undefined || v === null || v === '') return missing(def.name);
   }
-  const request: Record<string, string | number> = {};
+  const request: Record<string, string | number | undefined> = { ...REQUEST_SHAPES[op] };
   for (const def of defs) {
     const r = checkParam(def, raw[def.name]);
     if ('ok' in r) return r;
