@@ -8,16 +8,28 @@
  * thread passed in workerData, never a copy). A file-batch result's output bytes and per-record
  * summary arrays, and a Kafka results task's values, travel back transferred, not copied.
  */
+import { createRequire } from 'node:module';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { runValidatedTask } from '../src/pool/run-validated.ts';
 import type { PoolTask, ValidatedTask, WorkerState } from '../src/pool/tasks.ts';
 import { FILE_BATCH, type RawTask } from '../src/adapters/file/worker/batch-task.ts';
 import { fileBatchTransferables, runFileBatch } from '../src/adapters/file/worker/run-file-batch.ts';
-import { KAFKA_RESULTS, resultsTransferables, runResultsTask, type ResultsOfTask, type ResultsTask } from '../src/adapters/kafka/results-task.ts';
+import { KAFKA_RESULTS } from '../src/adapters/kafka/results-task-kind.ts';
+import type * as KafkaResults from '../src/adapters/kafka/results-task.ts';
 import { createWorkerState } from '../src/pool/worker-state.ts';
 
 export { createWorkerState };
+
+/**
+ * The Kafka worker's results task, loaded (synchronously) on a thread's first such task: the
+ * threads of a file job or of the HTTP service never load it and Avro with it (about 35 ms of a
+ * thread's start).
+ */
+let kafkaResults: typeof KafkaResults | undefined;
+function kafka(): typeof KafkaResults {
+  return (kafkaResults ??= createRequire(import.meta.url)('../src/adapters/kafka/results-task.ts') as typeof KafkaResults);
+}
 
 /** One task, by kind; also what the pool runs in-process (`threads: 0`), with the same behaviour. */
 export function runTask(state: WorkerState, task: PoolTask): unknown {
@@ -27,7 +39,7 @@ export function runTask(state: WorkerState, task: PoolTask): unknown {
     case FILE_BATCH:
       return runFileBatch(state, task as RawTask);
     case KAFKA_RESULTS:
-      return runResultsTask(state, task as ResultsTask);
+      return kafka().runResultsTask(state, task as KafkaResults.ResultsTask);
     default:
       throw new Error(`unknown pool task kind '${task.kind}'`);
   }
@@ -41,7 +53,7 @@ const state: WorkerState | undefined = isMainThread
 export default function run(task: PoolTask) {
   const result = runTask(state!, task);
   const transfer = task.kind === FILE_BATCH ? fileBatchTransferables(result as never)
-    : task.kind === KAFKA_RESULTS ? resultsTransferables(result as ResultsOfTask) : undefined;
+    : task.kind === KAFKA_RESULTS ? kafka().resultsTransferables(result as KafkaResults.ResultsOfTask) : undefined;
   if (!transfer) return result;
   return Piscina.move({
     [Piscina.transferableSymbol]: transfer,

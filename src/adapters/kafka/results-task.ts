@@ -32,8 +32,9 @@ import { loadSchemas } from './avro/schemas.ts';
 import { resultObject, resultValue, type OutputFormat } from './output-messages.ts';
 import { decodeStreamRecord } from './stream-record.ts';
 
-/** The task kind workers/engine.ts dispatches to runResultsTask. */
-export const KAFKA_RESULTS = 'kafka-results';
+import { KAFKA_RESULTS } from './results-task-kind.ts';
+
+export { KAFKA_RESULTS };
 
 /** The codec of the worker, as a thread makes it again (schemas directory + registry ids). */
 export interface CodecSpec {
