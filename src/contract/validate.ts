@@ -107,8 +107,9 @@ export function checkPreferCountry(value: unknown): { value?: string } | Invalid
  * A request of each op holds every parameter of its table, in the table's order, `undefined` when
  * absent: every request of an op then has one shape (one hidden class), so that the engines read
  * its fields at one place each instead of through V8's megamorphic caches (a request built key by
- * key has a shape per combination of parameters given). Absent stays absent to every reader:
- * `undefined` is what a missing key reads as, and JSON drops it.
+ * key has a shape per combination of parameters given). Absent reads as absent: `undefined` is
+ * what a missing key reads as, and JSON drops it (only `in` and `Object.keys` tell them apart,
+ * and no reader of a request uses them).
  */
 const REQUEST_SHAPES: Readonly<Record<Op, Readonly<Record<string, undefined>>>> = {
   search: shapeOf([...OP_PARAMS.search.map((d) => d.name), PREFER_COUNTRY]),

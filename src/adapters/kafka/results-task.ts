@@ -31,9 +31,9 @@ import { createValueCodec, type RegistryIds, type ValueCodec } from './avro/code
 import { loadSchemas } from './avro/schemas.ts';
 import { resultObject, resultValue, type OutputFormat } from './output-messages.ts';
 import { decodeStreamRecord } from './stream-record.ts';
-
 import { KAFKA_RESULTS } from './results-task-kind.ts';
 
+/** The task kind workers/engine.ts dispatches to runResultsTask. */
 export { KAFKA_RESULTS };
 
 /** The codec of the worker, as a thread makes it again (schemas directory + registry ids). */
