@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { sharedDataPath } from '../src/config/shared-data.ts';
+import { median } from './support/median.ts';
 import { realAddresses } from './support/real-addresses.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -37,12 +38,6 @@ const PG_ONLY = process.env.ADDRFLOW_BENCH_HTTP === 'postgres';
 const ROUNDS = Math.max(1, Number(process.env.ADDRFLOW_BENCH_HTTP_ROUNDS ?? 3));
 /** Seconds of real addresses between their first run and their warm one (ADDRFLOW_BENCH_HTTP_REAL_WARM). */
 const REAL_WARM = Math.max(0, Number(process.env.ADDRFLOW_BENCH_HTTP_REAL_WARM ?? 12));
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' } });
@@ -126,7 +121,8 @@ console.log(`node ${process.version}, ${availableParallelism()} cores (${cpus()[
 const dir = mkdtempSync(join(tmpdir(), 'addrflow-bench-'));
 const db = `sqlite:${join(dir, 'billing.sqlite')}`;
 try {
-  let ratios: { lines: number[]; search: number[] } | undefined;
+  /** Each round's baseline and single-record runs (none: the PostgreSQL run alone). */
+  const rounds: { base: Row; lines: Row; search: Row }[] = [];
   if (!PG_ONLY) {
     const bare = await start([join(ROOT, 'bench', 'support', 'bare-fastify.ts')]);
     const acc = createAccount(db);
@@ -142,13 +138,11 @@ try {
     rows.pop();
     // Rounds: the baseline and both single-record runs in turn, so that each ratio compares runs
     // minutes apart at most; a shared machine moves one 8 s run by 15 % (docs/performance.md).
-    ratios = { lines: [], search: [] };
     for (let round = 1; round <= ROUNDS; round++) {
       const base = await measure(`round ${round}: bare fastify, fixed record (baseline)`, bare.url + '/address/lines', form(LINES), { connections: 10 });
       const lines = await measureServer(`round ${round}: addrflow single lines (SQLite)`, srv.url, '/address/lines', form({ ...cred, ...LINES }), { connections: 10 });
       const search = await measureServer(`round ${round}: addrflow single search (SQLite)`, srv.url, '/address/search', form({ ...cred, ...SEARCH }), { connections: 10 });
-      ratios.lines.push(lines.rps / base.rps);
-      ratios.search.push(search.rps / base.rps);
+      rounds.push({ base, lines, search });
       console.log(`${''.padEnd(44)} round ${round} ratios: lines ${(lines.rps / base.rps).toFixed(3)}, search ${(search.rps / base.rps).toFixed(3)}`);
     }
     // The target's request is one address, the same each time. Real addresses cost the embedded
@@ -211,13 +205,13 @@ try {
   await c.end().catch(() => {});
 
   console.log('');
-  if (ratios) {
-    const med = (name: string) => median(rows.filter((r) => r.name.endsWith(name)).map((r) => r.rps));
-    const p99 = (name: string) => median(rows.filter((r) => r.name.endsWith(name)).map((r) => r.p99));
+  if (rounds.length > 0) {
+    const med = (run: 'base' | 'lines' | 'search', of: 'rps' | 'p99') => median(rounds.map((r) => r[run][of]));
+    const ratios = (run: 'lines' | 'search') => rounds.map((r) => r[run].rps / r.base.rps);
     const all = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(', ');
-    console.log(`medians of ${ROUNDS} rounds: bare fastify ${med('(baseline)').toFixed(0)} req/s, single lines ${med('single lines (SQLite)').toFixed(0)} req/s, single search ${med('single search (SQLite)').toFixed(0)} req/s`);
-    console.log(`ratio single lines / bare fastify:  ${median(ratios.lines).toFixed(3)} (median of the rounds' ratios: ${all(ratios.lines)}), p99 ${p99('single lines (SQLite)')} ms (target ≥ 0.25, p99 ≤ 10 ms)`);
-    console.log(`ratio single search / bare fastify: ${median(ratios.search).toFixed(3)} (median of the rounds' ratios: ${all(ratios.search)}), p99 ${p99('single search (SQLite)')} ms (target ≥ 0.20)`);
+    console.log(`medians of ${ROUNDS} rounds: bare fastify ${med('base', 'rps').toFixed(0)} req/s, single lines ${med('lines', 'rps').toFixed(0)} req/s, single search ${med('search', 'rps').toFixed(0)} req/s`);
+    console.log(`ratio single lines / bare fastify:  ${median(ratios('lines')).toFixed(3)} (median of the rounds' ratios: ${all(ratios('lines'))}), p99 ${med('lines', 'p99')} ms (target ≥ 0.25, p99 ≤ 10 ms)`);
+    console.log(`ratio single search / bare fastify: ${median(ratios('search')).toFixed(3)} (median of the rounds' ratios: ${all(ratios('search'))}), p99 ${med('search', 'p99')} ms (target ≥ 0.20)`);
   }
   const bad = rows.filter((r) => r.non2xx > 0);
   if (bad.length) {

@@ -25,6 +25,7 @@ import type { SearchRecord } from '../src/contract/records.ts';
 import type { SearchRequest } from '../src/contract/requests.ts';
 import { loadIndexFile } from '../src/data/index-file.ts';
 import type { AddressIndex } from '../src/engine/index/index.ts';
+import { median } from '../bench/support/median.ts';
 import { checkoutAt } from './checkout-at.ts';
 import { MIX_CATEGORY, lookupMix } from './lookup-mix.ts';
 import { heldOutSuites, peliasCases, postcodePairs, runHeldOut, runPairs } from '../eval/lookup/fallback-suites.ts';
@@ -102,7 +103,6 @@ function querySets(): [string, SearchRequest[]][] {
   return sets;
 }
 
-const median = (a: number[]) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
 for (const [name, sel] of querySets()) {
   const us: number[][] = [[], []];
   for (let r = 0; r < rounds; r++) {
