@@ -10,10 +10,23 @@
  * row that would live only between them. A settle or a charge that stores an
  * Idempotency-Key answer fills the answer's template with the balance after its debit in the same
  * statement (as `fillAnswer` does: the parts joined by the balance's decimal text).
+ *
+ * Two functions. `addrflow_money_batch` runs the steps one by one: every kind, every case (the
+ * function older servers call too). `addrflow_money_charges` answers the common batch of a busy
+ * server, single records' `charge` steps, with a fixed number of set-based statements whatever the
+ * batch's size, where the loop runs two statements per step; the store sends it a batch of two or
+ * more charges whose ledger ids are all distinct (`batchFunction`), and it hands the batch to the
+ * loop when some account's balance does not cover all of its charges. Its answers and writes are
+ * the loop's (test/billing/postgres-batch-function.test.ts compares them on random batches): when
+ * each account's balance, net of its reservations, covers the sum of its charges' amounts, every
+ * charge in order is covered too (a charge debits at most its amount), so no 402 decision depends
+ * on the order, and the balance after each charge is the balance before the batch less the credits
+ * written by that account's charges up to it.
  */
 import type { LedgerEntry, MoneyStep, MoneyStepResult, SettleOptions } from '../store.ts';
 
-export const BATCH_FUNCTION_SQL = `
+/** The steps one by one, in order: every kind of step, every case. */
+const STEPS_FUNCTION_SQL = `
 CREATE OR REPLACE FUNCTION addrflow_money_batch(steps jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
 DECLARE
   s jsonb;
@@ -113,7 +126,83 @@ END
 $fn$;
 `;
 
-/** The function's argument. */
+/**
+ * `charge` steps only, every ledger id once in the batch (the store sends no other batch here):
+ * when each account's balance covers all of its charges in the batch, the accounts locked in id
+ * order (as two servers' batches must lock them), every ledger row in one INSERT, each account
+ * debited once, each stored answer filled with the balance after its own charge. Otherwise the
+ * steps one by one.
+ */
+const CHARGES_FUNCTION_SQL = `
+CREATE OR REPLACE FUNCTION addrflow_money_charges(steps jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
+DECLARE
+  out jsonb;
+  over boolean;
+BEGIN
+  IF NOT (SELECT count(*) = count(a.id) AND bool_and(a.credits = -1 OR a.credits - a.reserved >= t.amount)
+      FROM (SELECT e->>'account' AS id, sum((e->>'amount')::bigint) AS amount FROM jsonb_array_elements(steps) e GROUP BY 1) t
+      LEFT JOIN (SELECT id, credits, reserved FROM accounts
+        WHERE id IN (SELECT e->>'account' FROM jsonb_array_elements(steps) e) ORDER BY id FOR UPDATE) a USING (id))
+  THEN
+    RETURN addrflow_money_batch(steps);
+  END IF;
+  WITH st AS (
+    SELECT o AS i, e AS s, e->>'account' AS account FROM jsonb_array_elements(steps) WITH ORDINALITY AS x(e, o)
+  ), ent AS (
+    SELECT st.i, t.j, st.account, (st.s->>'exported')::boolean AS exported, t.id, t.fn, t.cr, t.rq, t.tm
+    FROM st, ROWS FROM (jsonb_to_recordset(st.s->'entries') AS (id text, fn text, cr bigint, rq text, tm timestamptz))
+      WITH ORDINALITY AS t(id, fn, cr, rq, tm, j)
+  ), ins AS (
+    INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
+    SELECT id, account, fn, cr, rq, tm, exported FROM ent ORDER BY i, j
+    ON CONFLICT (id) DO NOTHING
+    RETURNING id, credits
+  ), per AS (
+    SELECT st.i, st.s, st.account, count(ins.id) AS written, coalesce(sum(ins.credits), 0) AS total,
+      coalesce(array_agg(ins.id ORDER BY ent.j) FILTER (WHERE ins.id IS NOT NULL), '{}') AS ids
+    FROM st LEFT JOIN ent ON ent.i = st.i LEFT JOIN ins ON ins.id = ent.id
+    GROUP BY st.i, st.s, st.account
+  ), res AS (
+    SELECT per.*, CASE WHEN a.credits = -1 THEN 0 ELSE per.total END AS charged,
+      CASE WHEN a.credits = -1 THEN -1 ELSE a.credits - sum(per.total) OVER (PARTITION BY per.account ORDER BY per.i) END AS credits
+    FROM per JOIN accounts a ON a.id = per.account
+  ), debit AS (
+    UPDATE accounts a SET credits = a.credits - t.total
+    FROM (SELECT account, sum(total) AS total FROM res GROUP BY account) t
+    WHERE a.id = t.account AND a.credits <> -1 AND t.total <> 0
+  ), answered AS (
+    UPDATE idempotency_keys k SET state = 'done', status = (res.s->'answer'->>'status')::integer, content_type = res.s->'answer'->>'type',
+      body = (SELECT string_agg(p.part, res.credits::text ORDER BY p.o) FROM jsonb_array_elements_text(res.s->'answer'->'parts') WITH ORDINALITY AS p(part, o))
+    FROM res WHERE res.s ? 'answer' AND k.account_id = res.account AND k.key = res.s->'answer'->>'key'
+  )
+  SELECT jsonb_agg(jsonb_build_object('credits', credits, 'charged', charged, 'written', written, 'ids', to_jsonb(ids)) ORDER BY i),
+    bool_or(charged > (s->>'amount')::bigint)
+  INTO out, over FROM res;
+  IF over THEN
+    RAISE EXCEPTION 'settle: the credits written exceed a charge''s reservation';
+  END IF;
+  RETURN out;
+END
+$fn$;
+`;
+
+/** Both functions (`init` creates them; CREATE OR REPLACE, so a newer server replaces an older one's). */
+export const BATCH_FUNCTION_SQL = STEPS_FUNCTION_SQL + CHARGES_FUNCTION_SQL;
+
+/** The function that runs `steps` (see the header). */
+export function batchFunction(steps: readonly MoneyStep[]): 'addrflow_money_batch' | 'addrflow_money_charges' {
+  if (steps.length < 2) return 'addrflow_money_batch';
+  const ids = new Set<string>();
+  let entries = 0;
+  for (const s of steps) {
+    if (s.kind !== 'charge') return 'addrflow_money_batch';
+    for (const e of s.entries) ids.add(e.id);
+    entries += s.entries.length;
+  }
+  return ids.size === entries ? 'addrflow_money_charges' : 'addrflow_money_batch';
+}
+
+/** The functions' argument. */
 export function batchArgument(steps: readonly MoneyStep[]): string {
   return JSON.stringify(steps.map((s) => {
     switch (s.kind) {

@@ -19,7 +19,7 @@ import pg from 'pg';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import { MIGRATE_TO_2, SCHEMA_SQL } from './schema.ts';
-import { BATCH_FUNCTION_SQL, batchArgument, batchResults } from './batch-function.ts';
+import { BATCH_FUNCTION_SQL, batchArgument, batchFunction, batchResults } from './batch-function.ts';
 import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
 import {
   SCHEMA_VERSION, UNLIMITED, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
@@ -164,10 +164,11 @@ export class PostgresStore implements BillingStore {
 
   /**
    * The money steps in order, in ONE statement — one transaction, one round trip — calling
-   * `addrflow_money_batch` (batch-function.ts holds their SQL; a step alone is a batch of one).
+   * `addrflow_money_batch`, or `addrflow_money_charges` for a batch of charges (batch-function.ts
+   * holds their SQL; a step alone is a batch of one).
    */
   async batch(steps: readonly MoneyStep[]): Promise<MoneyStepResult[]> {
-    const r = await this.pool.query<{ out: Parameters<typeof batchResults>[1] }>('SELECT addrflow_money_batch($1::jsonb) AS out', [batchArgument(steps)]);
+    const r = await this.pool.query<{ out: Parameters<typeof batchResults>[1] }>(`SELECT ${batchFunction(steps)}($1::jsonb) AS out`, [batchArgument(steps)]);
     return batchResults(steps, r.rows[0]!.out);
   }
 
