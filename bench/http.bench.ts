@@ -5,8 +5,10 @@
  *     10 connections, in rounds with the baseline (bare, lines, search; ADDRFLOW_BENCH_HTTP_ROUNDS,
  *     default 3): each round's ratios, and their medians, are issue 20's measures;
  *   - single `search` on 2,000 real addresses the embedded index does not hold (needs ../shared),
- *     first as a newly started server meets them, then warm (after ADDRFLOW_BENCH_HTTP_REAL_WARM
- *     more seconds of them, default 12: the JIT's optimising of their paths),
+ *     first as a newly started server meets them (after its default warm-up on made-up records,
+ *     `serve --warm-up`; the server has also run the rounds above), then warm (after
+ *     ADDRFLOW_BENCH_HTTP_REAL_WARM more seconds of them, default 12: the JIT's optimising of
+ *     their paths; `node tools/serve-warm-up.ts` measures a new server's first seconds alone),
  *   - then single `search` at 20 and 40 connections (capacity beyond the targets' 10), batches of
  *     5,000 `lines` and `search`; single `lines` on the PostgreSQL store when reachable.
  * Prints requests/s, p50/p99 latency and the ratio of each single-record run to the baseline, and
@@ -151,8 +153,9 @@ try {
     // its four forms, at 10 connections, beside a baseline run of its own.
     // Their first seconds are the JIT's: real addresses take paths the one address never did, and
     // V8 optimises (and re-optimises) them for 10–15 s (about 4 s of compiling on its helper
-    // threads, docs/performance.md), so the run is made twice: as a newly started server meets
-    // them, and after REAL_WARM more seconds of them, as a running service answers them.
+    // threads, docs/performance.md; `serve` now warms up on made-up records before it listens), so
+    // the run is made twice: as a newly started server meets them, and after REAL_WARM more
+    // seconds of them, as a running service answers them.
     const real = realAddresses();
     if (real.length > 0) {
       const bodies = real.map((q) => form({ ...cred, ...q }));

@@ -1,6 +1,6 @@
 /**
  * The engine pool's worker entry point, and the composition root of what a worker does: it
- * dispatches each task by its kind, to the pool's own `validated` task or to the handler an
+ * dispatches each task by its kind, to the pool's own `validated` and `warm-up` tasks or to the handler an
  * adapter registers here (the file job's batches of raw records, the Kafka worker's results). The pool itself imports no
  * adapter; it names this file by URL (src/pool/engine-pool.ts).
  *
@@ -12,7 +12,8 @@ import { createRequire } from 'node:module';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { runValidatedTask } from '../src/pool/run-validated.ts';
-import type { PoolTask, ValidatedTask, WorkerState } from '../src/pool/tasks.ts';
+import type { PoolTask, ValidatedTask, WarmUpTask, WorkerState } from '../src/pool/tasks.ts';
+import { warmUp } from '../src/pool/warm-up.ts';
 import { FILE_BATCH, type RawTask } from '../src/adapters/file/worker/batch-task.ts';
 import { fileBatchTransferables, runFileBatch } from '../src/adapters/file/worker/run-file-batch.ts';
 import { KAFKA_RESULTS } from '../src/adapters/kafka/results-task-kind.ts';
@@ -36,6 +37,8 @@ export function runTask(state: WorkerState, task: PoolTask): unknown {
   switch (task.kind) {
     case 'validated':
       return runValidatedTask(state, task as ValidatedTask);
+    case 'warm-up':
+      return warmUp(state, (task as WarmUpTask).ops, (task as WarmUpTask).ms);
     case FILE_BATCH:
       return runFileBatch(state, task as RawTask);
     case KAFKA_RESULTS:

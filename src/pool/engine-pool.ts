@@ -17,7 +17,8 @@ import type { Outcome } from '../engine/process.ts';
 import type { ValidElement } from '../contract/validate.ts';
 import { splitRanges } from './split.ts';
 import { ENGINE_WORKER_RESOURCE_LIMITS } from './worker-limits.ts';
-import type { ElementsResult, PoolTask, ValidatedTask, WorkerState } from './tasks.ts';
+import type { ElementsResult, PoolTask, ValidatedTask, WarmUpTask, WorkerState } from './tasks.ts';
+import type { WarmedUp } from './warm-up.ts';
 
 export interface EnginePoolOptions {
   /** Worker threads. 0 runs in-process on the calling thread (tests, tiny jobs). Default: cores. */
@@ -89,6 +90,16 @@ export class EnginePool {
     };
     if (ranges.length === 1) return one(0, elements.length);
     return (await Promise.all(ranges.map(([from, to]) => one(from, to)))).flat();
+  }
+
+  /**
+   * Every thread runs made-up records of `ops` for `ms` (warm-up.ts), discarding them: one task
+   * per thread, sent together, so that each idle thread takes one. Answers the records run.
+   */
+  async warmUp(ops: Op[], ms: number): Promise<WarmedUp> {
+    const task: WarmUpTask = { kind: 'warm-up', ops, ms };
+    const done = await Promise.all(Array.from({ length: Math.max(1, this.threads) }, () => this.run<WarmedUp>(task)));
+    return { records: done.reduce((n, d) => n + d.records, 0), ms: Math.max(...done.map((d) => d.ms)) };
   }
 
   /**

@@ -2,7 +2,7 @@
  * The messages between the pool (main thread) and its worker threads. Plain data only: they are
  * structured-cloned across the thread boundary, and large byte buffers are transferred.
  *
- * The pool knows one task of its own, `validated`; any other kind (a file job's batch of raw
+ * The pool knows two tasks of its own, `validated` and `warm-up`; any other kind (a file job's batch of raw
  * records) is defined by the adapter that sends it and dispatched by the worker's composition
  * root, workers/engine.ts: the pool carries it without knowing what is inside.
  */
@@ -20,6 +20,13 @@ export interface ValidatedTask extends PoolTask {
   kind: 'validated';
   op: Op;
   elements: ValidElement[];
+}
+
+/** Made-up records run for `ms` and discarded, before a server takes requests (warm-up.ts). */
+export interface WarmUpTask extends PoolTask {
+  kind: 'warm-up';
+  ops: Op[];
+  ms: number;
 }
 
 export interface ElementsResult {

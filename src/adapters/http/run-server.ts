@@ -1,8 +1,11 @@
 /**
  * `addrflow serve`, run: the HTTP adapter's start and stop — the index first (an unusable one
- * stops the server before the store opens), the billing store with its sweep of reservations and
- * Idempotency-Key answers a stopped process left (also while running, once per lease), the
- * engine pool, the server; SIGTERM/SIGINT drain the requests in flight, then close pool and store.
+ * stops the server before the store opens), the engine pool, the billing store with its sweep of
+ * reservations and Idempotency-Key answers a stopped process left (also while running, once per
+ * lease), the server; SIGTERM/SIGINT drain the requests in flight, then close pool and store.
+ * Before it listens, every thread that runs the engine warms up on made-up records, all at once
+ * (src/pool/warm-up.ts: the pool's threads, the store's thread, and the event loop's recipient
+ * blocks), so that the first callers do not wait on V8's compiler.
  * The CLI (src/cli/commands/serve.ts) parses the options and calls runServer.
  */
 import { AUTH_CACHE_MS } from '../../billing/auth-cache.ts';
@@ -10,6 +13,7 @@ import { Billing } from '../../billing/billing.ts';
 import { describeDb } from '../../billing/open-store.ts';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { createLogger } from '../../log.ts';
+import { warmUp } from '../../pool/warm-up.ts';
 import { singleRecordWork } from './single-work.ts';
 import { httpRunner } from './inline-runner.ts';
 import { HttpServer } from './server.ts';
@@ -23,9 +27,14 @@ export interface ServerOptions {
   db: string | undefined;
   /** Loads the index (search). */
   loadIndex: () => Promise<SharedArrayBuffer | undefined>;
+  /** How long each engine thread warms up before the server listens (0: not at all). */
+  warmUpMs: number;
   /** The coded start error for a port that cannot be listened on. */
   listenError: (err: unknown) => unknown;
 }
+
+/** The event loop's share of the warm-up: recipient blocks are cheap, and it has requests to take. */
+const INLINE_WARM_UP_MS = 300;
 
 /** Serves until SIGTERM/SIGINT; answers the exit code. */
 export async function runServer(o: ServerOptions): Promise<number> {
@@ -37,8 +46,25 @@ export async function runServer(o: ServerOptions): Promise<number> {
   // authentication are kept ≤ 1 s (docs/http.md, "Accounts"); the store's thread runs a single
   // lookup just before its charge commits: one hop, not two (single-work.ts; ADDRFLOW_HTTP_ONE_HOP=0
   // for the two hops)
-  const work = process.env.ADDRFLOW_HTTP_ONE_HOP === '0' ? {} : { work: singleRecordWork(indexBuffer) };
-  const billing = await Billing.open(o.db, { thread: true, authCacheMs: AUTH_CACHE_MS, ...work });
+  const work = process.env.ADDRFLOW_HTTP_ONE_HOP === '0' ? {} : { work: singleRecordWork(indexBuffer, o.warmUpMs) };
+  // the pool's threads warm up while the store opens (and its thread warms up: single-work.ts)
+  const pool = await EnginePool.create({ ...(o.workers ? { threads: o.workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
+  const started = performance.now();
+  const poolWarm = pool.warmUp(indexBuffer ? ['search', 'lines'] : ['lines'], o.warmUpMs);
+  poolWarm.catch(() => {}); // awaited below; a store that fails to open destroys the pool first
+  let billing: Billing;
+  try {
+    billing = await Billing.open(o.db, { thread: true, authCacheMs: AUTH_CACHE_MS, ...work });
+  } catch (err) {
+    await pool.destroy();
+    throw err;
+  }
+  // the event loop runs single recipient blocks itself (inline-runner.ts)
+  const inline = warmUp({ ctx: {} }, ['lines'], Math.min(o.warmUpMs, INLINE_WARM_UP_MS));
+  const pooled = await poolWarm;
+  if (o.warmUpMs > 0) {
+    log.info({ ms: Math.round(performance.now() - started), poolRecords: pooled.records, inlineRecords: inline.records }, 'engine warmed up on made-up records (none charged)');
+  }
   const sweepStale = async () => {
     const released = await billing.releaseExpired();
     if (released) log.warn({ released }, 'released reservations whose lease expired (left by a stopped process)');
@@ -50,7 +76,6 @@ export async function runServer(o: ServerOptions): Promise<number> {
   // holders renew their leases, so only a dead process's reservations are released.
   const sweeper = setInterval(() => void sweepStale().catch((err) => log.error({ err }, 'stale reservation sweep failed')), billing.leaseMs);
   sweeper.unref();
-  const pool = await EnginePool.create({ ...(o.workers ? { threads: o.workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
   const server = await HttpServer.create({ billing, runner: httpRunner(pool), logger: log, bodyLimit: o.bodyLimit });
   let url: string;
   try {

@@ -17,6 +17,7 @@ import { runValidatedElement } from '../../pool/run-validated.ts';
 import type { WorkerState } from '../../pool/tasks.ts';
 import { ENGINE_WORKER_RESOURCE_LIMITS } from '../../pool/worker-limits.ts';
 import { createWorkerState } from '../../pool/worker-state.ts';
+import { warmUp } from '../../pool/warm-up.ts';
 
 /** One validated record, as api.ts sends it. */
 export interface SingleTask {
@@ -24,13 +25,15 @@ export interface SingleTask {
   element: ValidElement;
 }
 
-/** What `serve` gives the store's thread. */
-export function singleRecordWork(indexBuffer: SharedArrayBuffer | undefined): ThreadWork {
-  return { module: import.meta.url, data: { indexBuffer }, resourceLimits: ENGINE_WORKER_RESOURCE_LIMITS };
+/** What `serve` gives the store's thread; it runs `warmUpMs` of made-up lookups when it starts (warm-up.ts). */
+export function singleRecordWork(indexBuffer: SharedArrayBuffer | undefined, warmUpMs = 0): ThreadWork {
+  return { module: import.meta.url, data: { indexBuffer, warmUpMs }, resourceLimits: ENGINE_WORKER_RESOURCE_LIMITS };
 }
 
-export function createWorkState(data: { indexBuffer?: SharedArrayBuffer }): WorkerState {
-  return createWorkerState(data.indexBuffer);
+export function createWorkState(data: { indexBuffer?: SharedArrayBuffer; warmUpMs?: number }): WorkerState {
+  const state = createWorkerState(data.indexBuffer);
+  if (state.ctx.index) warmUp(state, ['search'], data.warmUpMs ?? 0);
+  return state;
 }
 
 /** The record's outcome (an engine defect is its 500 outcome, as on a pool thread), charged when the engine says so. */

@@ -1,0 +1,70 @@
+/**
+ * Single `lines` through S `addrflow serve` processes sharing one PostgreSQL store (one schema, one
+ * unlimited account), each with its own autocannon at C connections: requests per second in all,
+ * p99 per server, requests per store transaction, and PostgreSQL's CPU per request (every
+ * `postgres` process on this machine, Linux /proc). ROOT is the checkout whose bin/addrflow.ts
+ * runs (a worktree of a base commit for an A/B).
+ *
+ *   node tools/pg-servers.ts [--servers 2] [--connections 20] [--seconds 8] [--root DIR]
+ */
+import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const { values } = parseArgs({ options: { servers: { type: 'string' }, connections: { type: 'string' }, seconds: { type: 'string' }, root: { type: 'string' } } });
+const servers = Number(values.servers ?? 2), connections = Number(values.connections ?? 20), seconds = Number(values.seconds ?? 8);
+const root = resolve(values.root ?? '.');
+const BIN = join(root, 'bin', 'addrflow.ts');
+const PG_URL = process.env.ADDRFLOW_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+const url = new URL(PG_URL);
+const schema = `pg_servers_${process.pid}`;
+url.searchParams.set('schema', schema);
+
+const acc = JSON.parse(spawnSync(process.execPath, [BIN, 'accounts', 'create', '--unlimited', '--agree', 'search,lines', '--db', url.toString()], { encoding: 'utf8' }).stdout) as { license: string; guid: string };
+const children: ChildProcess[] = [];
+const bases: string[] = [];
+try {
+  for (let i = 0; i < servers; i++) {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', url.toString(), '--workers', '1'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' } });
+    children.push(child);
+    bases.push(await new Promise<string>((res, rej) => {
+      let out = '';
+      child.stdout!.on('data', (d) => { out += d; const m = /\{"listening":"([^"]+)"\}/.exec(out); if (m) res(m[1]!); });
+      child.once('exit', (code) => rej(new Error(`serve exited ${code}`)));
+    }));
+  }
+  const body = new URLSearchParams({ license: acc.license, guid: acc.guid, countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' }).toString();
+  const load = (s: number) => Promise.all(bases.map((b) => autocannon({ url: b + '/address/lines', method: 'POST', connections, duration: s, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })));
+  const pgCpuMs = () => execSync('pgrep -x postgres').toString().trim().split('\n').reduce((sum, pid) => {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return sum + (Number(f[11]) + Number(f[12])) * 10;
+    } catch { return sum; } // a backend that ended meanwhile
+  }, 0);
+  const commits = async () => {
+    let n = 0, steps = 0;
+    for (const b of bases) {
+      const text = await (await fetch(b + '/metrics')).text();
+      n += Number(/^addrflow_billing_steps_per_transaction_count (\S+)$/m.exec(text)?.[1] ?? 0);
+      steps += Number(/^addrflow_billing_steps_per_transaction_sum (\S+)$/m.exec(text)?.[1] ?? 0);
+    }
+    return { n, steps };
+  };
+  await load(3); // warm-up
+  const cpu0 = pgCpuMs(), c0 = await commits();
+  const runs = await load(seconds);
+  const cpu1 = pgCpuMs(), c1 = await commits();
+  const requests = runs.reduce((n, r) => n + r.requests.total, 0);
+  console.log(`${root}: ${servers} servers × ${connections} connections: ${(requests / seconds).toFixed(0)} req/s, p99 ${runs.map((r) => r.latency.p99).join(' / ')} ms, `
+    + `${((c1.steps - c0.steps) / (c1.n - c0.n)).toFixed(1)} requests per transaction, PostgreSQL ${(((cpu1 - cpu0) * 1000) / requests).toFixed(0)} µs of CPU per request`);
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await c.end();
+}
