@@ -20,7 +20,7 @@ const root = resolve(values.root ?? '.');
 const BIN = join(root, 'bin', 'addrflow.ts');
 const PG_URL = process.env.ADDRFLOW_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const url = new URL(PG_URL);
-const schema = `pg_servers_${process.pid}`;
+const schema = `servers_ab_${process.pid}`;
 url.searchParams.set('schema', schema);
 
 const acc = JSON.parse(spawnSync(process.execPath, [BIN, 'accounts', 'create', '--unlimited', '--agree', 'search,lines', '--db', url.toString()], { encoding: 'utf8' }).stdout) as { license: string; guid: string };

@@ -26,9 +26,10 @@ const entry = (account: string, id: string, credits: number): LedgerEntry =>
 
 describe('batchFunction: which function a batch goes to', () => {
   const e = (id: string) => entry('a', id, 1);
-  it('sends two or more charges with distinct ledger ids to addrflow_money_charges, every other batch to the loop', () => {
+  it('sends three or more charges with distinct ledger ids to addrflow_money_charges, every other batch to the loop', () => {
     expect(batchFunction([charge('a', 1, [e('1')]), charge('a', 1, [e('2')]), charge('a', 1, [])])).toBe('addrflow_money_charges');
     expect(batchFunction([charge('a', 1, [e('1')])])).toBe('addrflow_money_batch');
+    expect(batchFunction([charge('a', 1, [e('1')]), charge('a', 1, [e('2')])])).toBe('addrflow_money_batch');
     expect(batchFunction([charge('a', 1, [e('1')]), charge('b', 1, [e('1')])])).toBe('addrflow_money_batch');
     expect(batchFunction([charge('a', 1, [e('1')]), { kind: 'release', reservationId: 'r' }])).toBe('addrflow_money_batch');
   });
@@ -89,7 +90,7 @@ const up = await postgresReachable();
       // credits bought now and then, so that the small accounts go on being covered as well as not
       if (b % 25 === 0) for (const c of clients) await c.query(`UPDATE accounts SET credits = credits + 8 WHERE id IN ('mid', 'poor', 'broke')`);
       const steps: MoneyStep[] = [];
-      const n = 2 + rnd(8);
+      const n = 3 + rnd(8);
       for (let i = 0; i < n; i++) {
         const account = rnd(12) === 0 ? 'missing' : ACCOUNTS[rnd(ACCOUNTS.length)]![0];
         const amount = 1 + rnd(3);

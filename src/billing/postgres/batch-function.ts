@@ -14,8 +14,8 @@
  * Two functions. `addrflow_money_batch` runs the steps one by one: every kind, every case (the
  * function older servers call too). `addrflow_money_charges` answers the common batch of a busy
  * server, single records' `charge` steps, with a fixed number of set-based statements whatever the
- * batch's size, where the loop runs two statements per step; the store sends it a batch of two or
- * more charges whose ledger ids are all distinct (`batchFunction`), and it hands the batch to the
+ * batch's size, where the loop runs two statements per step; the store sends it a batch of three
+ * or more charges whose ledger ids are all distinct (`batchFunction`), and it hands the batch to the
  * loop when some account's balance does not cover all of its charges. Its answers and writes are
  * the loop's (test/billing/postgres-batch-function.test.ts compares them on random batches): when
  * each account's balance, net of its reservations, covers the sum of its charges' amounts, every
@@ -189,9 +189,15 @@ $fn$;
 /** Both functions (`init` creates them; CREATE OR REPLACE, so a newer server replaces an older one's). */
 export const BATCH_FUNCTION_SQL = STEPS_FUNCTION_SQL + CHARGES_FUNCTION_SQL;
 
+/**
+ * The smallest batch of charges sent to the set-based function: its fixed statements cost more
+ * than the loop's two per step below three steps (`node tools/pg-money-ab.ts`).
+ */
+const SET_BASED_FROM = 3;
+
 /** The function that runs `steps` (see the header). */
 export function batchFunction(steps: readonly MoneyStep[]): 'addrflow_money_batch' | 'addrflow_money_charges' {
-  if (steps.length < 2) return 'addrflow_money_batch';
+  if (steps.length < SET_BASED_FROM) return 'addrflow_money_batch';
   const ids = new Set<string>();
   let entries = 0;
   for (const s of steps) {
