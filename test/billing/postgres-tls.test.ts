@@ -118,6 +118,8 @@ describe.skipIf(!AVAILABLE)(title, () => {
       [{ sslmode: 'verify-ca', sslrootcert: 'system' }, /sslrootcert=system needs sslmode=verify-full/],
       [{ sslmode: 'bogus' }, /unknown sslmode 'bogus'/],
       [{ ssl: 'true' }, /use sslmode=/],
+      [{ schema: 'Bad-Name' }, /invalid schema name 'Bad-Name'/],
+      [{ schema: 'pg_bench' }, /invalid schema name 'pg_bench': PostgreSQL reserves names that start with pg_/],
     ];
     for (const [params, msg] of bad) {
       let err: unknown;

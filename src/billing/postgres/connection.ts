@@ -111,6 +111,7 @@ export function pgConnection(url: string, opts: { max?: number; timeoutMs?: numb
   const schema = u.searchParams.get('schema') ?? undefined;
   u.searchParams.delete('schema');
   if (schema !== undefined && !IDENT.test(schema)) throw new PgUrlError(`invalid schema name '${schema}'`);
+  if (schema?.startsWith('pg_')) throw new PgUrlError(`invalid schema name '${schema}': PostgreSQL reserves names that start with pg_`);
   const p = (k: string, env: string): string | undefined => u.searchParams.get(k) ?? (process.env[env] || undefined);
   if (u.searchParams.has('ssl') && !u.searchParams.has('sslmode')) {
     throw new PgUrlError("use sslmode=require|verify-ca|verify-full instead of 'ssl=' in the database URL");
