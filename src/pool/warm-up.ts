@@ -6,10 +6,10 @@
  * answers and a p99 half again as high, right after every deploy.
  *
  * Nothing is charged and nothing is shown: the records never reach billing or a caller. They are
- * made from the index (so a national index warms its own paths): for an even sample of its place
- * and postcode documents, an address in the four forms people write (every field, free text, no
- * postcode, no town), its street named after another place and missing from the index as a
- * real caller's often is; and a recipient block for the same address, to its own country and
+ * made from the index (so a national index warms its own paths): for an even sample of its
+ * documents that name a town, an address there in the four forms people write (every field, free
+ * text, no postcode, no town), its street named after another place and missing from the index as
+ * a real caller's often is; and a recipient block for the same address, to its own country and
  * from another.
  */
 import type { Op } from '../contract/params.ts';
@@ -27,7 +27,7 @@ const FALLBACK_PLACES = [['DE', '10115', 'Berlin'], ['FR', '75001', 'Paris'], ['
 
 interface Place { country: string; zip: string; city: string; street: string; housenumber: string }
 
-/** The made-up places: an even sample of the index's place and postcode documents. */
+/** The made-up places: an even sample of the index's documents that name a town. */
 function places(index: AddressIndex | undefined): Place[] {
   if (!index || index.docCount === 0) {
     return FALLBACK_PLACES.map(([country, zip, city], k) => ({ country, zip, city, street: `Main ${STREET_WORDS[k]!}`, housenumber: String(k + 1) }));
