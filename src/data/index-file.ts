@@ -150,13 +150,15 @@ export async function buildDefaultIndex(): Promise<Uint8Array> {
 /**
  * The embedded default index: the default layer (GeoNames places and postcodes of the 34
  * destinations, assets/default-layer). Built on first use into
- * .cache/default-index-v<format><build>-layer-<hash of the layer file>/ and read from there afterwards.
+ * .cache/default-index-v<format><build>-layer-<hash of the layer file>/ and read from there afterwards;
+ * `onBuild` is told before a build (several seconds), so that a caller can say why it waits.
  */
-export async function loadDefaultIndex(): Promise<SharedArrayBuffer> {
+export async function loadDefaultIndex(onBuild?: (dir: string) => void): Promise<SharedArrayBuffer> {
   const dir = defaultIndexDir();
   try {
     return await loadIndexFile(dir);
   } catch {
+    onBuild?.(dir);
     const bytes = await buildDefaultIndex();
     try {
       await writeIndexDir(dir, bytes);
