@@ -99,7 +99,8 @@ export class EnginePool {
   async warmUp(ops: Op[], ms: number): Promise<WarmedUp> {
     const task: WarmUpTask = { kind: 'warm-up', ops, ms };
     const done = await Promise.all(Array.from({ length: Math.max(1, this.threads) }, () => this.run<WarmedUp>(task)));
-    return { records: done.reduce((n, d) => n + d.records, 0), ms: Math.max(...done.map((d) => d.ms)) };
+    const failed = done.find((d) => d.failed)?.failed;
+    return { records: done.reduce((n, d) => n + d.records, 0), ms: Math.max(...done.map((d) => d.ms)), ...(failed ? { failed } : {}) };
   }
 
   /**

@@ -40,4 +40,11 @@ describe('warmUp', () => {
     expect(done.ms).toBeLessThan(300 + 2000);
     expect(warmUp({ ctx: {} }, ['lines'], 50).records).toBeGreaterThan(0);
   });
+
+  it('never throws: a defect in making the records ends the warm-up with its reason, and the server starts all the same', () => {
+    const broken = { ctx: { index: { docCount: 10 } as unknown as NonNullable<typeof state.ctx.index> } };
+    const done = warmUp(broken, ['search'], 100);
+    expect(done.records).toBe(0);
+    expect(done.failed).toMatch(/\S/);
+  });
 });

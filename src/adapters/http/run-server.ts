@@ -65,6 +65,8 @@ export async function runServer(o: ServerOptions): Promise<number> {
   if (o.warmUpMs > 0) {
     log.info({ ms: Math.round(performance.now() - started), poolRecords: pooled.records, inlineRecords: inline.records }, 'engine warmed up on made-up records (none charged)');
   }
+  const failed = pooled.failed ?? inline.failed;
+  if (failed) log.warn({ failed }, 'the warm-up stopped early; serving all the same');
   const sweepStale = async () => {
     const released = await billing.releaseExpired();
     if (released) log.warn({ released }, 'released reservations whose lease expired (left by a stopped process)');
