@@ -25,7 +25,23 @@ const STREET_WORDS = ['Street', 'Straße', 'rue', 'vej', 'katu', 'Road'];
 /** Countries of the recipient blocks when no index gives places. */
 const FALLBACK_PLACES = [['DE', '10115', 'Berlin'], ['FR', '75001', 'Paris'], ['US', '10001', 'New York NY'], ['GB', 'SW1A 1AA', 'London']] as const;
 
-interface Place { country: string; zip: string; city: string; street: string; housenumber: string }
+export interface Place { country: string; zip: string; city: string; street: string; housenumber: string }
+
+/**
+ * The names the made-up streets take: an even sample of the index's place documents (a postcode
+ * document's "name" is its code), at most SAMPLE_DOCS of them whatever the index's size.
+ */
+function placeNames(index: AddressIndex): string[] {
+  const kinds = index.c.docKind;
+  let places = 0;
+  for (let d = 0; d < index.docCount; d++) if (kinds[d] === DOC_PLACE) places++;
+  const every = Math.max(1, Math.floor(places / SAMPLE_DOCS));
+  const names: string[] = [];
+  for (let d = 0, seen = 0; d < index.docCount && names.length < SAMPLE_DOCS; d++) {
+    if (kinds[d] === DOC_PLACE && seen++ % every === 0) names.push(index.str(index.c.docName[d]!));
+  }
+  return names;
+}
 
 /** The made-up places: an even sample of the index's documents that name a town. */
 function places(index: AddressIndex | undefined): Place[] {
@@ -33,15 +49,13 @@ function places(index: AddressIndex | undefined): Place[] {
     return FALLBACK_PLACES.map(([country, zip, city], k) => ({ country, zip, city, street: `Main ${STREET_WORDS[k]!}`, housenumber: String(k + 1) }));
   }
   const c = index.c;
-  // the streets are named after places (a postcode document's "name" is its code)
-  const placeDocs: number[] = [];
-  for (let d = 0; d < index.docCount; d++) if (c.docKind[d] === DOC_PLACE) placeDocs.push(d);
+  const names = placeNames(index);
   const out: Place[] = [];
   const step = Math.max(1, Math.floor(index.docCount / SAMPLE_DOCS));
   for (let d = 0, k = 0; d < index.docCount && out.length < SAMPLE_DOCS; d += step, k++) {
     const city = index.str(c.docCity[d]!) || (c.docKind[d] === DOC_STREET ? '' : index.str(c.docName[d]!));
     if (!city) continue;
-    const other = placeDocs.length > 0 ? index.str(c.docName[placeDocs[(k * 7919 + 13) % placeDocs.length]!]!) : 'Main';
+    const other = names.length > 0 ? names[(k * 7919 + 13) % names.length]! : 'Main';
     out.push({
       country: index.str(c.docCountry[d]!), zip: index.str(c.docPostcode[d]!), city,
       street: `${other} ${STREET_WORDS[k % STREET_WORDS.length]!}`, housenumber: String(1 + (k % 97)),
@@ -51,13 +65,13 @@ function places(index: AddressIndex | undefined): Place[] {
 }
 
 /**
- * The raw requests of `op` for the places, validated as an entrance validates them (the invalid
+ * The raw requests of `op` for the places (`made`: the index's, made again unless given), validated as an entrance validates them (the invalid
  * are left out); no lookups without an index.
  */
-export function warmUpElements(index: AddressIndex | undefined, op: Op): ValidElement[] {
+export function warmUpElements(index: AddressIndex | undefined, op: Op, made: readonly Place[] = places(index)): ValidElement[] {
   if (op === 'search' && !index) return [];
   const raws: Record<string, string>[] = [];
-  for (const p of places(index)) {
+  for (const p of made) {
     if (op === 'search') {
       raws.push(
         { street: p.street, housenumber: p.housenumber, zip: p.zip, city: p.city, country: p.country },
@@ -99,7 +113,9 @@ export function warmUp(state: WorkerState, ops: readonly Op[], ms: number): Warm
   const done = (failed?: unknown): WarmedUp => ({ records, ms: Math.round(performance.now() - start), ...(failed === undefined ? {} : { failed: String((failed as Error)?.message ?? failed) }) });
   if (ms <= 0) return { records: 0, ms: 0 };
   try {
-    const lists = ops.map((op) => ({ op, elements: warmUpElements(state.ctx.index, op), next: 0 })).filter((l) => l.elements.length > 0);
+    // (the places once, for every op)
+    const made = places(state.ctx.index);
+    const lists = ops.map((op) => ({ op, elements: warmUpElements(state.ctx.index, op, made), next: 0 })).filter((l) => l.elements.length > 0);
     while (lists.length > 0 && performance.now() - start < ms) {
       for (const l of lists) {
         for (let k = 0; k < CHUNK; k++, l.next = (l.next + 1) % l.elements.length) runValidatedElement(state, l.op, l.elements[l.next]!);

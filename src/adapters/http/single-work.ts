@@ -32,7 +32,7 @@ export function singleRecordWork(indexBuffer: SharedArrayBuffer | undefined, war
 
 export function createWorkState(data: { indexBuffer?: SharedArrayBuffer; warmUpMs?: number }): WorkerState {
   const state = createWorkerState(data.indexBuffer);
-  if (state.ctx.index) warmUp(state, ['search'], data.warmUpMs ?? 0);
+  warmUp(state, ['search'], data.warmUpMs ?? 0);
   return state;
 }
 
