@@ -20,7 +20,6 @@
  *   npm run bench -- http            (ADDRFLOW_BENCH_SECONDS=N to change the run length, default 8;
  *                                     ADDRFLOW_BENCH_HTTP=postgres runs the PostgreSQL run only)
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +29,7 @@ import pg from 'pg';
 import { sharedDataPath } from '../src/config/shared-data.ts';
 import { median } from './support/median.ts';
 import { realAddresses } from './support/real-addresses.ts';
+import { createUnlimitedAccount, startServer, stopServer } from './support/serve-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'addrflow.ts');
@@ -40,34 +40,6 @@ const PG_ONLY = process.env.ADDRFLOW_BENCH_HTTP === 'postgres';
 const ROUNDS = Math.max(1, Number(process.env.ADDRFLOW_BENCH_HTTP_ROUNDS ?? 3));
 /** Seconds of real addresses between their first run and their warm one (ADDRFLOW_BENCH_HTTP_REAL_WARM). */
 const REAL_WARM = Math.max(0, Number(process.env.ADDRFLOW_BENCH_HTTP_REAL_WARM ?? 12));
-
-function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' } });
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /\{"listening":"([^"]+)"\}/.exec(out);
-      if (m) resolve({ child, url: m[1]! });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
-}
-
-function createAccount(db: string): { license: string; guid: string } {
-  const r = spawnSync(process.execPath, [BIN, 'accounts', 'create', '--unlimited', '--agree', 'search,lines', '--db', db], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return JSON.parse(r.stdout);
-}
 
 interface Row { name: string; rps: number; p50: number; p99: number; records: number; non2xx: number }
 const rows: Row[] = [];
@@ -126,9 +98,9 @@ try {
   /** Each round's baseline and single-record runs (none: the PostgreSQL run alone). */
   const rounds: { base: Row; lines: Row; search: Row }[] = [];
   if (!PG_ONLY) {
-    const bare = await start([join(ROOT, 'bench', 'support', 'bare-fastify.ts')]);
-    const acc = createAccount(db);
-    const srv = await start([BIN, 'serve', '--port', '0', '--db', db, '--workers', WORKERS]);
+    const bare = await startServer([join(ROOT, 'bench', 'support', 'bare-fastify.ts')]);
+    const acc = createUnlimitedAccount(BIN, db);
+    const srv = await startServer([BIN, 'serve', '--port', '0', '--db', db, '--workers', WORKERS]);
     const cred = { license: acc.license, guid: acc.guid };
     // Warm-up (JIT, index pages, SQLite cache), both operations: a lookup's code is optimised on
     // the thread that runs it (the store's, as serve runs single lookups on SQLite) only under load.
@@ -169,7 +141,7 @@ try {
     } else {
       console.log(`single search on real addresses skipped: no ${sharedDataPath()} (held-out addresses of eval/lookup)`);
     }
-    await stop(bare.child);
+    await stopServer(bare.child);
     // Beyond the target's 10 connections: single search with more callers at once. At 10 each
     // request waits for the lookups of the batch before its own; more callers fill the pipeline
     // (the server's capacity rather than its latency).
@@ -180,7 +152,7 @@ try {
     const sb = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ ...SEARCH, housenumber: String((i % 200) + 1) })));
     await measureServer('addrflow batch 5,000 lines (SQLite)', srv.url, '/address/lines', form({ ...cred, batch: lb }), { connections: 2, records: 5000 });
     await measureServer('addrflow batch 5,000 search (SQLite)', srv.url, '/address/search', form({ ...cred, batch: sb }), { connections: 2, records: 5000 });
-    await stop(srv.child);
+    await stopServer(srv.child);
   }
 
   // PostgreSQL store, when reachable.
@@ -192,13 +164,13 @@ try {
     const u = new URL(PG_URL);
     u.searchParams.set('schema', schema);
     try {
-      const pacc = createAccount(u.toString());
-      const psrv = await start([BIN, 'serve', '--port', '0', '--db', u.toString(), '--workers', WORKERS]);
+      const pacc = createUnlimitedAccount(BIN, u.toString());
+      const psrv = await startServer([BIN, 'serve', '--port', '0', '--db', u.toString(), '--workers', WORKERS]);
       const pcred = { license: pacc.license, guid: pacc.guid };
       await measure('(warm-up) single lines (PostgreSQL)', psrv.url + '/address/lines', form({ ...pcred, ...LINES }), { connections: 10, seconds: 2 });
       rows.pop();
       await measureServer('addrflow single lines (PostgreSQL)', psrv.url, '/address/lines', form({ ...pcred, ...LINES }), { connections: 10 });
-      await stop(psrv.child);
+      await stopServer(psrv.child);
     } finally {
       await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     }

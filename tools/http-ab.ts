@@ -14,12 +14,12 @@
  *                                                                 WARM=N: N s of warm-up, default 2;
  *                                                                 RATE=N: N requests/s offered, default as fast as answered)
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { realAddresses } from '../bench/support/real-addresses.ts';
+import { createUnlimitedAccount, startServer, stopServer } from '../bench/support/serve-process.ts';
 
 const [op = 'lines', ...rest] = process.argv.slice(2);
 const rounds = Number(rest.find((a) => /^\d+$/.test(a)) ?? 3);
@@ -41,20 +41,8 @@ async function measure(root: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'addrflow-http-ab-'));
   const db = `sqlite:${join(dir, 'billing.sqlite')}`;
   try {
-    const created = spawnSync(process.execPath, [bin, 'accounts', 'create', '--unlimited', '--agree', 'search,lines', '--db', db], { encoding: 'utf8' });
-    if (created.status !== 0) throw new Error(created.stderr);
-    const acc = JSON.parse(created.stdout) as { license: string; guid: string };
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--workers', process.env.W ?? '1'],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' } });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d) => {
-        out += d;
-        const m = /"listening":"([^"]+)"/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
+    const acc = createUnlimitedAccount(bin, db);
+    const { child, url } = await startServer([bin, 'serve', '--port', '0', '--db', db, '--workers', process.env.W ?? '1'], { stderr: 'inherit' });
     const form = (q: Record<string, string>) => new URLSearchParams({ ...acc, ...q }).toString();
     const body = form(op === 'lines' ? LINES : SEARCH);
     const path = op === 'lines' ? 'lines' : 'search';
@@ -68,9 +56,7 @@ async function measure(root: string): Promise<string> {
     const before = threadCpu(child.pid!);
     const r = await autocannon({ ...opts, duration: 6 });
     const after = threadCpu(child.pid!);
-    const exited = new Promise((res) => child.once('exit', res));
-    child.kill('SIGTERM');
-    await exited;
+    await stopServer(child);
     return `${r.requests.average.toFixed(0)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  CPU µs/request ${cpuPerRequest(before, after, r.requests.total)}${r.non2xx ? `  NON-2XX ${r.non2xx}` : ''}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });

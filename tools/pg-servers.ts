@@ -7,12 +7,13 @@
  *
  *   node tools/pg-servers.ts [--servers 2] [--connections 20] [--seconds 8] [--root DIR]
  */
-import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { createUnlimitedAccount, startServer, stopServer } from '../bench/support/serve-process.ts';
 
 const { values } = parseArgs({ options: { servers: { type: 'string' }, connections: { type: 'string' }, seconds: { type: 'string' }, root: { type: 'string' } } });
 const servers = Number(values.servers ?? 2), connections = Number(values.connections ?? 20), seconds = Number(values.seconds ?? 8);
@@ -23,18 +24,14 @@ const url = new URL(PG_URL);
 const schema = `servers_ab_${process.pid}`;
 url.searchParams.set('schema', schema);
 
-const acc = JSON.parse(spawnSync(process.execPath, [BIN, 'accounts', 'create', '--unlimited', '--agree', 'search,lines', '--db', url.toString()], { encoding: 'utf8' }).stdout) as { license: string; guid: string };
+const acc = createUnlimitedAccount(BIN, url.toString());
 const children: ChildProcess[] = [];
 const bases: string[] = [];
 try {
   for (let i = 0; i < servers; i++) {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', url.toString(), '--workers', '1'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' } });
-    children.push(child);
-    bases.push(await new Promise<string>((res, rej) => {
-      let out = '';
-      child.stdout!.on('data', (d) => { out += d; const m = /\{"listening":"([^"]+)"\}/.exec(out); if (m) res(m[1]!); });
-      child.once('exit', (code) => rej(new Error(`serve exited ${code}`)));
-    }));
+    const served = await startServer([BIN, 'serve', '--port', '0', '--db', url.toString(), '--workers', '1'], { stderr: 'inherit' });
+    children.push(served.child);
+    bases.push(served.url);
   }
   const body = new URLSearchParams({ license: acc.license, guid: acc.guid, countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' }).toString();
   const load = (s: number) => Promise.all(bases.map((b) => autocannon({ url: b + '/address/lines', method: 'POST', connections, duration: s, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })));
@@ -61,8 +58,7 @@ try {
   console.log(`${root}: ${servers} servers × ${connections} connections: ${(requests / seconds).toFixed(0)} req/s, p99 ${runs.map((r) => r.latency.p99).join(' / ')} ms, `
     + `${((c1.steps - c0.steps) / (c1.n - c0.n)).toFixed(1)} requests per transaction, PostgreSQL ${(((cpu1 - cpu0) * 1000) / requests).toFixed(0)} µs of CPU per request`);
 } finally {
-  for (const c of children) c.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+  await Promise.all(children.map(stopServer));
   const c = new pg.Client({ connectionString: PG_URL });
   await c.connect();
   await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -6,13 +6,13 @@
  *
  *   node tools/serve-warm-up.ts [--warm-up 2] [--root DIR]
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { realAddresses } from '../bench/support/real-addresses.ts';
+import { createUnlimitedAccount, startServer, stopServer } from '../bench/support/serve-process.ts';
 
 const { values } = parseArgs({ options: { 'warm-up': { type: 'string' }, root: { type: 'string' } } });
 const warmUp = values['warm-up'] ?? '2';
@@ -25,14 +25,9 @@ if (real.length === 0) {
 const dir = mkdtempSync(join(tmpdir(), 'addrflow-warm-up-'));
 const db = `sqlite:${join(dir, 'billing.sqlite')}`;
 try {
-  const acc = JSON.parse(spawnSync(process.execPath, [BIN, 'accounts', 'create', '--unlimited', '--agree', 'search,lines', '--db', db], { encoding: 'utf8' }).stdout) as { license: string; guid: string };
+  const acc = createUnlimitedAccount(BIN, db);
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--workers', '1', '--warm-up', warmUp], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ADDRFLOW_LOG_LEVEL: 'warn' } });
-  const base = await new Promise<string>((res, rej) => {
-    let out = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /\{"listening":"([^"]+)"\}/.exec(out); if (m) res(m[1]!); });
-    child.once('exit', (code) => rej(new Error(`serve exited ${code}`)));
-  });
+  const { child, url: base } = await startServer([BIN, 'serve', '--port', '0', '--db', db, '--workers', '1', '--warm-up', warmUp], { stderr: 'inherit' });
   const listened = (performance.now() - t0) / 1000;
   const headers = { 'content-type': 'application/x-www-form-urlencoded' };
   const requests = real.map((q) => ({ method: 'POST' as const, headers, body: new URLSearchParams({ license: acc.license, guid: acc.guid, ...q }).toString() }));
@@ -42,8 +37,7 @@ try {
     windows.push(`${w * 4}–${w * 4 + 4} s: ${r.requests.average.toFixed(0)} req/s, p99 ${r.latency.p99} ms`);
   }
   console.log(`--warm-up ${warmUp}: listening after ${listened.toFixed(1)} s; ${windows.join('; ')}`);
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  await stopServer(child);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
