@@ -10,13 +10,13 @@
  * machine: /proc must show its backend); a fresh schema, dropped at the end. --credits -1
  * (default) charges an unlimited account, as the HTTP bench does.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { PostgresStore } from '../src/billing/postgres/store.ts';
 import { batchArgument, batchFunction } from '../src/billing/postgres/batch-function.ts';
 import type { MoneyStep } from '../src/billing/store.ts';
 import { median } from '../bench/support/median.ts';
+import { processCpu } from '../bench/support/thread-cpu.ts';
 
 const { values } = parseArgs({ options: { sizes: { type: 'string' }, calls: { type: 'string' }, rounds: { type: 'string' }, credits: { type: 'string' } } });
 const sizes = (values.sizes ?? '1,2,5,10,20').split(',').map(Number);
@@ -36,10 +36,7 @@ await c.connect();
 try {
   await c.query(`SET search_path = ${schema}`);
   const pid = (await c.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p;
-  const backendCpuMs = () => {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms
-  };
+  const backendCpuMs = () => (processCpu(pid) ?? NaN) * 1000;
   let next = 0;
   const charge = (): MoneyStep => {
     const id = `r${next++}`;

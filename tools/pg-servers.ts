@@ -8,12 +8,12 @@
  *   node tools/pg-servers.ts [--servers 2] [--connections 20] [--seconds 8] [--root DIR]
  */
 import { execSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createUnlimitedAccount, startServer, stopServer } from '../bench/support/serve-process.ts';
+import { processCpu } from '../bench/support/thread-cpu.ts';
 
 const { values } = parseArgs({ options: { servers: { type: 'string' }, connections: { type: 'string' }, seconds: { type: 'string' }, root: { type: 'string' } } });
 const servers = Number(values.servers ?? 2), connections = Number(values.connections ?? 20), seconds = Number(values.seconds ?? 8);
@@ -35,12 +35,8 @@ try {
   }
   const body = new URLSearchParams({ license: acc.license, guid: acc.guid, countrycode: 'DE', sendercountrycode: 'DE', street: 'Hauptstraße', housenumber: '5', zip: '10115', city: 'Berlin' }).toString();
   const load = (s: number) => Promise.all(bases.map((b) => autocannon({ url: b + '/address/lines', method: 'POST', connections, duration: s, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })));
-  const pgCpuMs = () => execSync('pgrep -x postgres').toString().trim().split('\n').reduce((sum, pid) => {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return sum + (Number(f[11]) + Number(f[12])) * 10;
-    } catch { return sum; } // a backend that ended meanwhile
-  }, 0);
+  // (a backend that ended meanwhile counts 0)
+  const pgCpuMs = () => execSync('pgrep -x postgres').toString().trim().split('\n').reduce((sum, pid) => sum + (processCpu(Number(pid)) ?? 0) * 1000, 0);
   const commits = async () => {
     let n = 0, steps = 0;
     for (const b of bases) {
