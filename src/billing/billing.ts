@@ -233,9 +233,9 @@ export class Billing {
     return this.store.unexported(accountId, ids);
   }
 
-  /** The mirror of these rows committed. */
-  markExported(accountId: string, ids: readonly string[]): Promise<void> {
-    return this.store.markExported(accountId, ids);
+  /** The records [from, to) of `scope` were committed with their mirror (BillingStore.markMirrored). */
+  markMirrored(accountId: string, scope: string, from: bigint, to: bigint): Promise<void> {
+    return this.store.markMirrored(accountId, scope, from, to);
   }
 
   // ---- the billing flow ---------------------------------------------------------------------

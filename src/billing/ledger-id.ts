@@ -39,3 +39,53 @@ export function ledgerId(accountId: string, op: Op, job: JobIdentity | string, r
 export function belongsTo(id: string, accountId: string, op: Op): boolean {
   return id.startsWith(`${accountId}/${op}/`);
 }
+
+/** A ledger id's place among its job's mirrored ranges (BillingStore.markMirrored). */
+export interface MirrorPlace {
+  /** The job and the record's leading parts: `<job>/<partition>` for a Kafka record. */
+  scope: string;
+  /** The record's last part, a whole number: a Kafka record's offset. */
+  position: bigint;
+}
+
+/**
+ * Where ledger id `id` of `accountId` sits among the mirrored ranges: its scope (the id without
+ * the account, the function and the record's last part) and position (that last part). A record
+ * whose last part is not a whole number has no place (never in a mirrored range).
+ */
+export function mirrorPlace(id: string, accountId: string): MirrorPlace | undefined {
+  const prefix = `${accountId}/`;
+  if (!id.startsWith(prefix)) return undefined;
+  const afterFunction = id.indexOf('/', prefix.length);
+  const last = id.lastIndexOf('/');
+  if (afterFunction < 0 || last <= afterFunction) return undefined;
+  const position = id.slice(last + 1);
+  if (!/^\d{1,19}$/.test(position)) return undefined;
+  return { scope: id.slice(afterFunction + 1, last), position: BigInt(position) };
+}
+
+/** A mirrored range as the stores keep it: positions [from, to) of a scope. */
+export interface MirroredRange {
+  scope: string;
+  from: bigint;
+  to: bigint;
+}
+
+/** The rows among `rows` (of `accountId`) that no range in `ranges` holds: their mirror never committed. */
+export function outsideMirrored<R extends { id: string }>(rows: readonly R[], accountId: string, ranges: readonly MirroredRange[]): R[] {
+  if (ranges.length === 0) return [...rows];
+  return rows.filter((r) => {
+    const at = mirrorPlace(r.id, accountId);
+    return !at || !ranges.some((g) => g.scope === at.scope && g.from <= at.position && at.position < g.to);
+  });
+}
+
+/** The distinct scopes of `ids` (the ranges a store reads for `unexported`). */
+export function mirrorScopes(ids: readonly string[], accountId: string): string[] {
+  const scopes = new Set<string>();
+  for (const id of ids) {
+    const at = mirrorPlace(id, accountId);
+    if (at) scopes.add(at.scope);
+  }
+  return [...scopes];
+}

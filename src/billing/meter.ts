@@ -303,21 +303,20 @@ export class Meter {
     };
   }
 
-  /** The mirror of these rows committed (see SettleOpts.exportLater). */
-  markExported(entries: readonly LedgerEntry[]): Promise<void> {
-    return this.billing.markExported(this.accountId, entries.map((e) => e.id));
-  }
-
   /**
-   * `markExported` without waiting for it (best effort: a row left unmarked is mirrored again only
-   * if its record is read again); `exportsDone` and `close` wait for every one still in flight.
+   * The records [from, to) of `scope` in this job (`<partition>` and offsets on Kafka: what a
+   * transaction moved the group's committed offset over) were committed with their mirror (see
+   * SettleOpts.exportLater): their rows count as exported from now on (one store row per scope,
+   * not an update per ledger row). Not waited for (best effort: a range left unmarked is mirrored
+   * again only if its records are read again); `exportsDone` and `close` wait for it.
    */
-  markExportedLater(entries: readonly LedgerEntry[], onError: (err: unknown) => void): void {
-    const p: Promise<void> = this.markExported(entries).catch(onError).finally(() => this.exporting.delete(p));
+  markMirroredLater(scope: string, from: bigint, to: bigint, onError: (err: unknown) => void): void {
+    const p: Promise<void> = this.billing.markMirrored(this.accountId, `${this.mustBind().key}/${scope}`, from, to)
+      .catch(onError).finally(() => this.exporting.delete(p));
     this.exporting.add(p);
   }
 
-  /** Resolves once every `markExportedLater` so far has finished. */
+  /** Resolves once every `markMirroredLater` so far has finished. */
   async exportsDone(): Promise<void> {
     while (this.exporting.size > 0) await Promise.all([...this.exporting]);
   }

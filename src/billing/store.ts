@@ -106,8 +106,9 @@ export interface SettleResult {
 export interface SettleOptions {
   /**
    * The rows are mirrored elsewhere (the Kafka ledger topic) in a transaction that commits after
-   * settle: write them "not yet exported" until `markExported`, so that a replay after a crash in
-   * between mirrors them (once) although it writes no new row.
+   * settle: write them "not yet exported" until their records' range is marked mirrored
+   * (`markMirrored`), so that a replay after a crash in between mirrors them (once) although it
+   * writes no new row.
    */
   exportLater?: boolean;
   /**
@@ -227,10 +228,18 @@ export interface BillingStore {
   ledgerCount(accountId: string): Promise<number>;
   /** The entry `id` of `accountId` (an id of another account is not found). */
   ledgerEntry(accountId: string, id: string): Promise<LedgerEntry | undefined>;
-  /** The rows among `ids` of the account that were settled with `exportLater` and not marked exported. */
+  /**
+   * The rows among `ids` of the account that were settled with `exportLater` and whose mirror never
+   * committed: not in a range marked mirrored (ledger-id.ts, `mirrorPlace`), in no particular order.
+   */
   unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]>;
-  /** Marks rows exported (their mirror committed). */
-  markExported(accountId: string, ids: readonly string[]): Promise<void>;
+  /**
+   * The records [from, to) of `scope` (`<job>/<partition>` and offsets on Kafka) were committed
+   * with their mirror: every row of the account in that range, of any function, counts as
+   * exported from now on. One row per scope while the ranges follow on from each other (a
+   * partition's committed offsets), instead of an update per ledger row (issue 20).
+   */
+  markMirrored(accountId: string, scope: string, from: bigint, to: bigint): Promise<void>;
   /** Which of `ids` the account's ledger already holds. */
   ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>>;
 

@@ -78,7 +78,8 @@ describe('Meter on a stream (Kafka)', () => {
     expect(s.entries).toEqual([]);
     // their ledger-topic entries never committed: the replay mirrors them, once
     expect(s.unexported.map((e) => e.id)).toEqual([0, 1, 2].map((o) => meter.ledgerId('lines', `0/${o}`)));
-    await meter.markExported(s.unexported);
+    meter.markMirroredLater('0', 0n, 3n, (err) => { throw err; }); // the replay's transaction committed offsets 0…2
+    await meter.exportsDone();
     await meter.release(replay);
     expect(await billing.balance(a.account)).toBe(0);
     expect(await billing.store.ledgerCount(a.account)).toBe(3);
@@ -88,17 +89,22 @@ describe('Meter on a stream (Kafka)', () => {
     expect([again.credits, again.entries.length, again.unexported.length]).toEqual([0, 0, 0]);
   });
 
-  it('rows marked exported in the background are marked once exportsDone (and close) resolves; a failure goes to the handler', async () => {
+  it('ranges marked mirrored in the background are marked once exportsDone (and close) resolves; a failure goes to the handler', async () => {
     const a = await billing.createAccount({ credits: 10 * PRICES.lines, agreements: ['lines'] });
     const meter = await started(a, ['lines']);
     const plan = await holdOf(meter, lines(3));
     const s = await settleOf(meter, plan, [true, true, true]);
+    const ids = s.entries.map((e) => e.id);
+    expect((await billing.unexported(a.account, ids)).map((e) => e.id).sort()).toEqual([...ids].sort());
     const errors: unknown[] = [];
-    meter.markExportedLater(s.entries, (err) => errors.push(err));
+    meter.markMirroredLater('0', 0n, 2n, (err) => errors.push(err)); // offsets 0 and 1 committed
     await meter.exportsDone();
-    expect(await billing.unexported(a.account, s.entries.map((e) => e.id))).toEqual([]);
-    vi.spyOn(billing, 'markExported').mockRejectedValueOnce(new Error('store down'));
-    meter.markExportedLater(s.entries, (err) => errors.push(err));
+    expect((await billing.unexported(a.account, ids)).map((e) => e.id)).toEqual([ids[2]]);
+    meter.markMirroredLater('1', 0n, 10n, (err) => errors.push(err)); // another partition's range holds none of them
+    await meter.exportsDone();
+    expect((await billing.unexported(a.account, ids)).map((e) => e.id)).toEqual([ids[2]]);
+    vi.spyOn(billing, 'markMirrored').mockRejectedValueOnce(new Error('store down'));
+    meter.markMirroredLater('0', 2n, 3n, (err) => errors.push(err));
     await meter.close();
     expect(errors.map((e) => (e as Error).message)).toEqual(['store down']);
   });

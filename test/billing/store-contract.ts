@@ -458,6 +458,55 @@ export function storeContract(f: StoreFactory): void {
     });
   });
 
+  describe('mirrored ranges (the Kafka ledger topic)', () => {
+    const job = { kind: 'kafka', topicId: '0b4b6d0e-3c4f-4a43-9a7b-3f1b2c7d9e10', group: 'g' } as const;
+    const kid = (account: string, op: 'search' | 'lines', partition: number, offset: number | string) => ledgerId(account, op, job, `${partition}/${offset}`);
+    const scope = (partition: number) => `kafka:${job.topicId}:${job.group}/${partition}`;
+
+    it('a row settled with exportLater stays unexported until a range of its scope holds it, whatever its function', async () => {
+      const c = await billing.createAccount({ credits: -1, agreements: ['lines', 'search'] });
+      const rid = newRequestId();
+      const ids = [kid(c.account, 'lines', 0, 5), kid(c.account, 'search', 0, 6), kid(c.account, 'lines', 0, 7), kid(c.account, 'lines', 1, 5)];
+      for (const id of ids) {
+        const op = id.includes('/search/') ? 'search' : 'lines';
+        await billing.charge(c.account, op, 1, [{ id, requestid: rid }], { exportLater: true });
+      }
+      const http = lid(c.account, 'lines', rid, 0);
+      await billing.charge(c.account, 'lines', 1, [{ id: http, requestid: rid }]); // not exportLater: exported at once
+      const unexported = async () => (await billing.unexported(c.account, [...ids, http])).map((e) => e.id).sort();
+      expect(await unexported()).toEqual([...ids].sort());
+      await billing.markMirrored(c.account, scope(0), 0n, 7n); // offsets 0…6 of partition 0
+      expect(await unexported()).toEqual([ids[2], ids[3]].sort());
+      // the other instance sees it; another account's range marks nothing of this one
+      expect((await second.unexported(c.account, ids)).map((e) => e.id).sort()).toEqual([ids[2], ids[3]].sort());
+      const other = await billing.createAccount({ credits: -1 });
+      await billing.markMirrored(other.account, scope(1), 0n, 100n);
+      expect(await unexported()).toEqual([ids[2], ids[3]].sort());
+      await billing.markMirrored(c.account, scope(1), 5n, 6n);
+      expect(await unexported()).toEqual([ids[2]]);
+      await billing.markMirrored(c.account, scope(0), 7n, 8n);
+      expect(await unexported()).toEqual([]);
+    });
+
+    it('a range that follows on from one grows it; a gap or an offset reset leaves the others as they were', async () => {
+      const c = await billing.createAccount({ credits: -1, agreements: ['lines'] });
+      const rid = newRequestId();
+      const offsets = [0, 1999, 2000, 5000, 6000, 9_007_199_254_740_993n];
+      const ids = offsets.map((o) => kid(c.account, 'lines', 3, o.toString()));
+      for (const id of ids) await billing.charge(c.account, 'lines', 1, [{ id, requestid: rid }], { exportLater: true });
+      const left = async () => (await billing.unexported(c.account, ids)).map((e) => offsets[ids.indexOf(e.id)]!.toString()).sort();
+      await billing.markMirrored(c.account, scope(3), 0n, 2000n);
+      await billing.markMirrored(c.account, scope(3), 2000n, 4000n); // grows the first
+      await billing.markMirrored(c.account, scope(3), 100n, 200n); // an offset reset: already held
+      await billing.markMirrored(c.account, scope(3), 3000n, 3000n); // empty: nothing
+      expect(await left()).toEqual(['5000', '6000', '9007199254740993']);
+      await billing.markMirrored(c.account, scope(3), 5500n, 6001n); // after a gap: a range of its own
+      expect(await left()).toEqual(['5000', '9007199254740993']);
+      await billing.markMirrored(c.account, scope(3), 9_007_199_254_740_993n, 9_007_199_254_740_994n); // beyond 2^53, exact
+      expect(await left()).toEqual(['5000']);
+    });
+  });
+
   describe('maintenance flag', () => {
     it('is off by default and switches on and off, seen by the other instance', async () => {
       expect(await billing.getMaintenance()).toBe(false);

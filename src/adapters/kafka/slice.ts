@@ -107,14 +107,16 @@ export function sliceResults(o: SliceOptions, messages: readonly InputMessage[])
 
 /**
  * Runs `messages` (one partition, offset order) in transaction `tx` and commits it, with the
- * `engine`'s results of exactly these messages (default: computed now); answers how
+ * `engine`'s results of exactly these messages (default: computed now) — `committedFrom` is the
+ * group's committed offset of the partition before this transaction, when the worker knows it
+ * (default: the first message's offset); answers how
  * many it processed and committed (the prefix the balance covers). Throws NoCredits when the
  * balance covers none (the transaction is aborted); any other error leaves `tx` for the caller
  * to abort.
  */
 export async function runSlice(
 o: SliceOptions, log: Logger, tx: SliceTransaction, partition: number, messages: InputMessage[], highWatermark: string,
-engine: Promise<SliceResults> = sliceResults(o, messages),
+engine: Promise<SliceResults> = sliceResults(o, messages), committedFrom?: bigint,
 ): Promise<number> {
   const topic = o.inputTopic;
   let since = performance.now();
@@ -193,10 +195,12 @@ engine: Promise<SliceResults> = sliceResults(o, messages),
   phase('offsets into the transaction');
   await tx.commit();
   phase('commit');
-  // best effort, not waited for (the next slice need not wait on it; stop does): a row left "not
-  // exported" is mirrored again only if its record is read again by this group, which after this
-  // commit takes an offset reset
-  if (mirrored.length) o.meter.markExportedLater(mirrored, (err) => log.warn({ err }, 'could not mark ledger rows exported'));
+  // the records this commit moved the group's offset over (from the offset it was at) have their
+  // mirror: one range row in the store, not an update per ledger row. Best effort, not waited for
+  // (the next slice need not wait on it; stop does): a range left unmarked is mirrored again only
+  // if its records are read again by this group, which after this commit takes an offset reset
+  const from = committedFrom ?? BigInt(messages[0]!.offset);
+  o.meter.markMirroredLater(String(partition), from, BigInt(next), (err) => log.warn({ err }, 'could not mark ledger rows exported'));
   o.phases?.committed(n);
   const m = o.metrics;
   for (const [op, c] of processed) m.records.inc({ op }, c);

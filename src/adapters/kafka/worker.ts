@@ -100,6 +100,8 @@ interface PartitionQueue {
   next: bigint | undefined;
   /** The partition's high watermark when the client reports one (for the lag gauge). */
   high: bigint | undefined;
+  /** The group's committed offset as this worker knows it: read after the fence, then each commit's next offset. */
+  committed: bigint | undefined;
 }
 
 export class StreamWorker {
@@ -212,7 +214,7 @@ export class StreamWorker {
   private enqueue(partition: number, m: PortMessage, high: bigint | undefined): void {
     if (!this.assigned.has(partition)) return;
     let q = this.queues.get(partition);
-    if (!q) this.queues.set(partition, (q = { messages: [], next: undefined, high: undefined }));
+    if (!q) this.queues.set(partition, (q = { messages: [], next: undefined, high: undefined, committed: undefined }));
     if (high !== undefined && (q.high === undefined || high > q.high)) q.high = high;
     if (q.next !== undefined && m.offsetValue < q.next) return; // queued already (the consumer restarted from the committed offset)
     q.messages.push(m);
@@ -256,6 +258,7 @@ export class StreamWorker {
     // completes its pending transaction; only then is the committed offset final
     await this.port.fence(partition);
     const committed = await this.port.committedOffset(partition);
+    q.committed = committed;
     if (committed !== undefined) {
       const before = q.messages.length;
       q.messages = q.messages.filter((m) => m.offsetValue >= committed);
@@ -282,8 +285,9 @@ export class StreamWorker {
         tx = await this.port.begin(partition);
         // the lag gauge: the client's high watermark, else what is fetched and queued but not yet committed (a lower bound)
         const highWatermark = (q.high ?? q.next ?? part[part.length - 1]!.offsetValue + 1n).toString();
-        const n = await runSlice(this.o, this.log, tx, partition, part, highWatermark, results);
+        const n = await runSlice(this.o, this.log, tx, partition, part, highWatermark, results, q.committed);
         tx = undefined;
+        q.committed = part[n - 1]!.offsetValue + 1n;
         q.messages.splice(0, n);
         this.queued -= n;
         this.failures.succeeded(partition);

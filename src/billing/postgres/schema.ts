@@ -32,6 +32,13 @@ CREATE TABLE IF NOT EXISTS ledger (
 );
 ALTER TABLE ledger ADD COLUMN IF NOT EXISTS exported BOOLEAN NOT NULL DEFAULT true;
 CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, created_at);
+CREATE TABLE IF NOT EXISTS ledger_mirrored (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  scope TEXT NOT NULL,
+  from_pos BIGINT NOT NULL,
+  to_pos BIGINT NOT NULL,
+  PRIMARY KEY (account_id, scope, from_pos)
+);
 CREATE TABLE IF NOT EXISTS idempotency_keys (
   account_id TEXT NOT NULL REFERENCES accounts(id),
   key TEXT NOT NULL,

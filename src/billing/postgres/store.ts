@@ -18,6 +18,7 @@
 import pg from 'pg';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
+import { mirrorScopes, outsideMirrored } from '../ledger-id.ts';
 import { MIGRATE_TO_2, SCHEMA_SQL } from './schema.ts';
 import { BATCH_FUNCTION_SQL, batchArgument, batchFunction, batchResults } from './batch-function.ts';
 import { classify, guardPool, isUnavailable, pgConnection, unbounded } from './connection.ts';
@@ -211,12 +212,26 @@ export class PostgresStore implements BillingStore {
     if (ids.length === 0) return [];
     const r = await this.pool.query<LedgerPgRow>(
       `SELECT * FROM ledger WHERE id = ANY($1::text[]) AND account_id = $2 AND NOT exported`, [ids, accountId]);
-    return r.rows.map(toLedger);
+    const rows = r.rows.map(toLedger);
+    if (rows.length === 0) return rows;
+    const g = await this.pool.query<{ scope: string; from_pos: string; to_pos: string }>(
+      `SELECT scope, from_pos, to_pos FROM ledger_mirrored WHERE account_id = $1 AND scope = ANY($2::text[])`,
+      [accountId, mirrorScopes(rows.map((e) => e.id), accountId)]);
+    return outsideMirrored(rows, accountId, g.rows.map((x) => ({ scope: x.scope, from: BigInt(x.from_pos), to: BigInt(x.to_pos) })));
   }
 
-  async markExported(accountId: string, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.pool.query(`UPDATE ledger SET exported = true WHERE id = ANY($1::text[]) AND account_id = $2 AND NOT exported`, [ids, accountId]);
+  async markMirrored(accountId: string, scope: string, from: bigint, to: bigint): Promise<void> {
+    if (to <= from) return;
+    // continue the range that ends where this one starts (a partition's committed offsets), else a new one
+    await this.pool.query(`
+      WITH grown AS (
+        UPDATE ledger_mirrored SET to_pos = $4 WHERE account_id = $1 AND scope = $2 AND from_pos <= $3 AND to_pos >= $3 AND to_pos < $4 RETURNING 1)
+      INSERT INTO ledger_mirrored (account_id, scope, from_pos, to_pos)
+      SELECT $1::text, $2::text, $3::bigint, $4::bigint
+      WHERE NOT EXISTS (SELECT 1 FROM grown)
+        AND NOT EXISTS (SELECT 1 FROM ledger_mirrored WHERE account_id = $1 AND scope = $2 AND from_pos <= $3 AND to_pos >= $4)
+      ON CONFLICT (account_id, scope, from_pos) DO UPDATE SET to_pos = GREATEST(ledger_mirrored.to_pos, EXCLUDED.to_pos)`,
+    [accountId, scope, from.toString(), to.toString()]);
   }
 
   async ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>> {

@@ -31,6 +31,13 @@ CREATE TABLE IF NOT EXISTS ledger (
   exported INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, created_at);
+CREATE TABLE IF NOT EXISTS ledger_mirrored (
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  scope TEXT NOT NULL,
+  from_pos INTEGER NOT NULL,
+  to_pos INTEGER NOT NULL,
+  PRIMARY KEY (account_id, scope, from_pos)
+);
 CREATE TABLE IF NOT EXISTS idempotency_keys (
   account_id TEXT NOT NULL REFERENCES accounts(id),
   key TEXT NOT NULL,

@@ -41,7 +41,7 @@ export type StoreReply =
 /** The methods a call may name: the BillingStore interface (sqlite/store.ts), nothing private. */
 export const STORE_METHODS: ReadonlySet<string> = new Set([
   'init', 'close', 'createAccount', 'findAccount', 'topup', 'setAgreements', 'setDisabled', 'reserve', 'settle', 'release',
-  'batch', 'renew', 'releaseExpired', 'ledger', 'ledgerCount', 'ledgerEntry', 'unexported', 'markExported', 'ledgerIdsPresent',
+  'batch', 'renew', 'releaseExpired', 'ledger', 'ledgerCount', 'ledgerEntry', 'unexported', 'markMirrored', 'ledgerIdsPresent',
   'claimIdempotencyKey', 'completeIdempotencyKey', 'abandonIdempotencyKey', 'sweepIdempotencyKeys', 'getMaintenance', 'setMaintenance',
 ]);
 

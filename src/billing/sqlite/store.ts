@@ -10,6 +10,7 @@ import { SAFETY_NET_PAGES } from './checkpointer-thread.ts';
 import { MIGRATE_TO_2, SCHEMA } from './schema.ts';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
+import { mirrorScopes, outsideMirrored } from '../ledger-id.ts';
 import {
   SCHEMA_VERSION, UNLIMITED, fillAnswer, type AccountRef, type IdempotencyClaim, type IdempotentAnswer, type AccountRow, type BillingStore, type LedgerEntry,
   type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult,
@@ -301,19 +302,30 @@ export class SqliteStore implements BillingStore {
 
   async unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
     const s = this.q(`SELECT * FROM ledger WHERE id = ? AND account_id = ? AND exported = 0`);
-    const out: LedgerEntry[] = [];
+    const rows: LedgerEntry[] = [];
     for (const id of ids) {
       const r = s.get(id, accountId) as LedgerSqlRow | undefined;
-      if (r) out.push(toLedger(r));
+      if (r) rows.push(toLedger(r));
     }
-    return out;
+    if (rows.length === 0) return rows;
+    const ranges = this.q(`SELECT scope, from_pos, to_pos FROM ledger_mirrored WHERE account_id = ? AND scope = ?`);
+    ranges.setReadBigInts(true); // offsets are 64-bit
+    const held = mirrorScopes(rows.map((r) => r.id), accountId).flatMap((scope) =>
+      (ranges.all(accountId, scope) as Array<{ scope: string; from_pos: bigint; to_pos: bigint }>).map((g) => ({ scope: g.scope, from: g.from_pos, to: g.to_pos })));
+    return outsideMirrored(rows, accountId, held);
   }
 
-  async markExported(accountId: string, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
+  async markMirrored(accountId: string, scope: string, from: bigint, to: bigint): Promise<void> {
+    if (to <= from) return;
     this.tx(() => {
-      const u = this.q(`UPDATE ledger SET exported = 1 WHERE id = ? AND account_id = ?`);
-      for (const id of ids) u.run(id, accountId);
+      // continue the range that ends where this one starts (a partition's committed offsets)
+      const grown = this.q(`UPDATE ledger_mirrored SET to_pos = ? WHERE account_id = ? AND scope = ? AND from_pos <= ? AND to_pos >= ? AND to_pos < ?`)
+        .run(to, accountId, scope, from, from, to);
+      if (Number(grown.changes) > 0) return;
+      this.q(`INSERT INTO ledger_mirrored (account_id, scope, from_pos, to_pos) SELECT ?, ?, ?, ?
+              WHERE NOT EXISTS (SELECT 1 FROM ledger_mirrored WHERE account_id = ? AND scope = ? AND from_pos <= ? AND to_pos >= ?)
+              ON CONFLICT (account_id, scope, from_pos) DO UPDATE SET to_pos = max(to_pos, excluded.to_pos)`)
+        .run(accountId, scope, from, to, accountId, scope, from, to);
     });
   }
 

@@ -189,8 +189,8 @@ export class SqliteThreadStore implements BillingStore {
   unexported(accountId: string, ids: readonly string[]): Promise<LedgerEntry[]> {
     return this.call('unexported', accountId, ids);
   }
-  markExported(accountId: string, ids: readonly string[]): Promise<void> {
-    return this.call('markExported', accountId, ids);
+  markMirrored(accountId: string, scope: string, from: bigint, to: bigint): Promise<void> {
+    return this.call('markMirrored', accountId, scope, from, to);
   }
   ledgerIdsPresent(accountId: string, ids: readonly string[]): Promise<Set<string>> {
     return this.call('ledgerIdsPresent', accountId, ids);
