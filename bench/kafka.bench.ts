@@ -19,7 +19,10 @@
  *
  * The worker and its floor run on both Kafka clients (kafkajs and @platformatic/kafka), interleaved
  * in the same run, ADDRFLOW_BENCH_KAFKA_ROUNDS times each (default 3): medians of throughput and
- * of the process's CPU time, and the ratios.
+ * of the process's CPU time, and the ratios. Both are measured warm, as a long-running `consume`
+ * and a long-running passthrough run: before each timed window, ADDRFLOW_BENCH_KAFKA_WARM records
+ * (default 20,000; 0 = cold) of another topic go through the same worker set-up (its engine
+ * threads, its store's thread, its main thread's code) or through the floor.
  *
  *   npm run bench -- kafka          (KAFKA_BROKERS=host:port to use a running broker; otherwise
  *                                    the local broker is used or started, and stopped if started)
@@ -48,7 +51,6 @@ import { CommittedLogReader } from '../test/adapters/kafka/committed-log.ts';
 import type { OutMessage } from '../src/adapters/kafka/output-messages.ts';
 import { transactionalPassthrough } from './support/kafka-passthrough.ts';
 import type { SlicePhases } from '../src/adapters/kafka/slice.ts';
-import { runResults } from '../src/adapters/kafka/results-task.ts';
 import { cpuSince, formatCpu, processCpu, threadCpu } from './support/thread-cpu.ts';
 
 /** The worker's profile: wall time per phase of its slices, summed (slices of 4 partitions overlap). */
@@ -73,7 +75,7 @@ class Phases implements SlicePhases {
 }
 
 const N = Number(process.env.ADDRFLOW_BENCH_KAFKA_RECORDS ?? 100_000);
-/** Records through each new pool's threads before its worker's timed window (0: none, cold threads). */
+/** Records through a whole worker (and through the floor) before each timed window (0: none, cold threads and code). */
 const WARM_RECORDS = Number(process.env.ADDRFLOW_BENCH_KAFKA_WARM ?? 20_000);
 /** The local broker's process, when given: its CPU is printed beside each run's (it shares the cores). */
 const BROKER_PID = process.env.ADDRFLOW_BENCH_BROKER_PID ? Number(process.env.ADDRFLOW_BENCH_BROKER_PID) : undefined;
@@ -81,8 +83,8 @@ const brokerCpu = (since: number | undefined): string => {
   const now = processCpu(BROKER_PID);
   return now === undefined || since === undefined ? '' : `, broker ${(now - since).toFixed(2)} s`;
 };
-/** The input values (the warm-up takes the first WARM_RECORDS). */
-let warmValues: Buffer[] = [];
+/** A topic of WARM_RECORDS of the same requests: each worker and floor runs over it before its timed window. */
+let warmInput = '';
 const PARTITIONS = 4;
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -123,8 +125,8 @@ async function committed(group: string, t: string): Promise<number> {
   return (res[0]?.partitions ?? []).reduce((s, p) => s + Math.max(0, Number(p.offset)), 0);
 }
 
-async function waitCommitted(group: string, t: string): Promise<void> {
-  while ((await committed(group, t)) < N) await new Promise((r) => setTimeout(r, 100));
+async function waitCommitted(group: string, t: string, records = N): Promise<void> {
+  while ((await committed(group, t)) < records) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** Consume-and-produce with the same client: plain (kafkajs commits offsets) or exactly-once (one transaction per batch). */
@@ -188,23 +190,34 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const [results, ledger, dlq] = [await topic(`results-${tag}`), await topic(`ledger-${tag}`), await topic(`dlq-${tag}`)];
   const meter = await Meter.open(billing, account, ['lines'], { sweep: true });
   const pool = await EnginePool.create({ threads });
-  // the engine threads started, their modules loaded and their hot code compiled before the timed
-  // window, as in a long-running `consume`: WARM_RECORDS of the input through the worker's task
+  const group = `bench-${run}-worker-${tag}`;
+  const streamWorker = (m: Meter, from: string, g: string, out: { results: string; ledger: string; dlq: string }, metrics = createWorkerMetrics(false), phases?: Phases) => createStreamWorker(client, {
+    brokers: brokers(), group: g, inputTopic: from, resultsTopic: out.results, ledgerTopic: out.ledger, dlqTopic: out.dlq,
+    op: 'lines', valueFormat: 'avro', transactionalIdPrefix: g, pool, meter: m, codec, metrics,
+    log: createLogger({ level: 'warn' }), clientId: 'bench-worker', ...(phases ? { phases } : {}),
+  });
+  // as in a long-running `consume`, before the timed window: the engine threads and the store's
+  // thread started, every module loaded and the hot code of every thread (main, engine, store)
+  // compiled — WARM_RECORDS requests through a whole worker on the same pool and store (another
+  // topic, another job of the same account); the floor gets the same warm-up
   const warm = performance.now();
   const warmCpu = process.cpuUsage();
-  await runResults(pool, warmValues.slice(0, WARM_RECORDS).map((value) => ({ value })), {
-    op: 'lines', explain: false, refused: [], format: 'avro', requestid: meter.requestid, codec,
-  });
+  if (WARM_RECORDS > 0) {
+    const warmMeter = await Meter.open(billing, account, ['lines'], {});
+    const ww = streamWorker(warmMeter, warmInput, `${group}-warm`, {
+      results: await topic(`warm-results-${tag}`), ledger: await topic(`warm-ledger-${tag}`), dlq: await topic(`warm-dlq-${tag}`),
+    });
+    await ww.start();
+    await waitCommitted(`${group}-warm`, warmInput, WARM_RECORDS);
+    await ww.stop();
+    await warmMeter.close();
+  }
   const warmUsage = process.cpuUsage(warmCpu);
-  const warmLine = `engine threads warmed with ${WARM_RECORDS.toLocaleString('en')} records before the timed window in ${((performance.now() - warm) / 1000).toFixed(1)} s, CPU ${((warmUsage.user + warmUsage.system) / 1e6).toFixed(1)} s`;
-  const metrics = createWorkerMetrics(false);
-  const group = `bench-${run}-worker-${tag}`;
+  const warmLine = `warmed with ${WARM_RECORDS.toLocaleString('en')} records through a whole worker (same pool and store) before the timed window in ${((performance.now() - warm) / 1000).toFixed(1)} s, CPU ${((warmUsage.user + warmUsage.system) / 1e6).toFixed(1)} s`;
+  const warmedRows = await billing.store.ledgerCount(account.account);
   const phases = new Phases();
-  const w = createStreamWorker(client, {
-    brokers: brokers(), group, inputTopic: input, resultsTopic: results, ledgerTopic: ledger, dlqTopic: dlq,
-    op: 'lines', valueFormat: 'avro', transactionalIdPrefix: group, pool, meter, codec, metrics,
-    log: createLogger({ level: 'warn' }), clientId: 'bench-worker', phases,
-  });
+  const metrics = createWorkerMetrics(false);
+  const w = streamWorker(meter, input, group, { results, ledger, dlq }, metrics, phases);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const main0 = process.threadCpuUsage();
@@ -225,9 +238,9 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   };
   const engineThreads = (pool as unknown as { piscina: { threads: Array<{ cpuUsage(): Promise<{ user: number; system: number }> }> } }).piscina.threads;
   const storeThread = (billing.store as unknown as { worker?: { cpuUsage(): Promise<{ user: number; system: number }> } }).worker;
-  // since each thread started (the engine threads' start, module loading included, overlaps the run)
+  // since each thread started (its start, module loading and the warm-up included)
   const threadsLine = `engine threads ${(await Promise.all(engineThreads.map(threadCpuOf))).join(' + ')} s, store thread ${storeThread ? await threadCpuOf(storeThread) : '-'} s`;
-  const ledgerCount = await billing.store.ledgerCount(account.account);
+  const ledgerCount = (await billing.store.ledgerCount(account.account)) - warmedRows; // the timed run's
   const batches = Number((await metrics.registry.getSingleMetricAsString('addrflow_kafka_batches_committed_total')).match(/ (\d+)$/m)?.[1] ?? 0);
   await w.stop();
   await meter.close();
@@ -237,7 +250,7 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const mainCpuSeconds = (main.user + main.system) / 1e6;
   console.log(`  ${client.padEnd(12)} round ${round}: ${Math.round(N / seconds).toLocaleString('en').padStart(7)} records/s, CPU ${cpuSeconds.toFixed(1)} s, main thread ${mainCpuSeconds.toFixed(1)} s (${ledgerCount.toLocaleString('en')} ledger entries, ${batches} transactions)`);
-  console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread: main ${mainCpuSeconds.toFixed(1)} s, ${threadsLine}`);
+  console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread: main ${mainCpuSeconds.toFixed(1)} s, ${threadsLine} (these two since the thread started, warm-up included)`);
   console.log(`  ${client.padEnd(12)} round ${round}: CPU by thread name over the run (/proc): ${formatCpu(byName)}${brokerLine}`);
   console.log(`  ${client.padEnd(12)} round ${round}: ${warmLine}`);
   phases.print(client, seconds, elu);
@@ -245,11 +258,20 @@ async function worker(input: string, threads: number, client: KafkaClientName, r
 }
 
 /** What the worker wrote (every committed result and ledger entry): the passthrough writes the same bytes again. */
+/** Messages kept as the floor's templates: an even sample, copied (not views of whole fetch responses kept alive for the rest of the run). */
+const TEMPLATES = 10_000;
+
 async function templates(run: WorkerRun): Promise<{ results: OutMessage[]; ledger: OutMessage[] }> {
+  const copy = <T,>(b: T): T => (Buffer.isBuffer(b) ? Buffer.from(b) as T : b);
   const read = async (t: string): Promise<OutMessage[]> => {
     const reader = new CommittedLogReader(brokers(), t, `${t}-templates`);
     try {
-      return (await reader.poll()).map((r) => ({ key: r.key, value: r.value, headers: r.headers }));
+      const all = await reader.poll();
+      const every = Math.max(1, Math.ceil(all.length / TEMPLATES));
+      return all.filter((_, i) => i % every === 0).map((r) => ({
+        key: copy(r.key), value: copy(r.value),
+        headers: r.headers ? Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, copy(v)])) : r.headers,
+      }));
     } finally {
       await reader.close();
     }
@@ -260,6 +282,14 @@ async function templates(run: WorkerRun): Promise<{ results: OutMessage[]; ledge
 async function floor(input: string, client: KafkaClientName, round: number, tpl: { results: OutMessage[]; ledger: OutMessage[] }): Promise<number> {
   const tag = `${client}-${round}`;
   const group = `bench-${run}-floor-${tag}`;
+  if (WARM_RECORDS > 0) {
+    // the worker's warm-up, for the floor: the same records through it before its timed window
+    await transactionalPassthrough({
+      client, brokers: brokers(), group: `${group}-warm`, input: warmInput, results: await topic(`floor-warm-results-${tag}`),
+      ledger: await topic(`floor-warm-ledger-${tag}`), records: WARM_RECORDS, templates: tpl,
+      committed: () => waitCommitted(`${group}-warm`, warmInput, WARM_RECORDS),
+    });
+  }
   const cpu0 = process.cpuUsage();
   const threads0 = threadCpu();
   const broker0 = processCpu(BROKER_PID);
@@ -276,11 +306,12 @@ async function floor(input: string, client: KafkaClientName, round: number, tpl:
 try {
   await admin.connect();
   const values = [...generateLines(N, 42, 0)].map((line) => codec.encode('lines-request', JSON.parse(line)));
-  warmValues = values;
   const bytes = values.reduce((s, v) => s + v.length, 0);
   const input = await topic('input');
   const t0 = performance.now();
   await fill(input, values);
+  warmInput = await topic('warm');
+  await fill(warmInput, [...generateLines(WARM_RECORDS, 7, 0)].map((line) => codec.encode('lines-request', JSON.parse(line))));
   console.log(`input: ${N.toLocaleString('en')} lines requests, Avro single-object, ${(bytes / 1e6).toFixed(1)} MB, ${PARTITIONS} partitions (produced in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   console.log(`machine: ${availableParallelism()} cores, Node ${process.version}, kafkajs 2.2.4, Kafka broker ${brokers().join(',')}`);
   const only = process.env.ADDRFLOW_BENCH_KAFKA_WORKER_ONLY as KafkaClientName | undefined;

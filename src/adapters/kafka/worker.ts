@@ -257,8 +257,7 @@ export class StreamWorker {
     // the first transaction of this producer (InitProducerId) fences the previous owner and
     // completes its pending transaction; only then is the committed offset final
     await this.port.fence(partition);
-    const committed = await this.port.committedOffset(partition);
-    q.committed = committed;
+    const committed = (q.committed = await this.port.committedOffset(partition));
     if (committed !== undefined) {
       const before = q.messages.length;
       q.messages = q.messages.filter((m) => m.offsetValue >= committed);
