@@ -13,6 +13,7 @@ export const KAFKA_WORKER_SUITES = [
   'test/adapters/kafka/worker-crash.test.ts',
   'test/adapters/kafka/worker-faults.test.ts',
   'test/adapters/kafka/worker-postgres-outage.test.ts',
+  'test/adapters/kafka/worker-postgres.test.ts',
 ];
 
 export default defineConfig({

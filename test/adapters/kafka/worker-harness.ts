@@ -228,7 +228,7 @@ let indexBuffer: Promise<SharedArrayBuffer> | undefined;
 /** An in-process worker (its own Kafka clients, pool and billing connection), started and joined. */
 export async function startWorker(opts: {
   brokers: string[]; topics: Topics; group: string; db: string; account: Account; op?: Op;
-  valueFormat?: 'avro' | 'json'; threads?: number; clientId?: string;
+  valueFormat?: 'avro' | 'json'; threads?: number; clientId?: string; maxBatchRecords?: number;
   /** Another engine pool (tests of engine failures). */
   pool?: EnginePool;
 }): Promise<RunningWorker> {
@@ -243,6 +243,7 @@ export async function startWorker(opts: {
     transactionalIdPrefix: `tx-${opts.group}`, pool, meter, codec, metrics,
     log: createLogger({ level: process.env.ADDRFLOW_TEST_LOG ?? 'silent' }),
     clientId: opts.clientId ?? 'worker-test', sessionTimeoutMs: 6000, creditCheckIntervalMs: 300,
+    ...(opts.maxBatchRecords ? { maxBatchRecords: opts.maxBatchRecords } : {}),
   });
   await worker.start();
   return {
