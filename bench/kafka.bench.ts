@@ -43,6 +43,7 @@ import { createValueCodec } from '../src/adapters/kafka/avro/index.ts';
 import { sendOffsetsRetrying } from '../src/adapters/kafka/send-offsets.ts';
 import { Meter } from '../src/billing/meter.ts';
 import { createStreamWorker, KAFKA_CLIENTS, type KafkaClientName } from '../src/adapters/kafka/worker-client.ts';
+import { defaultConsumeThreads } from '../src/adapters/kafka/run-consumer.ts';
 import { createWorkerMetrics } from '../src/adapters/kafka/worker-metrics.ts';
 import { EnginePool } from '../src/pool/engine-pool.ts';
 import { createLogger } from '../src/log.ts';
@@ -316,7 +317,7 @@ try {
   console.log(`machine: ${availableParallelism()} cores, Node ${process.version}, kafkajs 2.2.4, Kafka broker ${brokers().join(',')}`);
   const only = process.env.ADDRFLOW_BENCH_KAFKA_WORKER_ONLY as KafkaClientName | undefined;
   // one worker run on one client, nothing else: an A/B of two checkouts runs this in each, in turn
-  if (only) await worker(input, Math.max(1, availableParallelism()), only, 0);
+  if (only) await worker(input, defaultConsumeThreads(), only, 0);
   else await comparisons(input);
 } finally {
   await admin.disconnect();
@@ -330,7 +331,7 @@ async function comparisons(input: string): Promise<void> {
   console.log(`kafkajs plain passthrough (consume → produce, kafkajs commits):               ${Math.round(plain).toLocaleString('en')} records/s`);
   const tx = await passthrough(input, await topic('pass-tx'), true);
   console.log(`kafkajs transactional passthrough, 1 message per record (the old floor):     ${Math.round(tx).toLocaleString('en')} records/s`);
-  const threads = Math.max(1, availableParallelism());
+  const threads = defaultConsumeThreads(); // as `addrflow consume` without --workers
   // the worker and its same-client floor on each Kafka client, interleaved in the same run (the
   // machine is shared and noisy, so both see the same conditions); medians of ROUNDS runs each
   const rounds = Number(process.env.ADDRFLOW_BENCH_KAFKA_ROUNDS ?? 3);

@@ -12,6 +12,7 @@ import { EXIT_REFUSED } from '../../contract/exit-codes.ts';
 import { Billing } from '../../billing/billing.ts';
 import { describeDb } from '../../billing/open-store.ts';
 import { Meter } from '../../billing/meter.ts';
+import { availableParallelism } from 'node:os';
 import { EnginePool } from '../../pool/engine-pool.ts';
 import { createLogger, type Logger } from '../../log.ts';
 import { createValueCodec, type RegistryIds } from './avro/index.ts';
@@ -25,6 +26,18 @@ import type { TopicNames } from './topics/plan.ts';
 export const STOP_BOUND_MS = 30_000;
 /** What the worker's own stop may take (the batch in flight, the disconnects); the rest of the bound is for closing pool and store. */
 const STOP_TIMEOUT_MS = 20_000;
+
+/**
+ * Engine threads of `consume` without `--workers`: one core fewer than the machine has, at least
+ * one. The worker's main thread is busy on its own — the Kafka client (fetch responses, record
+ * batches, CRCs, four producers), the metering and the messages — and the SQLite store has a
+ * thread too; an engine thread per core only made them compete (issue 20, on 2 cores: 1 engine
+ * thread ran 18,000–27,000 → 23,000–28,000 records/s on @platformatic/kafka with 0.8–1.1 s less
+ * CPU per 100,000, and no worse on kafkajs; docs/performance.md).
+ */
+export function defaultConsumeThreads(cores = availableParallelism()): number {
+  return Math.max(1, cores - 1);
+}
 
 export interface ConsumerOptions {
   brokers: string[];
@@ -91,7 +104,7 @@ export async function runConsumer(o: ConsumerOptions): Promise<number> {
     }
   }
 
-  const pool = await EnginePool.create({ ...(workers !== undefined ? { threads: workers } : {}), ...(indexBuffer ? { indexBuffer } : {}) });
+  const pool = await EnginePool.create({ threads: workers ?? defaultConsumeThreads(), ...(indexBuffer ? { indexBuffer } : {}) });
   const metrics = createWorkerMetrics();
   const worker = createStreamWorker(kafkaClient, {
     brokers, connection, group, inputTopic, resultsTopic, ledgerTopic, dlqTopic, valueFormat,

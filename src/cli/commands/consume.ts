@@ -56,7 +56,8 @@ const usage = `usage: addrflow consume --brokers H:P[,H:P] --group G --input-top
                    written as search-result v2 (its \`explain\` field), JSON values get an \`explain\`
                    key. Without it results are v1 and an element's own \`explain\` key is not obeyed
                    (docs/kafka-values.md). Explanations are never logged
-  --workers        engine worker threads (default: number of cores)
+  --workers        engine worker threads (default: cores − 1, at least 1: the main thread runs
+                   the Kafka client)
   --metrics-port   GET /metrics and /healthz on this port (default 9464; 0 = any free port);
                    /healthz answers 503 while a batch has failed 3 times in a row (it is retried
                    with a back-off up to 30 s, never skipped)
