@@ -35,9 +35,10 @@ export function ledgerId(accountId: string, op: Op, job: JobIdentity | string, r
   return `${accountId}/${op}/${typeof job === 'string' ? job : jobKey(job)}/${record}`;
 }
 
-/** Whether `id` is a ledger id of this account and function (settle refuses any other). */
-export function belongsTo(id: string, accountId: string, op: Op): boolean {
-  return id.startsWith(`${accountId}/${op}/`);
+/** Whether an id is a ledger id of this account and function (settle refuses any other); the prefix made once. */
+export function belongsTo(accountId: string, op: Op): (id: string) => boolean {
+  const prefix = `${accountId}/${op}/`;
+  return (id) => id.startsWith(prefix);
 }
 
 /** A ledger id's place among its job's mirrored ranges (BillingStore.markMirrored). */

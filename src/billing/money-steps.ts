@@ -44,8 +44,9 @@ export function ledgerEntries(reservation: Reservation, charges: readonly Charge
   if (charges.length > reservation.records) {
     throw new Error(`settle: ${charges.length} charges for a reservation of ${reservation.records} records`);
   }
+  const belongs = belongsTo(reservation.accountId, reservation.op);
   for (const c of charges) {
-    if (!belongsTo(c.id, reservation.accountId, reservation.op)) {
+    if (!belongs(c.id)) {
       throw new Error(`settle: ledger id '${c.id}' does not belong to account ${reservation.accountId} and function ${reservation.op}`);
     }
   }
