@@ -51,6 +51,7 @@ import { runningLocalBroker } from '../test/helpers/kafka-broker.ts';
 import { CommittedLogReader } from '../test/adapters/kafka/committed-log.ts';
 import type { OutMessage } from '../src/adapters/kafka/output-messages.ts';
 import { transactionalPassthrough } from './support/kafka-passthrough.ts';
+import { median } from './support/median.ts';
 import type { SlicePhases } from '../src/adapters/kafka/slice.ts';
 import { cpuSince, formatCpu, processCpu, threadCpu } from './support/thread-cpu.ts';
 
@@ -349,7 +350,6 @@ async function comparisons(input: string): Promise<void> {
       if (workerFirst) floors.get(client)!.push(await floor(input, client, r, tpl));
     }
   }
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const med = new Map([...runs].map(([c, xs]) => [c, { rate: median(xs.map((x) => x.rate)), cpu: median(xs.map((x) => x.cpuSeconds)), main: median(xs.map((x) => x.mainCpuSeconds)), floor: median(floors.get(c)!) }]));
   const avg = (list: OutMessage[]): number => Math.round(list.reduce((s, m) => s + (m.value?.length ?? 0) + (m.key?.length ?? 0), 0) / Math.max(1, list.length));
   console.log(`floor messages: results ${avg(tpl!.results)} B, ledger ${avg(tpl!.ledger)} B (key + value, mean of what the worker wrote)`);
