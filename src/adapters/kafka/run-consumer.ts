@@ -32,7 +32,7 @@ const STOP_TIMEOUT_MS = 20_000;
  * one. The worker's main thread is busy on its own — the Kafka client (fetch responses, record
  * batches, CRCs, four producers), the metering and the messages — and the SQLite store has a
  * thread too; an engine thread per core only made them compete (issue 20, on 2 cores: 1 engine
- * thread ran 18,000–27,000 → 23,000–28,000 records/s on @platformatic/kafka with 0.8–1.1 s less
+ * thread ran 18,000–27,000 → 23,000–28,000 records/s on @platformatic/kafka with up to 1.1 s less
  * CPU per 100,000, and no worse on kafkajs; docs/performance.md).
  */
 export function defaultConsumeThreads(cores = availableParallelism()): number {
