@@ -190,8 +190,8 @@ engine: Promise<SliceResults> = sliceResults(o, messages), committedFrom?: bigin
     for (const chunk of chunksBySize(list, MAX_SEND_BYTES)) await tx.send(t, chunk);
   }
   phase('produce (send)');
-  const next = (BigInt(messages[n - 1]!.offset) + 1n).toString();
-  await tx.commitOffset(partition, next);
+  const nextOffset = BigInt(messages[n - 1]!.offset) + 1n;
+  await tx.commitOffset(partition, nextOffset.toString());
   phase('offsets into the transaction');
   await tx.commit();
   phase('commit');
@@ -200,7 +200,7 @@ engine: Promise<SliceResults> = sliceResults(o, messages), committedFrom?: bigin
   // (the next slice need not wait on it; stop does): a range left unmarked is mirrored again only
   // if its records are read again by this group, which after this commit takes an offset reset
   const from = committedFrom ?? BigInt(messages[0]!.offset);
-  o.meter.markMirroredLater(String(partition), from, BigInt(next), (err) => log.warn({ err }, 'could not mark ledger rows exported'));
+  o.meter.markMirroredLater(String(partition), from, nextOffset, (err) => log.warn({ err }, 'could not mark ledger rows exported'));
   o.phases?.committed(n);
   const m = o.metrics;
   for (const [op, c] of processed) m.records.inc({ op }, c);
@@ -208,6 +208,6 @@ engine: Promise<SliceResults> = sliceResults(o, messages), committedFrom?: bigin
   if (dlq.length) m.dlq.inc(dlq.length);
   m.batches.inc();
   m.noteProcessed(n);
-  m.lag.set({ topic, partition: String(partition) }, Math.max(0, Number(BigInt(highWatermark) - BigInt(next))));
+  m.lag.set({ topic, partition: String(partition) }, Math.max(0, Number(BigInt(highWatermark) - nextOffset)));
   return n;
 }
