@@ -4,7 +4,7 @@
  * of one job (its flow) and under the house's size rule; meter.ts re-exports the types.
  */
 import type { Op } from '../contract/params.ts';
-import type { Reservation } from './billing.ts';
+import type { Charge, Reservation } from './billing.ts';
 import type { JobIdentity } from './ledger-id.ts';
 import { PRICES } from './prices.ts';
 import type { AnswerTemplate, LedgerEntry } from './store.ts';
@@ -91,4 +91,28 @@ export function walk(items: readonly MeterItem[], prepaid: ReadonlySet<number>, 
     left -= PRICES[op];
   }
   return i;
+}
+
+/**
+ * The items' positions of the rows a store wrote, in item order: `writtenIds` among `charges`
+ * (whose items are at `at`). The stores answer them in the order they were given (a subsequence
+ * of the charges), so one walk finds them; any other order is taken too, by id.
+ */
+export function writtenPositions(charges: readonly Charge[], at: readonly number[], writtenIds: readonly string[]): number[] {
+  const positions: number[] = [];
+  let j = 0;
+  for (const id of writtenIds) {
+    while (j < charges.length && charges[j]!.id !== id) j++;
+    if (j === charges.length) {
+      const byId = new Map(charges.map((c, k) => [c.id, at[k]!]));
+      return writtenIds.map((w) => byId.get(w)!).sort((a, b) => a - b);
+    }
+    positions.push(at[j++]!);
+  }
+  return positions;
+}
+
+/** A settle that wrote nothing, over `covered` items. */
+export function nothing(covered: number): Settled {
+  return { credits: 0, entries: [], written: new Array<boolean>(covered).fill(false), unexported: [], balance: undefined };
 }

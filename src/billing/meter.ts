@@ -42,7 +42,7 @@ import { jobKey, ledgerId, type JobIdentity } from './ledger-id.ts';
 import { PRICES } from './prices.ts';
 import { newRequestId } from './request-id.ts';
 import { UNLIMITED, type AnswerTemplate, type IdempotentAnswer, type LedgerEntry, type StepWork } from './store.ts';
-import { countByOp, walk, type Hold, type HoldOptions, type MeterItem, type OpenOptions, type SettleOpts, type Settled } from './meter-types.ts';
+import { countByOp, nothing, walk, writtenPositions, type Hold, type HoldOptions, type MeterItem, type OpenOptions, type SettleOpts, type Settled } from './meter-types.ts';
 
 export type { AnswerTemplate, IdempotentAnswer };
 export type { Hold, HoldOptions, MeterItem, OpenOptions, SettleOpts, Settled };
@@ -156,9 +156,9 @@ export class Meter {
    */
   async settle(hold: Hold, chargeable: readonly boolean[], opts: SettleOpts = {}): Promise<Settled> {
     const out = nothing(hold.covered);
-    const index = new Map<string, number>();
+    const times = new Map<Op, string>();
     for (const [op, res] of [...hold.reservations]) {
-      const charges = this.chargesOf(op, hold.items, hold.ids, hold.prepaid, chargeable, hold.covered, index);
+      const { charges, at } = this.chargesOf(op, hold.items, hold.ids, hold.prepaid, chargeable, hold.covered);
       hold.reservations.delete(op);
       this.forget(res);
       // the stored answer rides on the last reservation's settle (HTTP holds one op)
@@ -167,9 +167,10 @@ export class Meter {
         ...(opts.exportLater ? { exportLater: true } : {}), ...(opts.answer && last ? { answer: opts.answer } : {}),
       });
       out.balance = r.credits;
-      this.takeWritten(out, op, r.writtenIds, r.time, index);
+      this.takeWritten(out, op, writtenPositions(charges, at, r.writtenIds));
+      times.set(op, r.time);
     }
-    out.entries.sort((a, b) => index.get(a.id)! - index.get(b.id)!);
+    this.entriesOf(out, hold.items, hold.ids, times);
     if (opts.exportLater) out.unexported = await this.unmirrored(hold.ids, chargeable, out.written, hold.covered);
     return out;
   }
@@ -209,8 +210,7 @@ export class Meter {
       const out: Settled & { covered: number } = { covered, ...nothing(covered) };
       const records = op ? countByOp(items, prepaid, covered).get(op) ?? 0 : 0;
       if (covered === 0 || !op) return out;
-      const index = new Map<string, number>();
-      const charges = this.chargesOf(op, items, ids, prepaid, chargeable, covered, index);
+      const { charges, at } = this.chargesOf(op, items, ids, prepaid, chargeable, covered);
       if (records > 0) {
         let r;
         try {
@@ -221,37 +221,41 @@ export class Meter {
           continue;
         }
         out.balance = r.credits;
-        this.takeWritten(out, op, r.writtenIds, r.time, index);
-        out.entries.sort((a, b) => index.get(a.id)! - index.get(b.id)!);
+        this.takeWritten(out, op, writtenPositions(charges, at, r.writtenIds));
+        this.entriesOf(out, items, ids, new Map([[op, r.time]]));
       }
       if (opts.exportLater) out.unexported = await this.unmirrored(ids, chargeable, out.written, covered);
       return out;
     }
   }
 
-  /**
-   * The charges of the items of [0, covered) of function `op` that are chargeable and not prepaid
-   * (this job charged them before), each item's index kept by its ledger id in `index`.
-   */
+  /** The charges of the items of [0, covered) of function `op` that are chargeable and not prepaid (this job charged them before), and their items' positions. */
   private chargesOf(
     op: Op, items: readonly MeterItem[], ids: ReadonlyArray<string | undefined>, prepaid: ReadonlySet<number>,
-    chargeable: readonly boolean[], covered: number, index: Map<string, number>,
-  ): Charge[] {
+    chargeable: readonly boolean[], covered: number,
+  ): { charges: Charge[]; at: number[] } {
     const charges: Charge[] = [];
+    const at: number[] = [];
     for (let i = 0; i < covered; i++) {
       if (items[i]!.op !== op || !chargeable[i] || prepaid.has(i)) continue;
       charges.push({ id: ids[i]!, requestid: this.requestid });
-      index.set(ids[i]!, i);
+      at.push(i);
     }
-    return charges;
+    return { charges, at };
   }
 
-  /** The rows the store wrote for `op` (`writtenIds`, at `time`) into `out`: written, credits, entries (in the store's order). */
-  private takeWritten(out: Settled, op: Op, writtenIds: readonly string[], time: string, index: ReadonlyMap<string, number>): void {
-    for (const id of writtenIds) {
-      out.written[index.get(id)!] = true;
-      out.credits += PRICES[op];
-      out.entries.push({ id, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time });
+  /** The items (by position) whose rows the store wrote now for `op`: written, and their credits. */
+  private takeWritten(out: Settled, op: Op, positions: readonly number[]): void {
+    for (const i of positions) out.written[i] = true;
+    out.credits += positions.length * PRICES[op];
+  }
+
+  /** `out.entries`: the rows written now, in item order, each at its function's settle time. */
+  private entriesOf(out: Settled, items: readonly MeterItem[], ids: ReadonlyArray<string | undefined>, times: ReadonlyMap<Op, string>): void {
+    for (let i = 0; i < out.written.length; i++) {
+      if (!out.written[i]) continue;
+      const op = items[i]!.op!;
+      out.entries.push({ id: ids[i]!, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time: times.get(op)! });
     }
   }
 
@@ -391,9 +395,4 @@ export class Meter {
     if (!acc || acc.disabled) throw new ServiceError('UNAUTHORIZED');
     return acc.credits === UNLIMITED ? Number.POSITIVE_INFINITY : Math.max(0, acc.credits - acc.reserved);
   }
-}
-
-/** A settle that wrote nothing, over `covered` items. */
-function nothing(covered: number): Settled {
-  return { credits: 0, entries: [], written: new Array<boolean>(covered).fill(false), unexported: [], balance: undefined };
 }

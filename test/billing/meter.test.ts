@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Billing } from '../../src/billing/billing.ts';
 import { Meter } from '../../src/billing/meter.ts';
+import { writtenPositions } from '../../src/billing/meter-types.ts';
 import { PostgresStore } from '../../src/billing/postgres/store.ts';
 import { SqliteStore } from '../../src/billing/sqlite/store.ts';
 import type { BillingStore } from '../../src/billing/store.ts';
@@ -180,5 +181,18 @@ describe('migration of a schema-1 store (global ledger ids)', () => {
     } finally {
       await dropSchema(schema);
     }
+  });
+});
+
+describe('writtenPositions (meter-types.ts): which items the store wrote', () => {
+  const charges = ['a', 'b', 'c', 'd'].map((id) => ({ id, requestid: 'r' }));
+  const at = [1, 4, 5, 9];
+  it('the written ids in the order given: one walk', () => {
+    expect(writtenPositions(charges, at, ['a', 'b', 'c', 'd'])).toEqual([1, 4, 5, 9]);
+    expect(writtenPositions(charges, at, ['b', 'd'])).toEqual([4, 9]);
+    expect(writtenPositions(charges, at, [])).toEqual([]);
+  });
+  it('in another order: by id, in item order', () => {
+    expect(writtenPositions(charges, at, ['d', 'a', 'c'])).toEqual([1, 5, 9]);
   });
 });

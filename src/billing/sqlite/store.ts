@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { SAFETY_NET_PAGES } from './checkpointer-thread.ts';
 import { MIGRATE_TO_2, SCHEMA } from './schema.ts';
+import { insertLedgerRows, type LedgerRowsWritten } from './ledger-rows.ts';
 import type { Op } from '../../contract/params.ts';
 import { generatePepper } from '../secrets.ts';
 import { mirrorScopes, outsideMirrored } from '../ledger-id.ts';
@@ -194,21 +195,8 @@ export class SqliteStore implements BillingStore {
   }
 
   /** The ledger rows of `entries` not written before (ids are idempotent), and their credits. */
-  private insertLedger(accountId: string, entries: LedgerEntry[], opts: SettleOptions): { written: number; writtenIds: string[]; total: number } {
-    const ins = this.q(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
-                        VALUES (?, ?, ?, ?, ?, ?, ${opts.exportLater ? 0 : 1}) ON CONFLICT(id) DO NOTHING`);
-    let written = 0;
-    let total = 0;
-    const writtenIds: string[] = [];
-    for (const e of entries) {
-      const r = ins.run(e.id, accountId, e.function, e.credits, e.requestid, e.time);
-      if (Number(r.changes) === 1) {
-        written++;
-        writtenIds.push(e.id);
-        total += e.credits;
-      }
-    }
-    return { written, writtenIds, total };
+  private insertLedger(accountId: string, entries: LedgerEntry[], opts: SettleOptions): LedgerRowsWritten {
+    return insertLedgerRows(this.db, (sql) => this.q(sql), accountId, entries, opts.exportLater ? 0 : 1);
   }
 
   /** The request's `Idempotency-Key` answer, with the balance after its charge. */
