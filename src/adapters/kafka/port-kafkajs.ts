@@ -20,6 +20,9 @@ function kafkaErrorType(e: unknown): string {
   return (typeof e === 'object' && e !== null ? (e as { type?: string }).type : undefined) ?? '';
 }
 
+/** The consumer's fetch wait (see the constructor). */
+const FETCH_WAIT_MS = 100;
+
 export class KafkajsPort implements KafkaClientPort {
   readonly name = 'kafkajs';
   private readonly o: PortOptions;
@@ -32,9 +35,14 @@ export class KafkajsPort implements KafkaClientPort {
   constructor(o: PortOptions) {
     this.o = o;
     this.kafka = createKafka(o.connection, { clientId: o.clientId, log: o.log });
+    // maxWaitTimeInMs is also how long kafkajs's fetch loop sleeps when every partition it would
+    // fetch is paused (consumerGroup.fetch), and the worker pauses fetching whenever its queues are
+    // full (worker.ts flowControl): at kafkajs's usual 1 s the queues ran dry behind that sleep and
+    // the worker made 20.8k records/s in every round; at 100 ms, 26–28k (docs/performance.md).
+    // An idle consumer's long poll is 100 ms (ten fetch requests a second).
     this.consumer = this.kafka.consumer({
       groupId: o.group, sessionTimeout: o.sessionTimeoutMs, heartbeatInterval: Math.min(3000, Math.floor(o.sessionTimeoutMs / 3)),
-      readUncommitted: false, maxWaitTimeInMs: 1000,
+      readUncommitted: false, maxWaitTimeInMs: FETCH_WAIT_MS,
     });
     this.admin = this.kafka.admin();
     this.producers = new PartitionProducers(this.kafka, {
