@@ -52,7 +52,7 @@ import { CommittedLogReader } from '../test/adapters/kafka/committed-log.ts';
 import type { OutMessage } from '../src/adapters/kafka/output-messages.ts';
 import { transactionalPassthrough } from './support/kafka-passthrough.ts';
 import { median } from './support/median.ts';
-import type { SlicePhases } from '../src/adapters/kafka/slice.ts';
+import { DEFAULT_MAX_BATCH_RECORDS, type SlicePhases } from '../src/adapters/kafka/slice.ts';
 import { cpuSince, formatCpu, processCpu, threadCpu } from './support/thread-cpu.ts';
 
 /** The worker's profile: wall time per phase of its slices, summed (slices of 4 partitions overlap). */
@@ -63,13 +63,18 @@ class Phases implements SlicePhases {
   add(phase: string, ms: number): void {
     this.ms.set(phase, (this.ms.get(phase) ?? 0) + ms);
   }
+  /** Sizes of the slices that were not full (fewer than DEFAULT_MAX_BATCH_RECORDS records). */
+  readonly partial: number[] = [];
   committed(n: number): void {
+    if (n < DEFAULT_MAX_BATCH_RECORDS) this.partial.push(n);
     this.records += n;
     this.slices++;
   }
   print(client: string, seconds: number, elu: number): void {
     const total = [...this.ms.values()].reduce((a, b) => a + b, 0);
     console.log(`  profile ${client}: ${this.slices} slices, main-thread event-loop utilisation ${(elu * 100).toFixed(0)} %, slice time summed ${(total / 1000).toFixed(1)} s over ${seconds.toFixed(1)} s wall`);
+    const p = [...this.partial].sort((a, b) => a - b);
+    console.log(`    slices of fewer than ${DEFAULT_MAX_BATCH_RECORDS.toLocaleString('en')} records: ${p.length} of ${this.slices}${p.length ? ` (${p[0]}–${p.at(-1)}, median ${median(p)})` : ''}`);
     for (const [k, v] of this.ms) {
       console.log(`    ${k.padEnd(34)} ${(v / 1000).toFixed(2).padStart(6)} s ${(100 * v / total).toFixed(0).padStart(3)} %  ${(1000 * v / Math.max(1, this.records)).toFixed(1).padStart(6)} µs/record`);
     }

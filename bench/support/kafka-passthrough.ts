@@ -75,12 +75,17 @@ export async function transactionalPassthrough(o: PassthroughOptions): Promise<n
     }
   }
 
+  // drained once the records of a delivery are all queued, as the worker does (worker.ts enqueue)
+  let drainSoon: NodeJS.Immediate | undefined;
   const handlers: ConsumeHandlers = {
     message: (p, m) => {
       let q = queues.get(p);
       if (!q) queues.set(p, (q = []));
       q.push(m);
-      schedule();
+      drainSoon ??= setImmediate(() => {
+        drainSoon = undefined;
+        schedule();
+      });
     },
     assigned: () => {},
     failed: (e) => (failure = e),

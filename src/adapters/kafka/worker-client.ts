@@ -7,7 +7,7 @@
 import type { KafkaClientPort, PortOptions } from './client-port.ts';
 import { KafkajsPort } from './port-kafkajs.ts';
 import { PlatformaticPort } from './port-platformatic.ts';
-import { portOptions, StreamWorker, type StreamWorkerOptions } from './worker.ts';
+import { StreamWorker, type StreamWorkerOptions } from './worker.ts';
 
 export const KAFKA_CLIENTS = ['kafkajs', 'platformatic'] as const;
 export type KafkaClientName = (typeof KAFKA_CLIENTS)[number];
@@ -24,6 +24,15 @@ export function kafkaClientFrom(flag: string | undefined, env: NodeJS.ProcessEnv
 /** The port of the named client (the worker's, and the benchmark's same-client baseline). */
 export function createClientPort(client: KafkaClientName, o: PortOptions): KafkaClientPort {
   return client === 'platformatic' ? new PlatformaticPort(o) : new KafkajsPort(o);
+}
+
+/** What a port is made from: the worker's options, resolved. */
+export function portOptions(o: StreamWorkerOptions): PortOptions {
+  return {
+    connection: o.connection ?? { brokers: o.brokers }, group: o.group, inputTopic: o.inputTopic,
+    transactionalIdPrefix: o.transactionalIdPrefix, clientId: o.clientId ?? 'addrflow-worker',
+    sessionTimeoutMs: o.sessionTimeoutMs ?? 30_000, transactionTimeoutMs: o.transactionTimeoutMs ?? 60_000, log: o.log,
+  };
 }
 
 export function createStreamWorker(client: KafkaClientName, opts: StreamWorkerOptions): StreamWorker {

@@ -30,7 +30,7 @@ import type { ValueCodec } from './avro/codec.ts';
 import { BatchFailures } from './batch-failures.ts';
 import type { KafkaConnection } from './client/connection.ts';
 import { fetchTopicIds } from './client/topic-ids.ts';
-import type { KafkaClientPort, PortMessage, PortOptions, PortTransaction } from './client-port.ts';
+import type { KafkaClientPort, PortMessage, PortTransaction } from './client-port.ts';
 import type { OutputFormat } from './output-messages.ts';
 import { DEFAULT_MAX_BATCH_RECORDS, NoCredits, runSlice, type SlicePhases } from './slice.ts';
 import { EngineAhead } from './engine-ahead.ts';
@@ -85,15 +85,6 @@ export const DEFAULT_STOP_TIMEOUT_MS = 20_000;
 /** Delay before a slice aborted by fencing or a rebalance is tried again. */
 const TRANSIENT_RETRY_MS = 200;
 
-/** What a port is made from: the worker's options, resolved. */
-export function portOptions(o: StreamWorkerOptions): PortOptions {
-  return {
-    connection: o.connection ?? { brokers: o.brokers }, group: o.group, inputTopic: o.inputTopic,
-    transactionalIdPrefix: o.transactionalIdPrefix, clientId: o.clientId ?? 'addrflow-worker',
-    sessionTimeoutMs: o.sessionTimeoutMs ?? 30_000, transactionTimeoutMs: o.transactionTimeoutMs ?? 60_000, log: o.log,
-  };
-}
-
 interface PartitionQueue {
   messages: PortMessage[];
   /** The offset after the last queued message: a message below it is already queued or done. */
@@ -119,6 +110,8 @@ export class StreamWorker {
   /** Failed attempts per input partition, their back-off and reporting (batch-failures.ts). */
   private readonly failures: BatchFailures;
   private creditTimer: NodeJS.Timeout | undefined;
+  /** The drain that enqueue starts after the current delivery. */
+  private drainSoon: NodeJS.Immediate | undefined;
   private checking = false;
   private queued = 0;
   private fetchPaused = false;
@@ -221,7 +214,13 @@ export class StreamWorker {
     q.next = m.offsetValue + 1n;
     this.queued++;
     this.flowControl();
-    this.schedule();
+    // drained once the records of this delivery are all queued: started at its first record, a
+    // slice took that record alone (one transaction for one record, per fetch and partition)
+    if (this.drainSoon) return;
+    this.drainSoon = setImmediate(() => {
+      this.drainSoon = undefined;
+      this.schedule();
+    });
   }
 
   /** Bounded memory: fetching pauses while the queues are full and resumes at half. */
