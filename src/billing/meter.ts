@@ -170,7 +170,7 @@ export class Meter {
       this.takeWritten(out, op, writtenPositions(charges, at, r.writtenIds));
       times.set(op, r.time);
     }
-    this.entriesOf(out, hold.items, hold.ids, times);
+    this.entriesOf(out, (i) => hold.items[i]!.op!, hold.ids, times);
     if (opts.exportLater) out.unexported = await this.unmirrored(hold.ids, chargeable, out.written, hold.covered);
     return out;
   }
@@ -222,7 +222,7 @@ export class Meter {
         }
         out.balance = r.credits;
         this.takeWritten(out, op, writtenPositions(charges, at, r.writtenIds));
-        this.entriesOf(out, items, ids, new Map([[op, r.time]]));
+        this.entriesOf(out, () => op, ids, new Map([[op, r.time]]));
       }
       if (opts.exportLater) out.unexported = await this.unmirrored(ids, chargeable, out.written, covered);
       return out;
@@ -250,11 +250,11 @@ export class Meter {
     out.credits += positions.length * PRICES[op];
   }
 
-  /** `out.entries`: the rows written now, in item order, each at its function's settle time. */
-  private entriesOf(out: Settled, items: readonly MeterItem[], ids: ReadonlyArray<string | undefined>, times: ReadonlyMap<Op, string>): void {
+  /** `out.entries`: the rows written now, in item order (item i of function `opOf(i)`), each at its function's settle time. */
+  private entriesOf(out: Settled, opOf: (i: number) => Op, ids: ReadonlyArray<string | undefined>, times: ReadonlyMap<Op, string>): void {
     for (let i = 0; i < out.written.length; i++) {
       if (!out.written[i]) continue;
-      const op = items[i]!.op!;
+      const op = opOf(i);
       out.entries.push({ id: ids[i]!, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time: times.get(op)! });
     }
   }
@@ -280,8 +280,9 @@ export class Meter {
   async charge(op: Op, chargeable: readonly boolean[], opts: Pick<SettleOpts, 'answer'> = {}): Promise<Settled> {
     const ids = chargeable.map((_, i) => this.ledgerId(op, i));
     const charges: Charge[] = [];
-    ids.forEach((id, i) => { if (chargeable[i]) charges.push({ id, requestid: this.requestid }); });
-    return this.chargedOf(op, ids, await this.billing.charge(this.accountId, op, ids.length, charges, opts.answer ? { answer: opts.answer } : {}));
+    const at: number[] = [];
+    ids.forEach((id, i) => { if (chargeable[i]) { charges.push({ id, requestid: this.requestid }); at.push(i); } });
+    return this.chargedOf(op, ids, charges, at, await this.billing.charge(this.accountId, op, ids.length, charges, opts.answer ? { answer: opts.answer } : {}));
   }
 
   /**
@@ -291,20 +292,18 @@ export class Meter {
    */
   async chargeAfterWork(op: Op, work: StepWork): Promise<{ settled: Settled; result: unknown }> {
     const ids = [this.ledgerId(op, 0)];
-    const r = await this.billing.chargeAfterWork(this.accountId, op, 1, [{ id: ids[0]!, requestid: this.requestid }], work);
-    return { settled: this.chargedOf(op, ids, r.settled), result: r.result };
+    const charges = [{ id: ids[0]!, requestid: this.requestid }];
+    const r = await this.billing.chargeAfterWork(this.accountId, op, 1, charges, work);
+    return { settled: this.chargedOf(op, ids, charges, [0], r.settled), result: r.result };
   }
 
-  /** What a charge of records `ids` settled, as `settle` answers it. */
-  private chargedOf(op: Op, ids: readonly string[], r: { writtenIds: string[]; credits: number; time: string }): Settled {
-    const now = new Set(r.writtenIds);
-    return {
-      credits: now.size * PRICES[op],
-      entries: ids.filter((id) => now.has(id)).map((id) => ({ id, account: this.accountId, function: op, credits: PRICES[op], requestid: this.requestid, time: r.time })),
-      written: ids.map((id) => now.has(id)),
-      unexported: [],
-      balance: r.credits,
-    };
+  /** What a charge of records `ids` (`charges` of the items at `at`) settled, as `settle` answers it. */
+  private chargedOf(op: Op, ids: readonly string[], charges: readonly Charge[], at: readonly number[], r: { writtenIds: string[]; credits: number; time: string }): Settled {
+    const out = nothing(ids.length);
+    out.balance = r.credits;
+    this.takeWritten(out, op, writtenPositions(charges, at, r.writtenIds));
+    this.entriesOf(out, () => op, ids, new Map([[op, r.time]]));
+    return out;
   }
 
   /**

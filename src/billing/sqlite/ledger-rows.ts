@@ -21,6 +21,19 @@ export interface LedgerRowsWritten {
   total: number;
 }
 
+/** A ledger entry without its id: what the entries of one settle share. */
+export type Shared = Omit<LedgerEntry, 'id'>;
+
+/** The fields `entries` share, when they differ only in their ids (every settle's, as Billing makes them); else undefined. */
+export function sharedFields(entries: readonly LedgerEntry[]): Shared | undefined {
+  const f = entries[0];
+  if (!f) return undefined;
+  for (const e of entries) {
+    if (e.account !== f.account || e.function !== f.function || e.credits !== f.credits || e.requestid !== f.requestid || e.time !== f.time) return undefined;
+  }
+  return { account: f.account, function: f.function, credits: f.credits, requestid: f.requestid, time: f.time };
+}
+
 /** `statement(sql)`: the connection's prepared statement for `sql` (cached by the store). */
 type Statements = (sql: string) => StatementSync;
 
@@ -45,13 +58,9 @@ function insertOneByOne(statement: Statements, accountId: string, entries: reado
 
 /** All of `entries` in one statement, or undefined with nothing written (they differ beyond their ids, or some row is there). */
 function insertAllNew(db: DatabaseSync, statement: Statements, accountId: string, entries: readonly LedgerEntry[], exported: 0 | 1): LedgerRowsWritten | undefined {
-  const f = entries[0];
-  if (!f || entries.length < 2) return undefined;
-  const ids: string[] = [];
-  for (const e of entries) {
-    if (e.function !== f.function || e.credits !== f.credits || e.requestid !== f.requestid || e.time !== f.time) return undefined;
-    ids.push(e.id);
-  }
+  const f = entries.length < 2 ? undefined : sharedFields(entries);
+  if (!f) return undefined;
+  const ids = entries.map((e) => e.id);
   db.exec('SAVEPOINT ledger_rows');
   const r = statement(`INSERT INTO ledger (id, account_id, function, credits, request_id, created_at, exported)
                        SELECT value, ?, ?, ?, ?, ?, ${exported} FROM json_each(?) WHERE true ON CONFLICT(id) DO NOTHING`)

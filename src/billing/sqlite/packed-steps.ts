@@ -10,14 +10,12 @@
  * answers the same results (packed-steps.test.ts).
  */
 import type { LedgerEntry, MoneyStep, MoneyStepResult, SettleResult, WorkedCharge } from '../store.ts';
+import { sharedFields, type Shared } from './ledger-rows.ts';
 
 /** The thread's call that takes packed steps: `batch` packed (SqliteThreadStore.batch sends it). */
 export const BATCH_PACKED = 'batchPacked';
 /** The same, after the works of some steps (`batchAfterWork`; thread-work.ts). */
 export const BATCH_AFTER_WORK = 'batchAfterWork';
-
-/** A ledger entry without its id: what the entries of a packed step share. */
-type Shared = Omit<LedgerEntry, 'id'>;
 
 /** A settle or a charge: the steps that carry entries. */
 type EntryStep = Extract<MoneyStep, { entries: LedgerEntry[] }>;
@@ -27,19 +25,10 @@ export type PackedStep = MoneyStep | { packed: Omit<EntryStep, 'entries'>; share
 /** A packed settle's or charge's answer: the written rows by their position among the step's entries (`all`: every one). */
 export type PackedResult = MoneyStepResult | { packed: Omit<SettleResult, 'writtenIds'>; all: true } | { packed: Omit<SettleResult, 'writtenIds'>; at: Uint32Array };
 
-function sharedOf(entries: readonly LedgerEntry[]): Shared | undefined {
-  const f = entries[0];
-  if (!f) return undefined;
-  for (const e of entries) {
-    if (e.account !== f.account || e.function !== f.function || e.credits !== f.credits || e.requestid !== f.requestid || e.time !== f.time) return undefined;
-  }
-  return { account: f.account, function: f.function, credits: f.credits, requestid: f.requestid, time: f.time };
-}
-
 /** The caller's side: a step as it is sent. */
 export function packStep(s: MoneyStep): PackedStep {
   if (s.kind !== 'settle' && s.kind !== 'charge') return s;
-  const shared = sharedOf(s.entries);
+  const shared = sharedFields(s.entries);
   if (!shared) return s;
   const { entries, ...rest } = s;
   return { packed: rest, shared, ids: entries.map((e) => e.id) };
