@@ -27,6 +27,9 @@
  *   npm run bench -- kafka          (KAFKA_BROKERS=host:port to use a running broker; otherwise
  *                                    the local broker is used or started, and stopped if started)
  *
+ * ADDRFLOW_BENCH_KAFKA_CLIENTS=platformatic (or kafkajs): the worker and its floor on that client
+ * only, without the kafkajs context baselines.
+ *
  * ADDRFLOW_BENCH_KAFKA_WORKER_ONLY=platformatic (or kafkajs): one worker run on that client and
  * nothing else (no passthroughs, no floor), for an A/B of two checkouts run in turn.
  */
@@ -332,20 +335,25 @@ try {
 
 /** The passthroughs, then the worker and its floor on each client, interleaved; medians and ratios. */
 async function comparisons(input: string): Promise<void> {
-
-  const plain = await passthrough(input, await topic('pass-plain'), false);
-  console.log(`kafkajs plain passthrough (consume → produce, kafkajs commits):               ${Math.round(plain).toLocaleString('en')} records/s`);
-  const tx = await passthrough(input, await topic('pass-tx'), true);
-  console.log(`kafkajs transactional passthrough, 1 message per record (the old floor):     ${Math.round(tx).toLocaleString('en')} records/s`);
+  // ADDRFLOW_BENCH_KAFKA_CLIENTS=platformatic: that client's worker and floor only, no context baselines
+  const chosen = process.env.ADDRFLOW_BENCH_KAFKA_CLIENTS?.split(',').map((c) => c.trim()) as KafkaClientName[] | undefined;
+  const clients = chosen ?? KAFKA_CLIENTS;
+  let plain = NaN;
+  if (!chosen) {
+    plain = await passthrough(input, await topic('pass-plain'), false);
+    console.log(`kafkajs plain passthrough (consume → produce, kafkajs commits):               ${Math.round(plain).toLocaleString('en')} records/s`);
+    const tx = await passthrough(input, await topic('pass-tx'), true);
+    console.log(`kafkajs transactional passthrough, 1 message per record (the old floor):     ${Math.round(tx).toLocaleString('en')} records/s`);
+  }
   const threads = defaultConsumeThreads(); // as `addrflow consume` without --workers
   // the worker and its same-client floor on each Kafka client, interleaved in the same run (the
   // machine is shared and noisy, so both see the same conditions); medians of ROUNDS runs each
   const rounds = Number(process.env.ADDRFLOW_BENCH_KAFKA_ROUNDS ?? 3);
-  const runs = new Map<KafkaClientName, WorkerRun[]>(KAFKA_CLIENTS.map((c) => [c, []]));
-  const floors = new Map<KafkaClientName, number[]>(KAFKA_CLIENTS.map((c) => [c, []]));
+  const runs = new Map<KafkaClientName, WorkerRun[]>(clients.map((c) => [c, []]));
+  const floors = new Map<KafkaClientName, number[]>(clients.map((c) => [c, []]));
   let tpl: { results: OutMessage[]; ledger: OutMessage[] } | undefined;
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? KAFKA_CLIENTS : [...KAFKA_CLIENTS].reverse();
+    const order = r % 2 === 0 ? clients : [...clients].reverse();
     for (const client of order) {
       const workerFirst = r % 2 === 0 || !tpl;
       if (!workerFirst) floors.get(client)!.push(await floor(input, client, r, tpl!));
@@ -363,8 +371,9 @@ async function comparisons(input: string): Promise<void> {
     console.log(`same-client transactional passthrough on ${client}, worker's volume: median ${Math.round(m.floor).toLocaleString('en')} records/s (${floors.get(client)!.map(Math.round).join(' / ')})`);
     console.log(`ratio worker / same-client floor, ${client}: ${(m.rate / m.floor).toFixed(2)} (issue 20 target >= 0.8)`);
   }
-  const kj = med.get('kafkajs')!;
-  const pf = med.get('platformatic')!;
+  const kj = med.get('kafkajs');
+  const pf = med.get('platformatic');
+  if (!kj || !pf) return;
   console.log(`ratio worker kafkajs / kafkajs plain passthrough: ${(kj.rate / plain).toFixed(2)}`);
   console.log(`ratio worker platformatic / kafkajs (throughput, medians): ${(pf.rate / kj.rate).toFixed(2)}; CPU time: ${(pf.cpu / kj.cpu).toFixed(2)}`);
 }

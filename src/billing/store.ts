@@ -66,6 +66,12 @@ export interface LedgerEntry {
   time: string;
 }
 
+/** Whether two ledger entries differ at most in their id (the entries of one settle, as Billing makes them, do). */
+export function alikeButId(a: LedgerEntry, b: LedgerEntry): boolean {
+  return a.account === b.account && a.function === b.function && a.credits === b.credits
+    && a.requestid === b.requestid && a.time === b.time;
+}
+
 export interface ReservationRow {
   id: string;
   accountId: string;

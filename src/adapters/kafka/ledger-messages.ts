@@ -10,13 +10,16 @@
  * the schema ever puts another field first, or a framing that does not fit, every entry is
  * encoded by the codec as before. The bytes are the codec's, byte for byte (ledger-messages.test.ts).
  */
-import type { LedgerEntry } from '../../billing/store.ts';
+import { alikeButId, type LedgerEntry } from '../../billing/store.ts';
 import type { ValueCodec } from './avro/codec.ts';
 import { SUBJECTS } from './avro/schemas.ts';
 import { ledgerMessage, type OutMessage, type OutputFormat } from './output-messages.ts';
 
-/** An entry's value from its id, and the id's UTF-8 bytes (the message key: encoded once, inside the value). */
-type Template = (id: string) => { key: Buffer; value: Buffer };
+/** Values and keys of entries that differ only in their id: the settle's head and tail around each id. */
+interface Template {
+  head: Buffer;
+  tail: Buffer;
+}
 
 /** Where avroLength writes (an Avro long takes at most 10 bytes). */
 const lengthBytes = Buffer.alloc(10);
@@ -33,19 +36,17 @@ function avroLength(n: number): number {
   return at;
 }
 
-function fromParts(head: Buffer, tail: Buffer): Template {
-  return (id) => {
-    const idBytes = Buffer.byteLength(id, 'utf8');
-    const length = avroLength(idBytes);
-    // one allocation per entry: head · length · id · tail; the key is the id's bytes in it
-    const value = Buffer.allocUnsafe(head.length + length + idBytes + tail.length);
-    let at = head.copy(value, 0);
-    at += lengthBytes.copy(value, at, 0, length);
-    const key = value.subarray(at, at + value.write(id, at, 'utf8'));
-    at += idBytes;
-    tail.copy(value, at);
-    return { key, value };
-  };
+/** An entry's message under its settle's template: one buffer, head · id length · id · tail; the key is the id's bytes in it. */
+function messageOf(t: Template, id: string): OutMessage {
+  const idBytes = Buffer.byteLength(id, 'utf8');
+  const length = avroLength(idBytes);
+  const value = Buffer.allocUnsafe(t.head.length + length + idBytes + t.tail.length);
+  let at = t.head.copy(value, 0);
+  at += lengthBytes.copy(value, at, 0, length);
+  const key = value.subarray(at, at + value.write(id, at, 'utf8'));
+  at += idBytes;
+  t.tail.copy(value, at);
+  return { key, value };
 }
 
 /** head / tail of the settle's entries, or undefined when the value does not split that way. */
@@ -56,24 +57,23 @@ function templateOf(codec: ValueCodec, e: LedgerEntry): Template | undefined {
   let i = 0;
   while (i < empty.length && empty[i] === one[i]) i++;
   if (i >= empty.length || empty[i] !== 0) return undefined;
-  const t = fromParts(empty.subarray(0, i), empty.subarray(i + 1));
+  const t = { head: empty.subarray(0, i), tail: empty.subarray(i + 1) };
   const long = 'y'.repeat(200);
-  return t('x').value.equals(one) && t(long).value.equals(encode(long)) ? t : undefined;
+  return messageOf(t, 'x').value!.equals(one) && messageOf(t, long).value!.equals(encode(long)) ? t : undefined;
 }
 
 /** The ledger-topic messages of `entries` (key = ledger id), in order. */
 export function ledgerMessages(codec: ValueCodec, format: OutputFormat, entries: readonly LedgerEntry[]): OutMessage[] {
   if (format !== 'avro') return entries.map((e) => ledgerMessage(codec, format, e));
   const out: OutMessage[] = [];
-  let shared = '';
-  let template: Template | undefined;
-  for (const e of entries) {
-    const key = `${e.account}\u0000${e.function}\u0000${e.credits}\u0000${e.requestid}\u0000${e.time}`;
-    if (key !== shared) {
-      shared = key;
-      template = templateOf(codec, e);
-    }
-    out.push(template ? template(e.id) : ledgerMessage(codec, format, e));
+  // runs of entries alike but for their ids (a settle's entries are one run)
+  for (let from = 0; from < entries.length;) {
+    const first = entries[from]!;
+    let to = from + 1;
+    while (to < entries.length && alikeButId(first, entries[to]!)) to++;
+    const template = templateOf(codec, first);
+    for (let i = from; i < to; i++) out.push(template ? messageOf(template, entries[i]!.id) : ledgerMessage(codec, format, entries[i]!));
+    from = to;
   }
   return out;
 }

@@ -11,7 +11,7 @@
  * by one, which says which of them are new.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { LedgerEntry } from '../store.ts';
+import { alikeButId, type LedgerEntry } from '../store.ts';
 
 export interface LedgerRowsWritten {
   written: number;
@@ -28,9 +28,7 @@ export type Shared = Omit<LedgerEntry, 'id'>;
 export function sharedFields(entries: readonly LedgerEntry[]): Shared | undefined {
   const f = entries[0];
   if (!f) return undefined;
-  for (const e of entries) {
-    if (e.account !== f.account || e.function !== f.function || e.credits !== f.credits || e.requestid !== f.requestid || e.time !== f.time) return undefined;
-  }
+  for (const e of entries) if (!alikeButId(e, f)) return undefined;
   return { account: f.account, function: f.function, credits: f.credits, requestid: f.requestid, time: f.time };
 }
 

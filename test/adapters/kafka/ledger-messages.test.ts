@@ -17,6 +17,9 @@ const entries: LedgerEntry[] = [
   // an earlier settle's row mirrored again (another time, another request id)
   { ...base, id: 'acc-1/lines/kafka:0f8e:group/3/1', time: '2026-11-24T08:00:00.000Z', requestid: 'req-old' },
   { ...base, id: 'acc-1/search/kafka:0f8e:group/3/2', function: 'search', credits: 2 },
+  // and this settle's again after them (runs of alike entries, not one template per slice)
+  { ...base, id: 'acc-1/lines/kafka:0f8e:group/3/12346' },
+  { ...base, id: 'acc-1/lines/kafka:0f8e:group/3/12347', account: 'acc-2' },
 ] as LedgerEntry[];
 
 describe('ledger messages of a slice', () => {
