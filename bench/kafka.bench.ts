@@ -45,7 +45,7 @@ import { Billing } from '../src/billing/billing.ts';
 import { createValueCodec } from '../src/adapters/kafka/avro/index.ts';
 import { sendOffsetsRetrying } from '../src/adapters/kafka/send-offsets.ts';
 import { Meter } from '../src/billing/meter.ts';
-import { createStreamWorker, KAFKA_CLIENTS, type KafkaClientName } from '../src/adapters/kafka/worker-client.ts';
+import { createStreamWorker, KAFKA_CLIENTS, kafkaClientFrom, type KafkaClientName } from '../src/adapters/kafka/worker-client.ts';
 import { defaultConsumeThreads } from '../src/adapters/kafka/run-consumer.ts';
 import { createWorkerMetrics } from '../src/adapters/kafka/worker-metrics.ts';
 import { EnginePool } from '../src/pool/engine-pool.ts';
@@ -324,7 +324,7 @@ try {
   await fill(warmInput, [...generateLines(WARM_RECORDS, 7, 0)].map((line) => codec.encode('lines-request', JSON.parse(line))));
   console.log(`input: ${N.toLocaleString('en')} lines requests, Avro single-object, ${(bytes / 1e6).toFixed(1)} MB, ${PARTITIONS} partitions (produced in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   console.log(`machine: ${availableParallelism()} cores, Node ${process.version}, kafkajs 2.2.4, Kafka broker ${brokers().join(',')}`);
-  const only = process.env.ADDRFLOW_BENCH_KAFKA_WORKER_ONLY as KafkaClientName | undefined;
+  const only = process.env.ADDRFLOW_BENCH_KAFKA_WORKER_ONLY ? kafkaClientFrom(process.env.ADDRFLOW_BENCH_KAFKA_WORKER_ONLY) : undefined;
   // one worker run on one client, nothing else: an A/B of two checkouts runs this in each, in turn
   if (only) await worker(input, defaultConsumeThreads(), only, 0);
   else await comparisons(input);
@@ -336,7 +336,7 @@ try {
 /** The passthroughs, then the worker and its floor on each client, interleaved; medians and ratios. */
 async function comparisons(input: string): Promise<void> {
   // ADDRFLOW_BENCH_KAFKA_CLIENTS=platformatic: that client's worker and floor only, no context baselines
-  const chosen = process.env.ADDRFLOW_BENCH_KAFKA_CLIENTS?.split(',').map((c) => c.trim()) as KafkaClientName[] | undefined;
+  const chosen = process.env.ADDRFLOW_BENCH_KAFKA_CLIENTS?.split(',').map((c) => kafkaClientFrom(c)); // (an unknown name throws)
   const clients = chosen ?? KAFKA_CLIENTS;
   let plain = NaN;
   if (!chosen) {
