@@ -338,7 +338,7 @@ async function comparisons(input: string): Promise<void> {
   // ADDRFLOW_BENCH_KAFKA_CLIENTS=platformatic: that client's worker and floor only, no context baselines
   const chosen = process.env.ADDRFLOW_BENCH_KAFKA_CLIENTS?.split(',').map((c) => kafkaClientFrom(c)); // (an unknown name throws)
   const clients = chosen ?? KAFKA_CLIENTS;
-  let plain = NaN;
+  let plain: number | undefined;
   if (!chosen) {
     plain = await passthrough(input, await topic('pass-plain'), false);
     console.log(`kafkajs plain passthrough (consume → produce, kafkajs commits):               ${Math.round(plain).toLocaleString('en')} records/s`);
@@ -373,7 +373,7 @@ async function comparisons(input: string): Promise<void> {
   }
   const kj = med.get('kafkajs');
   const pf = med.get('platformatic');
+  if (kj && plain !== undefined) console.log(`ratio worker kafkajs / kafkajs plain passthrough: ${(kj.rate / plain).toFixed(2)}`);
   if (!kj || !pf) return;
-  console.log(`ratio worker kafkajs / kafkajs plain passthrough: ${(kj.rate / plain).toFixed(2)}`);
   console.log(`ratio worker platformatic / kafkajs (throughput, medians): ${(pf.rate / kj.rate).toFixed(2)}; CPU time: ${(pf.cpu / kj.cpu).toFixed(2)}`);
 }
