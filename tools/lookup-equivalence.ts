@@ -16,7 +16,7 @@
  * The queries: eval/lookup's suites, exactly as `npm run eval:lookup` makes them (every query
  * variant on the LI, CPH and BANO indexes; the held-out extracts against the embedded default and
  * the BANO index; postcode + place pairs and the Pelias cases against the default; the Nominatim
- * cases), then the national bench's mix (clean / typo / unknown street / wrong postcode,
+ * cases, the sets of queries as people write them of eval/lookup/people), then the national bench's mix (clean / typo / unknown street / wrong postcode,
  * structured and free text; tools/lookup-mix.ts). Indexes are built and cached by the eval's
  * `cachedIndex` (.cache/eval/).
  */
@@ -33,6 +33,7 @@ import { nominatimCases } from '../eval/lookup/cases.ts';
 import { heldOutSuites, peliasCases, postcodePairs, runHeldOut, runPairs } from '../eval/lookup/fallback-suites.ts';
 import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample } from '../eval/lookup/suites.ts';
 import { MIX_CATEGORY, lookupMix } from './lookup-mix.ts';
+import { PEOPLE_SETS } from '../eval/lookup/people/evaluate.ts';
 
 type Lookup = (i: AddressIndex, r: SearchRequest) => SearchRecord;
 
@@ -117,6 +118,8 @@ for (const { source, pairs } of postcodePairs()) suite(`postcode pairs ${source}
 suite('pelias', (lk) => peliasCases(def, lk));
 const nominatim = await evalIndex('nominatim');
 suite('nominatim', (lk) => nominatimCases(nominatim, lk));
+// the queries as people write them (issue 18), on the default too
+for (const [set, cases] of Object.entries(PEOPLE_SETS)) suite(`people ${set}`, (lk) => { for (const c of cases()) lk(def, c.query); });
 
 // ---- the national bench's mix, on the real-data-only index and (optionally) the national one
 function benchMix(label: string, index: AddressIndex): void {

@@ -5,7 +5,7 @@
  * directories (hash-directory.ts) are made on first use.
  */
 import {
-  COLUMNS, INDEX_FORMAT_VERSION, INDEX_MAGIC, fnv1a,
+  COLUMNS, DOC_STREET, INDEX_FORMAT_VERSION, INDEX_MAGIC, fnv1a,
   type ColumnName, type IndexMeta,
 } from './format.ts';
 import { HashDirectory } from './hash-directory.ts';
@@ -43,6 +43,8 @@ export class AddressIndex {
 
   /** Documents' token lists lie back to back in document order (true of every built index). */
   private readonly tokListsContiguous: boolean;
+  /** Some document is a street (the embedded default holds none: places and postcodes only). */
+  readonly holdsStreets: boolean;
 
   constructor(c: Views, meta: IndexMeta) {
     this.c = c;
@@ -53,6 +55,7 @@ export class AddressIndex {
     const s = c.docTokStart, n = c.docTokCount;
     for (let d = 0; d + 1 < this.docCount && contiguous; d++) contiguous = s[d]! + n[d]! === s[d + 1];
     this.tokListsContiguous = contiguous;
+    this.holdsStreets = c.docKind.includes(DOC_STREET);
   }
 
   /**

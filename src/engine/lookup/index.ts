@@ -41,6 +41,7 @@ import { parseRequest } from './parse/parse.ts';
 import { stateAnswer } from './named-place/state-answer.ts';
 import { statePart, withStateWords } from './named-place/state-part.ts';
 import { buildRecord, type Choice } from './record/record.ts';
+import { namedPlaceWithTypoRetry } from './search/named-place-retry.ts';
 import { searchWithTypoRetry } from './search/typo-retry.ts';
 
 export type { AddressIndex };
@@ -93,8 +94,10 @@ function withStatePart(index: AddressIndex, own: { q: Parsed; choice: Choice }, 
   return relevance(part.asked, choice) > relevance(own.q, own.choice) ? { q: part.asked, choice } : own;
 }
 
+/** Stages 4–9; on an index that holds no street (the embedded default) stage 8 asks the named place (stage 9): search/named-place-retry.ts. */
 function search(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): Choice {
-  return exactChoice(index, q, matches) ?? fallback(index, q, matches, searchWithTypoRetry(index, q, matches));
+  return exactChoice(index, q, matches)
+    ?? (index.holdsStreets ? fallback(index, q, matches, searchWithTypoRetry(index, q, matches)) : namedPlaceWithTypoRetry(index, q, matches));
 }
 
 /** The same answer as lookup(), with its explanation (stage 11): asked for only, never on the default path. */

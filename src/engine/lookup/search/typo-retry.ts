@@ -2,7 +2,8 @@
  * Stage 8 (search, see ../index.ts), its second half: typo tolerance, only for words that nothing
  * explains. First the words the index does not hold at all (no search can explain them), then
  * those the best answer left unexplained; a second search is made only when their typo neighbours
- * could change the answer.
+ * could change the answer. On an index that holds no street the named place is the answer, and
+ * the retry asks it instead (named-place-retry.ts).
  */
 import { DOC_STREET } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
@@ -40,7 +41,7 @@ export function searchWithTypoRetry(index: AddressIndex, q: ParsedQuery, matches
  * none explained a word that tells streets apart (../choose/street-words.ts); their typo neighbours would
  * only start a second search among more streets of the same kind.
  */
-function unexplained(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice: Choice, i: number): boolean {
+export function unexplained(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], choice: Choice, i: number): boolean {
   const s = choice.best;
   if (s && s.explained[i] !== 0) return false;
   if (s && s.kind === DOC_STREET) return true;
@@ -73,7 +74,7 @@ function heldTogether(index: AddressIndex, a: TokenMatch[], b: TokenMatch[]): bo
 }
 
 /** Adds the typo neighbours of the words `which` to their matches; returns those added. */
-function addTypoMatches(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], which: number[], expanded: Set<number>): TokenMatch[] {
+export function addTypoMatches(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], which: number[], expanded: Set<number>): TokenMatch[] {
   const added: TokenMatch[] = [];
   for (const i of which) {
     expanded.add(i);
@@ -93,7 +94,7 @@ function unseenInNarrowed(index: AddressIndex, q: ParsedQuery, matches: TokenMat
 }
 
 /** Words that may be typos (not a postcode, not a number, four letters or more) and pass `test`. */
-function typoWords(q: ParsedQuery, test: (i: number) => boolean): number[] {
+export function typoWords(q: ParsedQuery, test: (i: number) => boolean): number[] {
   const out: number[] = [];
   q.tokens.forEach((t, i) => {
     if (t.field === 'zip' || t.hnLike || t.text.length < 4) return;

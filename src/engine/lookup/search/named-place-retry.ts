@@ -1,0 +1,66 @@
+/**
+ * Stage 8 (search, see ../index.ts) on an index that holds no street — the embedded default, made
+ * of places and postcodes: no street can answer, so the broad search could only find the best place
+ * or postcode document, which the named place (stage 9) replaces in every case. The named place
+ * is the answer, and the typo retry (typo-retry.ts) asks it rather than a broad search which words
+ * it leaves unexplained:
+ *
+ *  - the words the index does not hold get their typo neighbours first, as in the broad search's
+ *    retry;
+ *  - then the words the named place leaves unexplained, but a word of free text that names some
+ *    place as typed is no misspelling, whichever place was chosen ("Rome, Lazio": Roma, by another
+ *    of its names, not a typo neighbour of `rome`);
+ *  - every word is asked as if there were no answer where the place does not agree with the
+ *    query's postcode (the postcode's own document would have been the broad search's answer,
+ *    explaining none of the place's words: "Wein, 1010" is Wien), where it leaves a word of the
+ *    city field unexplained ("Fredriksberg C, 1963" is not Fredriksberg, SE, but Frederiksberg C),
+ *    and where no place is named;
+ *  - the place is named again only when one of those words may name a place (the words of a
+ *    street name none: ../named-place/street-part.ts); typo neighbours widen the search and
+ *    never take an answer away (when the place named again is none, the first one stands).
+ *
+ * Measured against the broad search's retry (docs/performance.md, 2026-11-27): the same answer
+ * for every one of the 115,617 queries of tools/lookup-equivalence.ts (the eval's suites, and the
+ * queries as people write them of eval/lookup/people); of 58,892 queries with mistakes (tools/lookup-typo-ab.ts), 80
+ * answered differently: the town meant 23 times where the broad search's retry missed it and
+ * once the other way, another town where the other answered nothing 20 times and once (mostly
+ * at a relevance under 40); at about half the CPU per lookup.
+ */
+import type { AddressIndex } from '../../index/index.ts';
+import type { TokenMatch } from '../match/token-match.ts';
+import { resolveNamedPlace } from '../named-place/named-place.ts';
+import { placeDocs } from '../named-place/place-docs.ts';
+import { placeToken, streetPartTokens } from '../named-place/street-part.ts';
+import type { ParsedQuery } from '../parse/parse.ts';
+import type { Choice } from '../record/record.ts';
+import { POSTCODE_CITY_DISAGREE } from '../score/deductions.ts';
+import { addTypoMatches, typoWords, unexplained } from './typo-retry.ts';
+
+const NO_ANSWER: Choice = { best: undefined, ambiguous: false };
+
+/** The named place, after the typo retry asked of it (`matches` gains the typo neighbours tried). */
+export function namedPlaceWithTypoRetry(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): Choice {
+  const expanded = new Set<number>();
+  addTypoMatches(index, q, matches, typoWords(q, (i) => matches[i]!.length === 0), expanded);
+  const named: Choice = { best: resolveNamedPlace(index, q, matches), ambiguous: false };
+  const asked = explainsItsWords(q, named) ? named : NO_ANSWER;
+  const missing = typoWords(q, (i) => !expanded.has(i) && !(asked === named && namesSomePlace(index, q, matches, i)) && unexplained(index, q, matches, asked, i));
+  const before = missing.map((i) => matches[i]!.length);
+  addTypoMatches(index, q, matches, missing, expanded);
+  const streetPart = streetPartTokens(q);
+  const mayNamePlace = missing.some((i, k) => matches[i]!.length > before[k]! && placeToken(q, i, streetPart));
+  return mayNamePlace ? { best: resolveNamedPlace(index, q, matches) ?? named.best, ambiguous: false } : named;
+}
+
+/** The named place agrees with the query's postcode, if it gives one, and explains every word of its city and district fields. */
+function explainsItsWords(q: ParsedQuery, named: Choice): boolean {
+  const place = named.best as ReturnType<typeof resolveNamedPlace>;
+  if (!place) return false;
+  if (q.zipCands.length > 0 && (!place.zipMatched || place.deductions.includes(POSTCODE_CITY_DISAGREE))) return false;
+  return q.tokens.every((t, i) => (t.field !== 'city' && t.field !== 'district') || place.explained[i]! > 0);
+}
+
+/** Token `i` is a word of free text that names a place or postcode document as typed (or expanded). */
+function namesSomePlace(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], i: number): boolean {
+  return q.tokens[i]!.field === 'free' && matches[i]!.some((m) => m.kind !== 'typo' && placeDocs(index, m.tok).length > 0);
+}
