@@ -21,14 +21,14 @@
  *
  * Measured against the broad search's retry (docs/performance.md, 2026-11-27): the same answer
  * for every one of the 115,617 queries of tools/lookup-equivalence.ts (the eval's suites, and the
- * queries as people write them of eval/lookup/people); of 58,892 queries with mistakes (tools/lookup-typo-ab.ts), 80
- * answered differently: the town meant 23 times where the broad search's retry missed it and
- * once the other way, another town where the other answered nothing 20 times and once (mostly
- * at a relevance under 40); at about half the CPU per lookup.
+ * queries as people write them of eval/lookup/people); of 58,892 queries with mistakes
+ * (tools/lookup-typo-ab.ts), 80 answered differently: the town meant 23 times where the broad
+ * search's retry missed it and once the other way, another town where the other answered nothing
+ * 20 times and once (mostly at a relevance under 40); at about half the CPU per lookup.
  */
 import type { AddressIndex } from '../../index/index.ts';
 import type { TokenMatch } from '../match/token-match.ts';
-import { resolveNamedPlace } from '../named-place/named-place.ts';
+import { resolveNamedPlace, type NamedPlace } from '../named-place/named-place.ts';
 import { placeDocs } from '../named-place/place-docs.ts';
 import { placeToken, streetPartTokens } from '../named-place/street-part.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
@@ -42,20 +42,20 @@ const NO_ANSWER: Choice = { best: undefined, ambiguous: false };
 export function namedPlaceWithTypoRetry(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): Choice {
   const expanded = new Set<number>();
   addTypoMatches(index, q, matches, typoWords(q, (i) => matches[i]!.length === 0), expanded);
-  const named: Choice = { best: resolveNamedPlace(index, q, matches), ambiguous: false };
-  const asked = explainsItsWords(q, named) ? named : NO_ANSWER;
+  const place = resolveNamedPlace(index, q, matches);
+  const named: Choice = { best: place, ambiguous: false };
+  // the answer the words are asked of: the place, or none (every word unexplained)
+  const asked = place && explainsItsWords(q, place) ? named : NO_ANSWER;
   const missing = typoWords(q, (i) => !expanded.has(i) && !(asked === named && namesSomePlace(index, q, matches, i)) && unexplained(index, q, matches, asked, i));
   const before = missing.map((i) => matches[i]!.length);
   addTypoMatches(index, q, matches, missing, expanded);
   const streetPart = streetPartTokens(q);
   const mayNamePlace = missing.some((i, k) => matches[i]!.length > before[k]! && placeToken(q, i, streetPart));
-  return mayNamePlace ? { best: resolveNamedPlace(index, q, matches) ?? named.best, ambiguous: false } : named;
+  return mayNamePlace ? { best: resolveNamedPlace(index, q, matches) ?? place, ambiguous: false } : named;
 }
 
-/** The named place agrees with the query's postcode, if it gives one, and explains every word of its city and district fields. */
-function explainsItsWords(q: ParsedQuery, named: Choice): boolean {
-  const place = named.best as ReturnType<typeof resolveNamedPlace>;
-  if (!place) return false;
+/** The place agrees with the query's postcode, if it gives one, and explains every word of its city and district fields. */
+function explainsItsWords(q: ParsedQuery, place: NamedPlace): boolean {
   if (q.zipCands.length > 0 && (!place.zipMatched || place.deductions.includes(POSTCODE_CITY_DISAGREE))) return false;
   return q.tokens.every((t, i) => (t.field !== 'city' && t.field !== 'district') || place.explained[i]! > 0);
 }
