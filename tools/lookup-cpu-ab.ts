@@ -21,12 +21,11 @@
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SearchRecord } from '../src/contract/records.ts';
 import type { SearchRequest } from '../src/contract/requests.ts';
 import { loadIndexFile } from '../src/data/index-file.ts';
 import type { AddressIndex } from '../src/engine/index/index.ts';
 import { median } from '../bench/support/median.ts';
-import { checkoutAt } from './checkout-at.ts';
+import { checkoutAt, engineAt, type Engine as CheckoutEngine } from './checkout-at.ts';
 import { MIX_CATEGORY, lookupMix } from './lookup-mix.ts';
 import { heldOutSuites, peliasCases, postcodePairs, runHeldOut, runPairs } from '../eval/lookup/fallback-suites.ts';
 import { cachedIndex, sample } from '../eval/lookup/suites.ts';
@@ -55,14 +54,9 @@ const cats = (values.cat ?? 'clean,typo,unknown,wrongpc').split(',');
 const forms = (values.form ?? 'struct,free').split(',');
 const DEFAULT = indexDir === 'default';
 
-interface Engine { name: string; lookup: (i: AddressIndex, r: SearchRequest) => SearchRecord; index: AddressIndex }
+type Engine = CheckoutEngine & { name: string };
 const buffer = await loadIndexFile(DEFAULT ? (await cachedIndex('default')).dir : resolve(indexDir));
-async function engineAt(name: string, dir: string): Promise<Engine> {
-  const { lookup } = await import(resolve(dir, 'src/engine/lookup/index.ts'));
-  const { openIndex } = await import(resolve(dir, 'src/engine/index/index.ts'));
-  return { name, lookup, index: openIndex(buffer) };
-}
-const engines = [await engineAt('A', aDir), await engineAt('B', values.b)];
+const engines: Engine[] = [{ name: 'A', ...await engineAt(aDir, buffer) }, { name: 'B', ...await engineAt(values.b, buffer) }];
 
 /** CPU µs per lookup of `qs` for `slice` ms of wall time (after a warm-up pass). */
 function cpuPerLookup(e: Engine, qs: SearchRequest[]): number {

@@ -11,14 +11,11 @@
  * REV` makes a copy of that commit (tools/checkout-at.ts). Needs ../shared (the people sets'
  * sources); the index is this tree's embedded default.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { SearchRecord } from '../src/contract/records.ts';
 import type { SearchRequest } from '../src/contract/requests.ts';
 import { loadDefaultIndex } from '../src/data/index-file.ts';
-import type { AddressIndex } from '../src/engine/index/index.ts';
 import { PEOPLE_SETS } from '../eval/lookup/people/evaluate.ts';
-import { checkoutAt } from './checkout-at.ts';
+import { checkoutAt, engineAt, type Engine } from './checkout-at.ts';
 
 const { values } = parseArgs({
   options: { a: { type: 'string' }, 'a-commit': { type: 'string' }, b: { type: 'string' }, rounds: { type: 'string' }, show: { type: 'string' } },
@@ -31,14 +28,8 @@ if (!aDir) {
 const rounds = Number(values.rounds ?? 5);
 const show = Number(values.show ?? 5);
 
-interface Engine { lookup: (i: AddressIndex, r: SearchRequest) => SearchRecord; index: AddressIndex }
 const buffer = await loadDefaultIndex();
-async function engineAt(dir: string): Promise<Engine> {
-  const { lookup } = await import(resolve(dir, 'src/engine/lookup/index.ts'));
-  const { openIndex } = await import(resolve(dir, 'src/engine/index/index.ts'));
-  return { lookup, index: openIndex(buffer) };
-}
-const [a, b] = [await engineAt(aDir), await engineAt(values.b ?? '.')];
+const [a, b] = [await engineAt(aDir, buffer), await engineAt(values.b ?? '.', buffer)];
 
 const people: SearchRequest[] = [];
 for (const [set, make] of Object.entries(PEOPLE_SETS)) {

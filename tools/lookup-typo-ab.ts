@@ -1,9 +1,10 @@
 /**
  * Answers of two engine versions, A and B, on the embedded default index for queries written with
  * mistakes: the eval's held-out addresses and postcode + place pairs against the default (needs
- * ../shared), as the eval asks them, and each again with typos (a transposed, dropped, changed or
- * doubled letter in half the words of the city or free text, and of the street in half the
- * queries), without its postcode, or with only the city's first word. Prints every query the two
+ * ../shared), as the eval asks them, and each again with typos (half the words of the city or
+ * free text, and of the street in half the queries, misspelt as the eval's typo variant misspells
+ * one: a letter dropped, added, changed or transposed), without its postcode, or with only the
+ * city's first word. Prints every query the two
  * answer differently, with which of them names the town the query came from (its city, or its
  * postcode), and the counts. Deterministic (a fixed seed).
  *
@@ -13,7 +14,6 @@
  * (tools/checkout-at.ts). Issue 20's named-place retry against the commit before it:
  * `node tools/lookup-typo-ab.ts --a-commit fd07599 --b .`.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SearchRecord } from '../src/contract/records.ts';
 import type { SearchRequest } from '../src/contract/requests.ts';
@@ -21,8 +21,9 @@ import { loadIndexFile } from '../src/data/index-file.ts';
 import type { AddressIndex } from '../src/engine/index/index.ts';
 import { foldText } from '../src/engine/lookup/normalize/normalize.ts';
 import { heldOutSuites, postcodePairs, runHeldOut, runPairs } from '../eval/lookup/fallback-suites.ts';
-import { cachedIndex, sample } from '../eval/lookup/suites.ts';
-import { checkoutAt } from './checkout-at.ts';
+import { cachedIndex, sample, typo } from '../eval/lookup/suites.ts';
+import { mulberry32 } from '../eval/support/prng.ts';
+import { checkoutAt, engineAt } from './checkout-at.ts';
 
 const { values } = parseArgs({
   options: { a: { type: 'string' }, 'a-commit': { type: 'string' }, b: { type: 'string' }, 'per-suite': { type: 'string' }, quiet: { type: 'boolean' } },
@@ -33,14 +34,8 @@ if (!aDir || !values.b) {
   process.exit(2);
 }
 
-type Lookup = (i: AddressIndex, r: SearchRequest) => SearchRecord;
 const buffer = await loadIndexFile((await cachedIndex('default')).dir);
-async function engineAt(dir: string): Promise<{ lookup: Lookup; index: AddressIndex }> {
-  const { lookup } = await import(resolve(dir, 'src/engine/lookup/index.ts'));
-  const { openIndex } = await import(resolve(dir, 'src/engine/index/index.ts'));
-  return { lookup, index: openIndex(buffer) };
-}
-const A = await engineAt(aDir), B = await engineAt(values.b);
+const A = await engineAt(aDir, buffer), B = await engineAt(values.b, buffer);
 
 // the queries as the eval asks them (recorded while A answers them)
 const asked: SearchRequest[] = [];
@@ -48,19 +43,9 @@ const record = (i: AddressIndex, q: SearchRequest) => (asked.push(q), A.lookup(i
 for (const s of heldOutSuites().filter((x) => x.index === 'default')) runHeldOut(A.index, sample(s.truth(), Number(values['per-suite'] ?? 3000), 7), record);
 for (const { source, pairs } of postcodePairs()) runPairs(A.index, source, pairs, record);
 
-let seed = 1;
-const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x7fffffff;
-/** One mistake in a word of four letters or more. */
-function misspelt(w: string): string {
-  if (w.length < 4) return w;
-  const k = 1 + Math.floor(rnd() * (w.length - 2));
-  const r = rnd();
-  if (r < 0.3) return w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2);
-  if (r < 0.55) return w.slice(0, k) + w.slice(k + 1);
-  if (r < 0.8) return w.slice(0, k) + 'aeiourstn'[Math.floor(rnd() * 9)] + w.slice(k + 1);
-  return w.slice(0, k) + w[k] + w.slice(k);
-}
-const withTypos = (s: string) => s.split(' ').map((w) => (rnd() < 0.5 ? misspelt(w) : w)).join(' ');
+const rnd = mulberry32(1);
+/** Half the words misspelt, each as the eval's typo variant misspells one (`typo`: words of five letters or more). */
+const withTypos = (s: string) => s.split(' ').map((w) => (rnd() < 0.5 ? typo(w, rnd) : w)).join(' ');
 
 /** Each query as asked, then its variants, each with the query it came from. */
 const queries: [SearchRequest, SearchRequest][] = [];

@@ -132,7 +132,8 @@ export const VARIANTS = [
 ] as const;
 export type Variant = (typeof VARIANTS)[number];
 
-function typo(s: string, rnd: () => number): string {
+/** One mistake (a letter dropped, added, changed or transposed) in the longest word of `s`, if it has five letters or more. */
+export function typo(s: string, rnd: () => number): string {
   const words = s.split(' ');
   let wi = 0;
   words.forEach((w, i) => { if (w.length > words[wi]!.length) wi = i; });

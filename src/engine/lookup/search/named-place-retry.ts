@@ -21,10 +21,10 @@
  *
  * Measured against the broad search's retry (docs/performance.md, 2026-11-27): the same answer
  * for every one of the 115,617 queries of tools/lookup-equivalence.ts (the eval's suites, and the
- * queries as people write them of eval/lookup/people); of 58,892 queries with mistakes
- * (tools/lookup-typo-ab.ts), 80 answered differently: the town meant 23 times where the broad
- * search's retry missed it and once the other way, another town where the other answered nothing
- * 20 times and once (mostly at a relevance under 40); at about half the CPU per lookup.
+ * queries as people write them of eval/lookup/people); of 58,895 queries with mistakes
+ * (tools/lookup-typo-ab.ts), 69 answered differently: the town meant 21 times where the broad
+ * search's retry missed it and 3 times the other way, another town where the other answered
+ * nothing 15 times and once (all at a relevance under 40); at about half the CPU per lookup.
  */
 import type { AddressIndex } from '../../index/index.ts';
 import type { TokenMatch } from '../match/token-match.ts';
