@@ -10,7 +10,7 @@
  */
 import type { ConsumeHandlers, PortMessage } from '../../src/adapters/kafka/client-port.ts';
 import type { OutMessage } from '../../src/adapters/kafka/output-messages.ts';
-import { chunksBySize, DEFAULT_MAX_BATCH_RECORDS, MAX_SEND_BYTES } from '../../src/adapters/kafka/slice.ts';
+import { DEFAULT_MAX_BATCH_RECORDS, MAX_SEND_BYTES, requestsBySize } from '../../src/adapters/kafka/slice.ts';
 import { createClientPort, type KafkaClientName } from '../../src/adapters/kafka/worker-client.ts';
 import { createLogger } from '../../src/log.ts';
 
@@ -55,9 +55,7 @@ export async function transactionalPassthrough(o: PassthroughOptions): Promise<n
         res.push({ key: m.key, value: r.value, ...(r.headers ? { headers: r.headers } : {}) });
         led.push({ key: l.key, value: l.value });
       }
-      for (const [t, list] of [[o.results, res], [o.ledger, led]] as const) {
-        for (const chunk of chunksBySize(list, MAX_SEND_BYTES)) await tx.send(t, chunk);
-      }
+      for (const request of requestsBySize([{ topic: o.results, messages: res }, { topic: o.ledger, messages: led }], MAX_SEND_BYTES)) await tx.send(request);
       await tx.commitOffset(partition, (part[part.length - 1]!.offsetValue + 1n).toString());
       await tx.commit();
     }

@@ -104,7 +104,7 @@ export class KafkajsPort implements KafkaClientPort {
   private transaction(tx: Transaction): PortTransaction {
     const o = this.o;
     return {
-      send: async (topic, messages) => void (await tx.send({ topic, messages, acks: -1 })),
+      send: async (parts) => void (await tx.sendBatch({ topicMessages: parts.map(({ topic, messages }) => ({ topic, messages })), acks: -1 })),
       commitOffset: (partition, next) => sendOffsetsRetrying(tx, {
         consumerGroupId: o.group, topics: [{ topic: o.inputTopic, partitions: [{ partition, offset: next }] }],
       }),

@@ -151,13 +151,13 @@ export class PlatformaticPort implements KafkaClientPort {
     const consumer = this.consumer;
     const topic = this.o.inputTopic;
     return {
-      send: async (t, messages) => {
+      send: async (parts) => {
         await tx.send({
-          messages: messages.map((m) => {
+          messages: parts.flatMap(({ topic: t, messages }) => messages.map((m) => {
             const key = toBuffer(m.key);
             const headers = producedHeaders(m.headers);
             return { topic: t, ...(key ? { key } : {}), value: m.value ?? undefined, ...(headers ? { headers } : {}) } as never;
-          }),
+          })),
           acks: -1,
         });
       },

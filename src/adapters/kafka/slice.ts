@@ -55,8 +55,8 @@ export interface SlicePhases {
 
 /** One open Kafka transaction of the partition's producer, whatever the client. */
 export interface SliceTransaction {
-  /** Produces `messages` to `topic` in the transaction (acks = all). */
-  send(topic: string, messages: OutMessage[]): Promise<void>;
+  /** Produces the messages of every part, each to its topic, in one produce request of the transaction (acks = all). */
+  send(parts: readonly TopicMessages[]): Promise<void>;
   /** Adds the consumer group's offset of `partition` (the next offset to read) to the transaction. */
   commitOffset(partition: number, next: string): Promise<void>;
   commit(): Promise<void>;
@@ -71,20 +71,37 @@ export const DEFAULT_MAX_BATCH_RECORDS = 2000;
 /** One produce request's bytes at most: a partition's record batch must stay under the broker's message.max.bytes. */
 export const MAX_SEND_BYTES = 512 * 1024;
 
-export function* chunksBySize(list: readonly OutMessage[], maxBytes: number): Generator<OutMessage[]> {
-  let chunk: OutMessage[] = [];
+/** Messages for one topic. */
+export interface TopicMessages {
+  topic: string;
+  messages: OutMessage[];
+}
+
+/**
+ * The messages of `parts` (in order) cut into produce requests of at most `maxBytes` each, the
+ * topics together: a slice's results and ledger entries share a request (one AddPartitionsToTxn
+ * and one Produce round trip) instead of one request per topic. Every partition's record batch in
+ * a request is then under `maxBytes` too.
+ */
+export function* requestsBySize(parts: readonly TopicMessages[], maxBytes: number): Generator<TopicMessages[]> {
+  let request: TopicMessages[] = [];
   let bytes = 0;
-  for (const m of list) {
-    const size = (m.value?.length ?? 0) + (m.key?.length ?? 0) + 64;
-    if (chunk.length > 0 && bytes + size > maxBytes) {
-      yield chunk;
-      chunk = [];
-      bytes = 0;
+  for (const { topic, messages } of parts) {
+    let part: TopicMessages | undefined;
+    for (const m of messages) {
+      const size = (m.value?.length ?? 0) + (m.key?.length ?? 0) + 64;
+      if (bytes > 0 && bytes + size > maxBytes) {
+        yield request;
+        request = [];
+        part = undefined;
+        bytes = 0;
+      }
+      if (!part) request.push((part = { topic, messages: [] }));
+      part.messages.push(m);
+      bytes += size;
     }
-    chunk.push(m);
-    bytes += size;
   }
-  if (chunk.length > 0) yield chunk;
+  if (bytes > 0) yield request;
 }
 
 export const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', 'INVALID_PRODUCER_ID_MAPPING']);
@@ -184,11 +201,10 @@ engine: Promise<SliceResults> = sliceResults(o, messages), committedFrom?: bigin
   const mirrored = [...settled.entries, ...settled.unexported];
   const ledger = ledgerMessages(o.codec, o.valueFormat, mirrored);
   phase('messages + ledger entries (main thread)');
-  // one produce request per chunk: a partition's record batch must stay under the broker's
-  // message.max.bytes (1 MiB by default)
-  for (const [t, list] of [[o.resultsTopic, results], [o.ledgerTopic, ledger], [o.dlqTopic, dlq]] as const) {
-    for (const chunk of chunksBySize(list, MAX_SEND_BYTES)) await tx.send(t, chunk);
-  }
+  // produce requests of at most MAX_SEND_BYTES, the three topics together: a partition's record
+  // batch must stay under the broker's message.max.bytes (1 MiB by default)
+  const parts = [{ topic: o.resultsTopic, messages: results }, { topic: o.ledgerTopic, messages: ledger }, { topic: o.dlqTopic, messages: dlq }];
+  for (const request of requestsBySize(parts, MAX_SEND_BYTES)) await tx.send(request);
   phase('produce (send)');
   const nextOffset = BigInt(messages[n - 1]!.offset) + 1n;
   await tx.commitOffset(partition, nextOffset.toString());
