@@ -84,6 +84,21 @@ class Phases implements SlicePhases {
   }
 }
 
+/** A client named by an environment variable, or one line and exit 2 before any topic is made. */
+function clientsOf(name: string): KafkaClientName[] | undefined {
+  const v = process.env[name];
+  if (v === undefined) return undefined;
+  try {
+    return v.split(',').map((c) => kafkaClientFrom(c));
+  } catch (err) {
+    console.error(`kafka bench: ${name}: ${(err as Error).message}`);
+    process.exit(2);
+  }
+}
+/** ADDRFLOW_BENCH_KAFKA_WORKER_ONLY: one worker run on that client; ADDRFLOW_BENCH_KAFKA_CLIENTS: those clients' workers and floors only. */
+const ONLY = clientsOf('ADDRFLOW_BENCH_KAFKA_WORKER_ONLY')?.[0];
+const CHOSEN = clientsOf('ADDRFLOW_BENCH_KAFKA_CLIENTS');
+
 const N = Number(process.env.ADDRFLOW_BENCH_KAFKA_RECORDS ?? 100_000);
 /** Records through a whole worker (and through the floor) before each timed window (0: none, cold threads and code). */
 const WARM_RECORDS = Number(process.env.ADDRFLOW_BENCH_KAFKA_WARM ?? 20_000);
@@ -324,9 +339,8 @@ try {
   await fill(warmInput, [...generateLines(WARM_RECORDS, 7, 0)].map((line) => codec.encode('lines-request', JSON.parse(line))));
   console.log(`input: ${N.toLocaleString('en')} lines requests, Avro single-object, ${(bytes / 1e6).toFixed(1)} MB, ${PARTITIONS} partitions (produced in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   console.log(`machine: ${availableParallelism()} cores, Node ${process.version}, kafkajs 2.2.4, Kafka broker ${brokers().join(',')}`);
-  const only = process.env.ADDRFLOW_BENCH_KAFKA_WORKER_ONLY ? kafkaClientFrom(process.env.ADDRFLOW_BENCH_KAFKA_WORKER_ONLY) : undefined;
   // one worker run on one client, nothing else: an A/B of two checkouts runs this in each, in turn
-  if (only) await worker(input, defaultConsumeThreads(), only, 0);
+  if (ONLY) await worker(input, defaultConsumeThreads(), ONLY, 0);
   else await comparisons(input);
 } finally {
   await admin.disconnect();
@@ -336,7 +350,7 @@ try {
 /** The passthroughs, then the worker and its floor on each client, interleaved; medians and ratios. */
 async function comparisons(input: string): Promise<void> {
   // ADDRFLOW_BENCH_KAFKA_CLIENTS=platformatic: that client's worker and floor only, no context baselines
-  const chosen = process.env.ADDRFLOW_BENCH_KAFKA_CLIENTS?.split(',').map((c) => kafkaClientFrom(c)); // (an unknown name throws)
+  const chosen = CHOSEN;
   const clients = chosen ?? KAFKA_CLIENTS;
   let plain: number | undefined;
   if (!chosen) {
