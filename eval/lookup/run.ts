@@ -2,11 +2,12 @@
  * `npm run eval:lookup [-- --limit N] [--no-write] [--large DIR]`: builds (cached) indexes from
  * ../shared/data and measures the address lookup; writes docs/accuracy.md. No manual checking.
  * `--large DIR` adds a run on a national-scale index (built by `npm run bench -- index-scale`,
- * e.g. .cache/index-scale/idx-30000000): the real BANO copy inside it, all variants.
+ * e.g. .cache/index-scale/idx-30000000): the real BANO copy inside it, all variants; a run without
+ * it keeps the national-scale parts of docs/accuracy.md as they stand (carried-large.ts).
  * `node eval/lookup/run.ts people [--set NAME] [--failures N] [--json FILE]`: only the sets of queries as people
  * write them (issue 18, eval/lookup/people/), printed, not written.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../../src/config/shared-data.ts';
@@ -23,6 +24,7 @@ import { baselineLines, runPeopleSection } from './people/section.ts';
 import { deductionsSection } from './deductions-doc.ts';
 import { peopleTargetLines } from './people/report.ts';
 import { namesSectionLines } from './names-section.ts';
+import { carriedLarge, carriesAny } from './carried-large.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,6 +35,8 @@ if (positionals[0] === 'people') {
   process.exit(0);
 }
 const limit = values.limit ? Number(values.limit) : Infinity;
+const PAGE = resolve(PROJECT_ROOT, 'docs', 'accuracy.md');
+const carried = carriedLarge(!values.large && existsSync(PAGE) ? readFileSync(PAGE, 'utf8') : undefined);
 
 const fmtPct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(2)} %` : '–');
 const fmtM = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} m` : '–');
@@ -52,7 +56,7 @@ const started = performance.now();
 say('# Address lookup accuracy');
 say();
 say(`Reproduce: \`npm run eval:lookup\`${Number.isFinite(limit) ? ` (this run: --limit ${limit})` : ''}. Indexes are built from ../shared/data into .cache/eval/ (cached by source and build-code hash).`);
-say(`Run: ${new Date().toISOString()}, Node ${process.version}.`);
+say(`Run: ${new Date().toISOString()}, Node ${process.version}${carriesAny(carried) ? ' (the national-scale sections are from an earlier `--large` run, as each says)' : ''}.`);
 say();
 say('Correct = matchlevel `housenumber`, same house number, within 150 m of the reference point. Distances are over all house-number-level answers. No `country` is passed (all countries are searched).');
 say();
@@ -97,12 +101,16 @@ if (large) {
   const { results, pooled } = runSuite(large, truth, VARIANTS, lookup);
   say(`## BANO real copy inside the national-scale index (${large.meta.counts.addresses} address points, ${values.large})`);
   say();
+  say(`Measured ${new Date().toISOString().slice(0, 10)} by \`npm run eval:lookup -- --large ${values.large}\`.`);
+  say();
   say(`${truth.length} reference addresses sampled from all 17 BANO files (the index's copy 0; the other copies have the same street and commune names in other places and postcodes; scripts/gen-oa-national.ts).`);
   say();
   table(results);
   say();
   say(`Pooled over all variants: ${pooled.rel90} answers with relevance ≥ 90, of which ${fmtPct(pooled.rel90Correct)} correct.`);
   say();
+} else {
+  for (const l of carried.section) say(l);
 }
 
 const nomi = await cachedIndex('nominatim');
@@ -166,6 +174,7 @@ for (const [name, index, truth] of unknownRuns) {
     unknownFailures.push(...r.failures.slice(0, 2));
   }
 }
+for (const row of carried.unknownRows) say(row);
 say();
 if (unknownFailures.length) {
   say('Answers on another street (first ones):');
@@ -250,5 +259,5 @@ for (const p of parser.filter((x) => x.half === 'measured')) {
 }
 say();
 for (const l of peopleTargetLines(people.reports)) say(l);
-say(`Total eval time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
-if (!values['no-write'] && !Number.isFinite(limit)) writeFileSync(resolve(PROJECT_ROOT, 'docs', 'accuracy.md'), out.join('\n') + '\n');
+say(`Total eval time ${((performance.now() - started) / 1000).toFixed(0)} s${large ? '' : ' (without `--large`)'}.`);
+if (!values['no-write'] && !Number.isFinite(limit)) writeFileSync(PAGE, out.join('\n') + '\n');
