@@ -5,7 +5,7 @@
  * their own street-type words (synthetic-streets.ts). Each address is asked in the patterns
  * people write: no country; street + postcode without city; street + city without postcode;
  * exonym city (where CLDR has one); lowercase without accents; abbreviated street type; the city
- * alone. Truth = the reference's city or postcode, never the index under test.
+ * alone; street and city without a comma between them. Truth = the reference's city or postcode, never the index under test.
  */
 import type { SearchRequest } from '../../../src/contract/requests.ts';
 import { foldText } from '../../../src/engine/lookup/normalize/normalize.ts';
@@ -26,7 +26,7 @@ export const ADDRESS_SEED = 18;
 
 export const ADDRESS_PATTERNS = [
   'full, no country', 'street + postcode, no city', 'street + city, no postcode', 'exonym city',
-  'lowercase without accents', 'abbreviated street type', 'city alone',
+  'lowercase without accents', 'abbreviated street type', 'city alone', 'street + city, no comma',
 ] as const;
 
 export interface AddressSource { name: string; country: string; rows: () => Truth[] }
@@ -73,6 +73,8 @@ export function addressQuery(t: Truth, pattern: (typeof ADDRESS_PATTERNS)[number
       return a ? { address: `${streetPart(t, a)}, ${placePart(t)}` } : undefined;
     }
     case 'city alone': return { address: t.city };
+    // as typed in a search box: no comma between the street and the town (added 2026-11-27)
+    case 'street + city, no comma': return { address: `${streetPart(t)} ${t.city}` };
   }
 }
 
@@ -116,7 +118,7 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE, only?: readonly s
         }
         const q = addressQuery(t, pattern, exonyms);
         if (!q) continue;
-        const withPc = pattern !== 'street + city, no postcode' && pattern !== 'city alone' && !!t.postcode;
+        const withPc = pattern !== 'street + city, no postcode' && pattern !== 'street + city, no comma' && pattern !== 'city alone' && !!t.postcode;
         const withStreet = pattern !== 'city alone';
         const street = pattern === 'abbreviated street type' ? abbreviatedStreet(t)! : t.street;
         const ex = pattern === 'exonym city' ? exonymOf(t, exonyms) : undefined;

@@ -29,6 +29,9 @@ const INITIAL_WORDS = 1 << 16;
  * come first in an index and are never asked for), and the entries themselves, about 14 bytes per
  * document used; at most 16 MB of them, then the table is emptied and fills again.
  */
+/** A last word that designates a place's status, not its name (GeoNames' Australian local government areas). */
+export const CITY_WORD = 'city';
+
 export class NameWords {
   /** Per document from `first` on: where its entry starts in `words`, + 1; 0 not made yet; -1 not held. */
   private readonly at: Int32Array;

@@ -39,6 +39,7 @@ import {
 import { allowedCountries, dominantCountry, queryCountryHint, queryWordHint, weakPostcodeCountries, streetWordsOf, streetWordWeights } from './country-evidence.ts';
 import { isStreetWord } from './street-countries.ts';
 import { stateNamedInstead } from './state-names.ts';
+import { withoutStreetNames } from './street-name.ts';
 import { placeToken, streetPartTokens } from './street-part.ts';
 
 /** A postcode and a place farther apart than this do not agree (unless the postcode names the place). */
@@ -94,8 +95,10 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // ("Via Marconi 22, 40042" is not Marconi, PT); a place named only by a typo, another name or
   // its first words, in a country the street words and letters rule out, is not named ("St.
   // Julians" by a typo is not Juliana, ES, beside "Triq")
-  let places = placeHits(index, q, matches, streetPart)
-    .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords))
+  // ("10 rue Saint-Honoré Paris": Saint-Honoré is the street's name, street-name.ts)
+  const hits = placeHits(index, q, matches, streetPart)
+    .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords));
+  let places = withoutStreetNames(q, hits)
     .sort(byBetterPlace(index, hint0, wordHint))
     .slice(0, MAX_PLACES);
   const c = index.c;
@@ -160,8 +163,10 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     // is the street's name: the postcode that exists beats that guess, "Mitteldorf 27, 9490")
     const townPlaces = places.filter((p) => !namedByStreetPart(q, p, b.pc.token));
     const cityAbroad = townPlaces.some((p) => p.full && !p.typo && p.country !== b.pc.country);
-    // nor does a type word's guess among the postcode's countries when every place named is abroad
-    const placeAbroad = townPlaces.length > 0 && townPlaces.every((p) => p.country !== b.pc.country);
+    // nor does a type word's guess among the postcode's countries when every place named is abroad,
+    // or named there only weakly while a city abroad is named in full ("2902 Main Street
+    // Vancouver": not 2902 Kambah, AU, for the first word of Vancouver Peninsula, AU)
+    const placeAbroad = townPlaces.length > 0 && townPlaces.every((p) => p.country !== b.pc.country || (cityAbroad && p.weak));
     // or when the query names a city that is nowhere ("Merchants Street 21, 1010 Vallettaa")
     const cityUnfound = places.length === 0 && q.tokens.some((t, i) => t.text.length >= 4 && placeToken(q, i, streetPart)
       && (t.field === 'city' || (t.field === 'free' && (t.seg ?? 0) > 0)));

@@ -8,7 +8,7 @@ import { QueryBits, popcount } from '../match/query-bits.ts';
 import type { TokenMatch } from '../match/token-match.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import { countriesOf, type CountryNames } from './country-names.ts';
-import { foldedName, nameWords, type NameWords } from './name-words.ts';
+import { CITY_WORD, foldedName, nameWords, type NameWords } from './name-words.ts';
 import { placeDocs } from './place-docs.ts';
 import { PlaceEntries } from './place-entries.ts';
 import { namesState } from './state-table.ts';
@@ -226,8 +226,6 @@ function adminNames(index: AddressIndex, a: number): readonly string[] {
 const adminNameRows = new WeakMap<AddressIndex, Map<number, readonly string[]>>();
 
 const NOT_NAMED = 0, FULL = 1, PREFIX = 2, ALT = 3;
-/** A last word that designates a place's status, not its name (GeoNames' Australian local government areas). */
-const CITY_WORD = 'city';
 
 /**
  * How the query tokens `toks` (n of them) name document `d`: every word of its name typed (FULL);

@@ -1,0 +1,54 @@
+/**
+ * Stage 9 on the embedded default (no ../shared needed): free text typed without a comma between
+ * the street and the town. A place named by the street's words (right after or before a street
+ * type word, or before a house number) is the street's name when another place is named after
+ * it (street-name.ts `withoutStreetNames`); a type word's guess of a postcode's country does not
+ * beat a city named in full elsewhere (named-place.ts).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
+import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { lookup } from '../../../../src/engine/lookup/index.ts';
+
+let index: AddressIndex;
+beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+
+const answer = (address: string) => {
+  const r = lookup(index, { address });
+  return `${r.city}|${r.country_iso_2}`;
+};
+
+describe('the street before the town, without a comma', () => {
+  it('takes the town after the street, not a place the street is named after', () => {
+    expect(answer('20 bd saint-martin paris')).toBe('Paris|FR'); // answered nothing: Saint-Martin is in FR, CH, BE…
+    expect(answer('20 bd st martin paris')).toBe('Paris|FR'); // was Martin, SK
+    expect(answer('10 rue saint-honoré paris')).toBe('Paris|FR'); // was the village Saint-Honoré
+    expect(answer('via san marco 3 milano')).toBe('Milano|IT');
+    expect(answer('calle san bernardo 5 madrid')).toBe('Madrid|ES'); // was San Bernardo, AR
+    expect(answer('sankt-peter-straße 5 münchen')).toBe('München|DE');
+    expect(answer('Baker Street London')).toBe('London|GB');
+    expect(answer('Im Sand 44 Triesen')).toBe('Triesen|LI'); // a house number ends the street
+    expect(answer('avenue de paris versailles')).toBe('Versailles|FR');
+  });
+
+  it('keeps a place the street words name when nothing names a town after them', () => {
+    expect(answer('10 rue saint-honoré france')).toBe('Saint-Honoré|FR');
+    expect(answer('Rue')).toBe('Rue|FR');
+    expect(answer('Paris 15')).toBe('Paris|FR');
+  });
+
+  it('reads a two-letter abbreviation as a street type only after a house number', () => {
+    expect(answer('St. Paul’s Bay')).not.toBe('Bay|FR');
+    expect(answer('Pays de la Loire')).toBe('|FR'); // the state, not Loiré ("la" is also Lane)
+  });
+
+  it('does not take a designation for a town', () => {
+    expect(answer('707 Queensbury Avenue North Vancouver City')).toBe('North Vancouver|CA');
+  });
+
+  it('does not let a type word guess a postcode country where the city named in full is elsewhere', () => {
+    // 2902 is a postcode of Kambah, AU, and Vancouver Peninsula, AU, begins with Vancouver
+    expect(answer('2902 Main Street Vancouver')).toBe('Vancouver|CA');
+    expect(answer('1045 Commercial Drive Vancouver')).toBe('Vancouver|CA');
+  });
+});
