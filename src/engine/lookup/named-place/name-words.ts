@@ -20,6 +20,9 @@ const DEFAULT_MAX_WORDS = 1 << 22;
 /** First size of the entries' array (grown by doubling). */
 const INITIAL_WORDS = 1 << 16;
 
+/** A last word that designates a place's status, not its name (GeoNames' Australian local government areas). */
+export const CITY_WORD = 'city';
+
 /**
  * One entry per document, made on its first use and kept: a place name is folded once per thread,
  * however many lookups name it. (A hash table of 65,536 documents, emptied whenever it filled,
@@ -29,9 +32,6 @@ const INITIAL_WORDS = 1 << 16;
  * come first in an index and are never asked for), and the entries themselves, about 14 bytes per
  * document used; at most 16 MB of them, then the table is emptied and fills again.
  */
-/** A last word that designates a place's status, not its name (GeoNames' Australian local government areas). */
-export const CITY_WORD = 'city';
-
 export class NameWords {
   /** Per document from `first` on: where its entry starts in `words`, + 1; 0 not made yet; -1 not held. */
   private readonly at: Int32Array;

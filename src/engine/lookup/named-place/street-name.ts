@@ -43,8 +43,8 @@ export function withoutStreetNames(q: ParsedQuery, places: PlaceHit[]): PlaceHit
     (ends ??= []).push(end);
   }
   if (!named) return places;
-  // a town after the street: the place that starts latest in the query, of those that may be the town after a street (not
-  // misspelt, not a designation alone: "North Vancouver City" is not City, AU)
+  // a town after the street: the place that starts latest in the query, of those that may be a
+  // town (not misspelt, not a designation alone: "North Vancouver City" is not City, AU)
   let latest = -1;
   for (const r of places) {
     if (r.typo) continue;
