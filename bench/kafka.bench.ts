@@ -350,10 +350,9 @@ try {
 /** The passthroughs, then the worker and its floor on each client, interleaved; medians and ratios. */
 async function comparisons(input: string): Promise<void> {
   // ADDRFLOW_BENCH_KAFKA_CLIENTS=platformatic: that client's worker and floor only, no context baselines
-  const chosen = CHOSEN;
-  const clients = chosen ?? KAFKA_CLIENTS;
+  const clients = CHOSEN ?? KAFKA_CLIENTS;
   let plain: number | undefined;
-  if (!chosen) {
+  if (!CHOSEN) {
     plain = await passthrough(input, await topic('pass-plain'), false);
     console.log(`kafkajs plain passthrough (consume → produce, kafkajs commits):               ${Math.round(plain).toLocaleString('en')} records/s`);
     const tx = await passthrough(input, await topic('pass-tx'), true);

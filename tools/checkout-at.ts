@@ -1,9 +1,9 @@
 /**
  * A copy of an earlier commit's `src` and `assets` (git archive) under .cache/checkouts/<commit>,
- * and a checkout's lookup engine opened on a given index buffer (engineAt),
  * made once, for the A/B instruments that load a base version beside this tree (bench/lookup-ab.ts
  * `--base-commit`, tools/lookup-cpu-ab.ts `--a-commit`). Bare imports (flatbush, …) resolve to this
- * tree's node_modules, since the copy lies inside it.
+ * tree's node_modules, since the copy lies inside it. `engineAt` opens a checkout's lookup engine
+ * on a given index buffer.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';

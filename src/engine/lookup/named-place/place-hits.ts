@@ -303,7 +303,8 @@ function wholeQuery(index: AddressIndex, q: ParsedQuery, d: number, toks: number
   return long || taggedName(index, q, d, toks);
 }
 
-function isPostcodeCandidate(q: ParsedQuery, text: string): boolean {
+/** `text` is one of the query's postcode candidates. */
+export function isPostcodeCandidate(q: ParsedQuery, text: string): boolean {
   for (const z of q.zipCands) if (z.key === text) return true;
   return false;
 }

@@ -5,7 +5,7 @@
 import { expansions } from '../normalize/abbreviations.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import { CITY_WORD } from './name-words.ts';
-import type { PlaceHit } from './place-hits.ts';
+import { isPostcodeCandidate, type PlaceHit } from './place-hits.ts';
 import { isStreetWord } from './street-countries.ts';
 
 /**
@@ -117,6 +117,6 @@ function streetEndAt(q: ParsedQuery, m: StreetMarks, p: PlaceHit): number {
 /** Token `i` is a house number of free text (a number that is no postcode candidate). */
 function houseNumber(q: ParsedQuery, i: number): boolean {
   const t = q.tokens[i]!;
-  return t.field === 'free' && t.hnLike && !q.zipCands.some((z) => z.key === t.text);
+  return t.field === 'free' && t.hnLike && !isPostcodeCandidate(q, t.text);
 }
 

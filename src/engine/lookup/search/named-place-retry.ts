@@ -49,8 +49,11 @@ export function namedPlaceWithTypoRetry(index: AddressIndex, q: ParsedQuery, mat
   const missing = typoWords(q, (i) => !expanded.has(i) && !(asked === named && namesSomePlace(index, q, matches, i)) && unexplained(index, q, matches, asked, i));
   const before = missing.map((i) => matches[i]!.length);
   addTypoMatches(index, q, matches, missing, expanded);
+  const gained = missing.filter((i, k) => matches[i]!.length > before[k]!);
+  if (gained.length === 0) return named;
+  // (the street's words are asked for only here: most lookups gain no neighbour)
   const streetPart = streetPartTokens(q);
-  const mayNamePlace = missing.some((i, k) => matches[i]!.length > before[k]! && placeToken(q, i, streetPart));
+  const mayNamePlace = gained.some((i) => placeToken(q, i, streetPart));
   return mayNamePlace ? { best: resolveNamedPlace(index, q, matches) ?? place, ambiguous: false } : named;
 }
 
