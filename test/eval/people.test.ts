@@ -116,11 +116,15 @@ describeWithSharedData('people sets: cases and a fixed slice on the embedded def
     expect(expects('Emmen', 'CH')).toBe('NL');
     expect(expects('Córdoba', 'ES')).toBe('AR');
     expect(expects('Türi', 'EE')).toBe('EE');
+    // the ISO code names the country: the place itself, not the more populous namesake abroad
+    expect(expects('Córdoba, ES', 'ES')).toBe('ES');
+    expect(expects('Emmen, CH', 'CH')).toBe('CH');
     expect(new Set(places.map((c) => c.id)).size).toBe(places.length);
   });
   it('states: every pattern, local and English names alone and with the country, one truth per name', () => {
     const states = stateCases();
-    expect(new Set(states.map((c) => c.pattern))).toEqual(new Set(['local name', 'local name, country', 'English name', 'English name, country', 'other-language name']));
+    expect(new Set(states.map((c) => c.pattern))).toEqual(new Set(['local name', 'local name, country', 'local name, country code', 'English name', 'English name, country', 'other-language name']));
+    expect(states.find((c) => c.query.address === 'Bayern, DE')?.truth).toMatchObject({ codes: ['DE-BY'] });
     const bavaria = states.find((c) => c.query.address === 'Bavaria');
     expect(bavaria?.truth).toMatchObject({ kind: 'state', codes: ['DE-BY'] });
     expect(states.find((c) => c.query.address === 'Bayern, Deutschland')?.truth).toMatchObject({ codes: ['DE-BY'] });

@@ -26,7 +26,7 @@ export const ADDRESS_SEED = 18;
 
 export const ADDRESS_PATTERNS = [
   'full, no country', 'street + postcode, no city', 'street + city, no postcode', 'exonym city',
-  'lowercase without accents', 'abbreviated street type', 'city alone', 'street + city, no comma',
+  'lowercase without accents', 'abbreviated street type', 'city alone', 'street + city, no comma', 'full, country code',
 ] as const;
 
 export interface AddressSource { name: string; country: string; rows: () => Truth[] }
@@ -75,6 +75,8 @@ export function addressQuery(t: Truth, pattern: (typeof ADDRESS_PATTERNS)[number
     case 'city alone': return { address: t.city };
     // as typed in a search box: no comma between the street and the town (added 2026-11-27)
     case 'street + city, no comma': return { address: `${streetPart(t)} ${t.city}` };
+    // the country as its ISO code, last, as exports write it (added 2026-11-27, before the engine read it)
+    case 'full, country code': return { address: `${streetPart(t)}, ${placePart(t)}, ${t.country}` };
   }
 }
 

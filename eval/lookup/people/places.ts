@@ -247,6 +247,11 @@ export function placeCases(): PeopleCase[] {
       const bare = withoutDiacritics(n.local);
       if (bare !== n.local) qs.push(['local name without diacritics', bare]);
       for (const [pattern, q] of qs) out.push(makeCase('places', `${p.id}:${pattern}:${q}`, cc, pattern, { address: q }, truthFor(p, q)));
+      // the country as its ISO code (`Wien, AT`), as exports and search boxes write it (added
+      // 2026-11-27, before the engine read it): the code names the country, so the place itself
+      // is expected, not a more important namesake abroad
+      const coded = `${n.local}, ${cc}`;
+      out.push(makeCase('places', `${p.id}:local name, country code:${coded}`, cc, 'local name, country code', { address: coded }, truthOf(p, n.all)));
     }
   }
   for (const p of capitals) {

@@ -74,6 +74,8 @@ export function stateCases(): PeopleCase[] {
     if (s.local) {
       qs.push(['local name', s.local, '']);
       qs.push(['local name, country', `${s.local}, ${countryName(s.cc, LOCAL_LANG[s.cc] ?? 'en')}`, s.cc]);
+      // as exports and search boxes write the country: its ISO code (added 2026-11-27, before the engine read it)
+      qs.push(['local name, country code', `${s.local}, ${s.cc}`, s.cc]);
     }
     if (s.english && foldText(s.english) !== foldText(s.local)) {
       qs.push(['English name', s.english, '']);

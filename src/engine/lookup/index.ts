@@ -22,7 +22,7 @@
  *                   else the named place itself (postcode area, then city); a query that is
  *                   only a state's name: the state, unless a place of that name outweighs it;
  *                   free text whose last part names a state or county: asked with it as that
- *                   field
+ *                   field; whose last part is a country's ISO code: asked with it as the country
  * 10. record/       the spec's record and its relevance
  * 11. explain/      on request only (lookupExplained): what became of each part of the input,
  *                   and the relevance deductions (score/deductions.ts) that applied
@@ -35,6 +35,7 @@ import { exactChoice } from './exact-path/exact-path.ts';
 import { Explainer } from './explain/explain.ts';
 import { exactMatches } from './match/matches.ts';
 import type { TokenMatch } from './match/token-match.ts';
+import { countryCodePart } from './named-place/country-code-part.ts';
 import { countryHomonym, namesInFull, placeNameQuery, placeNamedLikeCountry } from './named-place/country-place.ts';
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
@@ -71,10 +72,32 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
     const choice = placeNamedLikeCountry(index, q, matches);
     return stateAnswer(index, q, choice) ?? { q, choice };
   }
+  const asked = withStatePart(index, ownAnswer(index, q, matches), matches);
+  return withCountryCode(index, { q: asked.q, choice: withStateWords(index, asked.q, asked.choice) }, matches);
+}
+
+/** The query's own answer: the search's, or the state the query names (state-answer.ts). */
+function ownAnswer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: Parsed; choice: Choice } {
   const choice = search(index, q, matches);
-  const own = stateAnswer(index, q, choice) ?? { q, choice };
-  const asked = withStatePart(index, own, matches);
-  return { q: asked.q, choice: withStateWords(index, asked.q, asked.choice) };
+  return stateAnswer(index, q, choice) ?? { q, choice };
+}
+
+const relevanceOf = (index: AddressIndex, q: Parsed, c: Choice): number => Number(buildRecord(index, q, c).relevance);
+
+/**
+ * Free text whose last part is a country's ISO code that the answer leaves unexplained (`Wien,
+ * AT`; a state's code is explained by the answer's state: `Toronto, ON`): the query asked with
+ * the code as its country, when that answer is the more relevant one (named-place/country-code-part.ts).
+ */
+function withCountryCode(index: AddressIndex, own: { q: Parsed; choice: Choice }, matches: TokenMatch[][]): { q: Parsed; choice: Choice } {
+  const best = own.choice.best;
+  if (best?.explained.every((x) => x >= 1)) return own;
+  const part = countryCodePart(own.q);
+  if (!part || (best && best.explained[part.token]! > 0)) return own;
+  const coded = ownAnswer(index, part.asked, part.kept.map((i) => matches[i]!));
+  const choice = withStateWords(index, coded.q, coded.choice);
+  if (!choice.best) return own;
+  return relevanceOf(index, coded.q, choice) > relevanceOf(index, own.q, own.choice) ? { q: coded.q, choice } : own;
 }
 
 /**
@@ -90,8 +113,7 @@ function withStatePart(index: AddressIndex, own: { q: Parsed; choice: Choice }, 
   const choice = search(index, part.asked, part.kept.map((i) => matches[i]!));
   const best = choice.best;
   if (!best || !part.within(best.doc)) return own;
-  const relevance = (q: Parsed, c: Choice) => Number(buildRecord(index, q, c).relevance);
-  return relevance(part.asked, choice) > relevance(own.q, own.choice) ? { q: part.asked, choice } : own;
+  return relevanceOf(index, part.asked, choice) > relevanceOf(index, own.q, own.choice) ? { q: part.asked, choice } : own;
 }
 
 /** Stages 4–9; on an index that holds no street (the embedded default) stage 8 asks the named place (stage 9): search/named-place-retry.ts. */

@@ -1,0 +1,62 @@
+/**
+ * Stage 9: free text whose last part is a country's ISO code (`Wien, AT`), country-code-part.ts.
+ * The part itself is pure; the lookups run on the embedded default (no ../shared needed).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
+import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { lookup } from '../../../../src/engine/lookup/index.ts';
+import { countryCodePart } from '../../../../src/engine/lookup/named-place/country-code-part.ts';
+import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
+
+describe('countryCodePart', () => {
+  it('takes a last part of two letters that is an ISO code as the country, without its word', () => {
+    const part = countryCodePart(parseRequest({ address: 'Wien, AT' }))!;
+    expect(part.token).toBe(1);
+    expect(part.kept).toEqual([0]);
+    expect(part.asked.country).toBe('AT');
+    expect(part.asked.tokens.map((t) => t.text)).toEqual(['wien']);
+    expect(countryCodePart(parseRequest({ address: 'paris, fr' }))?.asked.country).toBe('FR');
+  });
+
+  it('leaves every other query alone', () => {
+    expect(countryCodePart(parseRequest({ address: 'Toronto, ZZ' }))).toBeUndefined(); // no country's code
+    expect(countryCodePart(parseRequest({ address: 'Wien AT' }))).toBeUndefined(); // not a part of its own
+    expect(countryCodePart(parseRequest({ address: 'AT' }))).toBeUndefined(); // nothing else
+    expect(countryCodePart(parseRequest({ address: 'Rue de la Paix, Paris FR' }))).toBeUndefined(); // more words in the part
+    expect(countryCodePart(parseRequest({ address: 'Wien, AT', country: 'DE' }))).toBeUndefined(); // the country is given
+    expect(countryCodePart(parseRequest({ address: 'Wien, AUT' }))).toBeUndefined(); // alpha-3 is the parser's
+    expect(countryCodePart(parseRequest({ address: 'Wien, AT', state: 'Wien' }))).toBeUndefined();
+  });
+});
+
+describe('lookups that end with a country code', () => {
+  let index: AddressIndex;
+  beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+  const answer = (address: string) => {
+    const r = lookup(index, { address });
+    return `${r.city}|${r.state_code}|${r.country_iso_2}|${r.relevance}`;
+  };
+
+  it('answers the place in that country, as with the country named', () => {
+    expect(answer('Wien, AT')).toBe('Wien|AT-9|AT|100'); // relevance 50: `AT` was an unexplained word
+    expect(answer('Paris, FR')).toBe(answer('Paris, France'));
+    expect(answer('Córdoba, ES')).toMatch(/^Córdoba\|ES-AN\|ES\|100$/); // not the more populous Córdoba, AR
+    expect(answer('London, CA')).toMatch(/^London\|CA-ON\|CA\|100$/);
+    expect(answer('Victoria, MT')).toMatch(/^Victoria\|MT-\d+\|MT\|100$/);
+  });
+
+  it('answers a state named with its country code', () => {
+    expect(answer('Navarra, ES')).toBe('|ES-NC|ES|100'); // was Navarra, PT
+    expect(answer('Bayern, DE')).toBe('|DE-BY|DE|100'); // was Schwandorf
+    expect(answer('Toscana, IT')).toBe('|IT-52|IT|100'); // was no answer
+  });
+
+  it("keeps a state's code of the answer's own state, and a code whose country holds no such place", () => {
+    expect(answer('Toronto, ON')).toBe('Toronto|CA-ON|CA|100');
+    expect(answer('Fribourg, FR')).toMatch(/^Fribourg\|CH-FR\|CH\|100$/); // the canton, not France
+    expect(answer('Bern, BE')).toMatch(/^Bern\|CH-BE\|CH\|100$/); // the canton, not Belgium
+    expect(answer('Regina, SK')).toMatch(/^Regina\|CA-SK\|CA\|100$/); // the province, not Slovakia
+    expect(answer('Siena, SI')).toMatch(/^Siena\|IT-52\|IT\|/); // the province's code; Slovenia has no Siena
+  });
+});
