@@ -11,6 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { cities500Path } from '../../../src/data/readers/cities500.ts';
 import { splitCsv } from '../../../src/data/readers/lines.ts';
 import { SUPPORTED_DESTINATIONS } from '../../../src/engine/lines/iso3166.ts';
+import { countryName } from '../../../src/engine/lookup/parse/countries.ts';
 import { foldText } from '../../../src/engine/lookup/normalize/normalize.ts';
 import { distanceMeters } from '../../../src/data/geo.ts';
 import { D } from '../suites.ts';
@@ -252,6 +253,10 @@ export function placeCases(): PeopleCase[] {
       // is expected, not a more important namesake abroad
       const coded = `${n.local}, ${cc}`;
       out.push(makeCase('places', `${p.id}:local name, country code:${coded}`, cc, 'local name, country code', { address: coded }, truthOf(p, n.all)));
+      // and as its name in the country's language (`Salvador, Brasil`, `Wien, Österreich`; added
+      // 2026-11-27 with the code, before the engine took the name written last as the country)
+      const withCountry = `${n.local}, ${countryName(cc, LOCAL_LANG[cc] ?? 'en')}`;
+      out.push(makeCase('places', `${p.id}:local name, country:${withCountry}`, cc, 'local name, country', { address: withCountry }, truthOf(p, n.all)));
     }
   }
   for (const p of capitals) {

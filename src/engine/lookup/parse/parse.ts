@@ -7,7 +7,7 @@
 import type { SearchRequest } from '../../../contract/requests.ts';
 import { countryLanguages, expansions } from '../normalize/abbreviations.ts';
 import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '../normalize/normalize.ts';
-import { countryOfCode, countryOfPhrase, countryPhraseWords, resolveCountry } from './countries.ts';
+import { countryOfCode, countryOfPhrase, countryPhraseWords, isCountryCode, resolveCountry } from './countries.ts';
 import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
 
 export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';
@@ -218,25 +218,39 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         });
       }
     }
-    // a country name anywhere in the free text (longest phrase first), when more text remains
+    // a text that ends with a country's two-letter code: the code is set aside, and a name of
+    // that very country in the text names it (`Luxembourg, LU` reads as `Luxembourg`); else the
+    // code is put back, and named-place/country-code-part.ts asks with it as the country when
+    // no state's code explains it (`Salvador, BR`: not El Salvador; `Fribourg, FR`: the canton)
+    const endCode = twoLetterCode(parts);
+    if (endCode) { free.pop(); segs.pop(); phrase.pop(); codes.pop(); }
+    // a country name anywhere in the free text (longest phrase first), when more text remains;
+    // of several countries' names, the one written last (`Salvador, Brasil`, `Granada, España`:
+    // the earlier name is a place's), or the code's
+    // the last one first (`Brasília, Brasil`: the capital, in Brazil); the text's end is where
+    // it was written, not where a name taken off leaves it (`Lower Austria, Austria`)
+    const named = endCode || lastCountryNamed(free, segs, phrase, codes, longestPhrase);
+    let endTaken = false;
     phrases: for (let n = Math.min(3, longestPhrase); n >= 1; n--) {
-      for (let i = 0; i + n <= free.length; i++) {
+      for (let i = free.length - n; i >= 0; i--) {
         if (phrase[i]! < n) continue;
         // a country is named at the end of the text or as a part of its own, not inside a
-        // street name ("Rue Maurice Utrillo" is not Mauritius)
-        const atEnd = i + n === free.length;
+        // street name ("Rue Maurice Utrillo" is not Mauritius); with a code at the end, only as
+        // a part of its own (`South Australia, AU` is the state)
+        const atEnd = i + n === free.length && !endTaken;
         const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
-        if (!atEnd && !ownPart) continue;
+        if ((!atEnd || endCode) && !ownPart) continue;
         const words = n === 1 ? free[i]! : free.slice(i, i + n).join(' ');
         const iso = (n === 1 && codes[i]) || countryOfPhrase(words);
+        if (iso !== named) continue;
         if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
           if (!country) [country, countryText] = [iso, words];
           countryWeight += COUNTRY_WEIGHT;
+          if (i + n === free.length) endTaken = true;
           free.splice(i, n);
           segs.splice(i, n);
           phrase.splice(i, n);
           codes.splice(i, n);
-          i--;
         } else if (iso && !country) {
           // the text is only a country's name: also a place of that country, often its capital
           // (Luxembourg, Brasília), which the words still name; else the country alone answers
@@ -247,6 +261,8 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         }
       }
     }
+    if (endCode && country === endCode) countryWeight += COUNTRY_WEIGHT;
+    else if (endCode) { free.push(endCode.toLowerCase()); segs.push(parts.length - 1); }
     const fl = country ? countryLanguages(country) : null;
     for (let k = 0; k < free.length && tokens.length < MAX_TOKENS; k++) {
       const t = free[k]!;
@@ -273,6 +289,32 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     rawText: [req.street, req.city, req.district, req.address, stateOnly ? req.state : ''].filter(Boolean).join(' '),
     prefer: country ? '' : (req.prefer_country ?? '').trim().toUpperCase(),
   };
+}
+
+/**
+ * The country of the country name (or alpha-3 code) that ends last in the free text, among those
+ * the phrase rule of parseRequest would take (at the end of the text or a part of its own); ''
+ * when there is none.
+ */
+function lastCountryNamed(free: readonly string[], segs: readonly number[], phrase: readonly number[], codes: readonly string[], longest: number): string {
+  let best = '', bestEnd = -1;
+  for (let n = Math.min(3, longest); n >= 1; n--) {
+    for (let i = 0; i + n <= free.length; i++) {
+      if (phrase[i]! < n || i + n <= bestEnd) continue;
+      const atEnd = i + n === free.length;
+      const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
+      if (!atEnd && !ownPart) continue;
+      const iso = (n === 1 && codes[i]) || countryOfPhrase(n === 1 ? free[i]! : free.slice(i, i + n).join(' '));
+      if (iso) [best, bestEnd] = [iso, i + n];
+    }
+  }
+  return best;
+}
+
+/** The ISO alpha-2 code that is the last of several comma-separated parts (`Wien, AT`), or ''. */
+function twoLetterCode(parts: readonly string[]): string {
+  const last = parts.length > 1 ? parts[parts.length - 1]!.trim().toUpperCase() : '';
+  return /^[A-Z]{2}$/.test(last) && isCountryCode(last) ? last : '';
 }
 
 /** The text outside and inside round brackets, in order, each marked whether it was bracketed. */

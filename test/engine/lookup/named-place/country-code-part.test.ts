@@ -52,6 +52,15 @@ describe('lookups that end with a country code', () => {
     expect(answer('Toscana, IT')).toBe('|IT-52|IT|100'); // was no answer
   });
 
+  it('reads a name of the code\'s own country as that country, and another country\'s name as a place', () => {
+    expect(answer('Luxembourg, LU')).toBe('Luxembourg|LU-LU|LU|100'); // was the country alone
+    expect(answer('Salvador, BR')).toMatch(/^Salvador\|BR-BA\|BR\|100$/); // was El Salvador, the country
+    expect(answer('Granada, ES')).toMatch(/^Granada\|ES-AN\|ES\|100$/); // was Grenada, the country
+    expect(answer('Wien, Österreich, AT')).toBe('Wien|AT-9|AT|100');
+    expect(answer('South Australia, AU')).toBe('|AU-SA|AU|100'); // the state, whose name holds the country's
+    expect(answer('England, GB')).toBe('|GB-ENG|GB|100');
+  });
+
   it("keeps a state's code of the answer's own state, and a code whose country holds no such place", () => {
     expect(answer('Toronto, ON')).toBe('Toronto|CA-ON|CA|100');
     expect(answer('Fribourg, FR')).toMatch(/^Fribourg\|CH-FR\|CH\|100$/); // the canton, not France

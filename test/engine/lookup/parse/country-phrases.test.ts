@@ -1,0 +1,34 @@
+/**
+ * Stage 2 (parse): country names and codes in free text. The name written last is the country, an
+ * earlier name of another country is a place's (`Salvador, Brasil`); a text that ends with a
+ * country's two-letter code reads only that country's names as the country.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
+describe('country names in free text', () => {
+  it('takes the one written last as the country; an earlier name of another country is a place', () => {
+    const q = parseRequest({ address: 'Salvador, Brasil' });
+    expect(q.country).toBe('BR');
+    expect(q.tokens.map((t) => t.text)).toEqual(['salvador']);
+    expect(parseRequest({ address: 'Granada, España' }).country).toBe('ES');
+    const b = parseRequest({ address: 'Brasília, Brasil' });
+    expect([b.country, b.tokens.map((t) => t.text)]).toEqual(['BR', ['brasilia']]);
+  });
+
+  it('with a two-letter code at the end: the code\'s own country by a name of its own part, the code put back otherwise', () => {
+    const l = parseRequest({ address: 'Luxembourg, LU' });
+    expect([l.country, l.countryNameOnly, l.tokens.map((t) => t.text)]).toEqual(['LU', true, ['luxembourg']]);
+    const w = parseRequest({ address: 'Wien, Österreich, AT' });
+    expect([w.country, w.tokens.map((t) => t.text)]).toEqual(['AT', ['wien']]);
+    const s = parseRequest({ address: 'Salvador, BR' }); // not El Salvador: the code decides (country-code-part.ts)
+    expect([s.country, s.tokens.map((t) => t.text)]).toEqual(['', ['salvador', 'br']]);
+    const a = parseRequest({ address: 'South Australia, AU' }); // a state's name holding its country's
+    expect([a.country, a.tokens.map((t) => t.text)]).toEqual(['', ['south', 'australia', 'au']]);
+  });
+
+  it("keeps a state's name that holds its country's name", () => {
+    const q = parseRequest({ address: 'Lower Austria, Austria' });
+    expect(q.tokens.map((t) => t.text)).toEqual(['lower', 'austria']);
+    expect(q.countryWeight).toBe(0.5);
+  });
+});
