@@ -443,6 +443,10 @@ cities.forEach((c, i) => {
       c.alt = c.alt.filter((x) => foldText(x) !== foldText(a));
       continue;
     }
+    // the post knows the place by its own GeoNames name, at it: that name is the local one, and
+    // another name the post gives a place near it is a neighbour's (Shepparton, AU, lists
+    // Mooroopna, 5 km away; Eger, HU, lists Szarvaskő)
+    if (ownPostal.length > 0 && foldText(postal) !== foldText(c.name)) continue;
     if (!large && (!/\p{Ll}/u.test(postal) || ownNames.has(`${c.cc}|${foldText(postal)}`))) return;
     ownNames.add(`${c.cc}|${foldText(postal)}`);
     if (!c.alt.includes(c.name)) c.alt.push(c.name);
