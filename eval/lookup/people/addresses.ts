@@ -27,7 +27,17 @@ export const ADDRESS_SEED = 18;
 export const ADDRESS_PATTERNS = [
   'full, no country', 'street + postcode, no city', 'street + city, no postcode', 'exonym city',
   'lowercase without accents', 'abbreviated street type', 'city alone', 'street + city, no comma', 'full, country code',
+  'postcode with country prefix', 'postcode alone, country prefix',
 ] as const;
+
+/**
+ * The letters European addresses put before a foreign postcode (CEPT, after the international
+ * vehicle codes), for the sources' countries that have them (added 2026-11-27, before the engine
+ * read them): `D-95463 Bindlach`, `DK-1620 København V`, `FL-9490 Vaduz`.
+ */
+const CEPT_PREFIX: Readonly<Record<string, string>> = {
+  AT: 'A', DE: 'D', DK: 'DK', ES: 'E', FI: 'FIN', FR: 'F', IT: 'I', LI: 'FL', NL: 'NL', PL: 'PL',
+};
 
 export interface AddressSource { name: string; country: string; rows: () => Truth[] }
 
@@ -77,6 +87,15 @@ export function addressQuery(t: Truth, pattern: (typeof ADDRESS_PATTERNS)[number
     case 'street + city, no comma': return { address: `${streetPart(t)} ${t.city}` };
     // the country as its ISO code, last, as exports write it (added 2026-11-27, before the engine read it)
     case 'full, country code': return { address: `${streetPart(t)}, ${placePart(t)}, ${t.country}` };
+    case 'postcode with country prefix': {
+      const p = CEPT_PREFIX[t.country];
+      return p && t.postcode ? { address: `${streetPart(t)}, ${placePart({ ...t, postcode: `${p}-${t.postcode}` })}` } : undefined;
+    }
+    // the code alone, as a form's postcode field or a sorting key holds it: `D-95463`
+    case 'postcode alone, country prefix': {
+      const p = CEPT_PREFIX[t.country];
+      return p && t.postcode ? { address: `${p}-${t.postcode}` } : undefined;
+    }
   }
 }
 
@@ -121,7 +140,7 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE, only?: readonly s
         const q = addressQuery(t, pattern, exonyms);
         if (!q) continue;
         const withPc = pattern !== 'street + city, no postcode' && pattern !== 'street + city, no comma' && pattern !== 'city alone' && !!t.postcode;
-        const withStreet = pattern !== 'city alone';
+        const withStreet = pattern !== 'city alone' && pattern !== 'postcode alone, country prefix';
         const street = pattern === 'abbreviated street type' ? abbreviatedStreet(t)! : t.street;
         const ex = pattern === 'exonym city' ? exonymOf(t, exonyms) : undefined;
         if (pattern === 'city alone') {

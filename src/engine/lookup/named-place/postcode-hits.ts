@@ -7,7 +7,7 @@ import { DOC_POSTCODE, PLACE_ROLES } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import type { TokenMatch } from '../match/token-match.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
-import { postcodeCountries, postcodeKeysToTry, withPartialShapes } from '../parse/postcodes.ts';
+import { postcodeCountries, postcodeKeysToTry, postcodeSpellings, withPartialShapes } from '../parse/postcodes.ts';
 import { queryCountriesPossible } from './country-evidence.ts';
 import { countriesOf } from './country-names.ts';
 import { foldedName, nameWords } from './name-words.ts';
@@ -30,6 +30,9 @@ export function postcodeHits(index: AddressIndex, q: ParsedQuery, streetPart: re
     const found = new Set<string>();
     // the exact key in any country; prefixes only in the countries whose shape the code has
     const tries: [string, boolean, readonly string[]][] = [[cand.key, true, countries]];
+    // (another spelling only where the query names that one country: `L-1508`, or LU given; a bare
+    // `1709` is not taken to Luxembourg's L-1709 beside Denmark's 1709)
+    if (countries.length === 1) for (const k of postcodeSpellings(countries[0]!, cand.key)) tries.push([k, true, countries]);
     for (const cc of countries) for (const k of postcodeKeysToTry(cc, cand.key).slice(1)) tries.push([k, false, [cc]]);
     for (const [k, exact, ccs] of tries) {
       const tok = index.tokenId(k);

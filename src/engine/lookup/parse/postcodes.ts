@@ -6,10 +6,12 @@
  * keys, PT four-digit CP4 areas in the default layer).
  */
 import { COMPILED_RULES } from '../../lines/compiled.ts';
+import { SUPPORTED_DESTINATIONS } from '../../lines/iso3166.ts';
 import { postcodeKey } from '../normalize/normalize.ts';
 import { MT_POSTCODE_LETTERS, POSTCODE_SHAPES } from './postcode-shapes.generated.ts';
 
 const SHAPES: [string, RegExp][] = Object.entries(POSTCODE_SHAPES).map(([cc, src]) => [cc, new RegExp(`^(?:${src})$`)]);
+const SHAPE_OF: ReadonlyMap<string, RegExp> = new Map(SHAPES);
 /** Every shape in one pattern: most words are no postcode anywhere and are rejected in one test. */
 const ANY_SHAPE = new RegExp(`^(?:[A-Z]{1,3}-)?(?:${Object.values(POSTCODE_SHAPES).map((x) => `(?:${x})`).join('|')})$`);
 
@@ -57,6 +59,20 @@ const GB_OUTWARD = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 /** Country prefixes written before a postcode ("D-10115", "CH-8001", "LV-1050" is LV's own). */
 const PREFIX_RE = /^(?:[A-Z]{1,3})-(?=\d)/;
 
+/**
+ * The country a prefix names: the letters European addresses put before a foreign postcode (the
+ * CEPT recommendation, after the international vehicle codes: `D-10115`, `A-1010`, `F-75001`,
+ * `L-1511`, `SLO-1000`), the post's own (`LV-1050`, `LT-01100`), and any destination's ISO code
+ * (`DE-10115`). Such a code is that country's only: `L-1511` is Luxembourg's, never Ljubljana's 1511.
+ */
+const PREFIX_COUNTRY: ReadonlyMap<string, string> = new Map([
+  ...SUPPORTED_DESTINATIONS.map((cc) => [cc, cc] as [string, string]),
+  ...Object.entries({
+    A: 'AT', B: 'BE', D: 'DE', E: 'ES', EST: 'EE', F: 'FR', FIN: 'FI', SF: 'FI', FL: 'LI', H: 'HU', I: 'IT', IRL: 'IE',
+    L: 'LU', M: 'MT', P: 'PT', S: 'SE', SLO: 'SI', RA: 'AR',
+  }),
+]);
+
 /** Recent answers of postcodeCountries (a stream repeats its postcodes; 34 patterns a word otherwise). */
 const shapeMemo = new Map<string, readonly string[]>();
 const SHAPE_MEMO_SIZE = 4096;
@@ -81,8 +97,18 @@ function shapeCountries(value: string): string[] {
     // the recipient-block rule of the country is stricter where libaddressinput is loose (IE)
     return !rule || rule.postcode(x) !== null;
   };
+  const prefix = PREFIX_RE.exec(v)?.[0];
+  const named = prefix === undefined ? undefined : PREFIX_COUNTRY.get(prefix.slice(0, -1));
+  if (named !== undefined) {
+    // the prefix names the country: that country's shape only, with the prefix or without it,
+    // or the part of it the post's data holds alone (`NL-4011`)
+    const re = SHAPE_OF.get(named);
+    const bare = v.slice(prefix!.length);
+    const full = re !== undefined && ((re.test(v) && ok(named, v)) || (re.test(bare) && ok(named, bare)));
+    return full || PARTIAL_SHAPES.some(([cc, p]) => cc === named && p.test(bare)) ? [named] : [];
+  }
   for (const [cc, re] of SHAPES) if (re.test(v) && ok(cc, v)) out.push(cc);
-  if (out.length === 0 && PREFIX_RE.test(v)) {
+  if (out.length === 0 && prefix !== undefined) {
     const bare = v.replace(PREFIX_RE, '');
     for (const [cc, re] of SHAPES) if (re.test(bare) && ok(cc, bare)) out.push(cc);
   }
@@ -161,4 +187,13 @@ export function postcodeKeysToTry(country: string, key: string): string[] {
   // BR: GeoNames knows the 5-digit area as `NNNNN-000`
   if (country === 'BR' && key.length === 8) out.push(`${key.slice(0, 5)}000`);
   return out;
+}
+
+/**
+ * The same code as the data may spell it in a country (an exact match, not a prefix): LU's post
+ * writes `L-1508`, and so do GeoNames and the index (key `l1508`), while people also write `1508`
+ * or `L-1508` (whose prefix the query's key drops).
+ */
+export function postcodeSpellings(country: string, key: string): string[] {
+  return country === 'LU' && /^\d{4}$/.test(key) ? [`l${key}`] : [];
 }

@@ -1,5 +1,6 @@
 /**
- * Stage 9: free text whose last part is a country's ISO code (`Wien, AT`), country-code-part.ts.
+ * Stage 9: free text whose last part is a country's ISO code (`Wien, AT`), country-code-part.ts; and
+ * postcodes whose prefix names the country (`D-10115`, `L-1508`: ../parse/postcodes.ts).
  * The part itself is pure; the lookups run on the embedded default (no ../shared needed).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -67,5 +68,27 @@ describe('lookups that end with a country code', () => {
     expect(answer('Bern, BE')).toMatch(/^Bern\|CH-BE\|CH\|100$/); // the canton, not Belgium
     expect(answer('Regina, SK')).toMatch(/^Regina\|CA-SK\|CA\|100$/); // the province, not Slovakia
     expect(answer('Siena, SI')).toMatch(/^Siena\|IT-52\|IT\|/); // the province's code; Slovenia has no Siena
+  });
+});
+
+describe('postcodes with a country prefix', () => {
+  let index: AddressIndex;
+  beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+  const answer = (address: string) => {
+    const r = lookup(index, { address });
+    return `${r.zip}|${r.city}|${r.country_iso_2}`;
+  };
+
+  it('answers a code alone in the country its prefix names', () => {
+    expect(answer('D-10115')).toBe('10115|Berlin|DE'); // no answer: 10115 is also EE's and RO's
+    expect(answer('A-1010')).toBe('1010|Wien|AT');
+    expect(answer('CH-8001')).toBe('8001|Zürich|CH');
+    expect(answer('NL-9711')).toBe('9711|Groningen|NL');
+    expect(answer('10115')).toBe('||'); // a bare code of several countries stays unanswered
+  });
+
+  it("reads Luxembourg's codes as its post writes them", () => {
+    expect(answer('L-1508')).toBe('1508|Howald|LU'); // was Ljubljana, SI (1511 for L-1511)
+    expect(answer('L-1356 Luxemburg')).toMatch(/^1356\|Luxembourg\|LU$/); // was the country alone
   });
 });

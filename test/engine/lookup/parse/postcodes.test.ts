@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPostcodes, normalisePostcode, postcodeCountries, postcodeKeysToTry } from '../../../../src/engine/lookup/parse/postcodes.ts';
+import { findPostcodes, normalisePostcode, postcodeCountries, postcodeKeysToTry, postcodeSpellings } from '../../../../src/engine/lookup/parse/postcodes.ts';
 import { subdivisionName } from '../../../../src/engine/lookup/record/subdivisions.ts';
 import { hintOf, hintedCountries, letterCountries, streetWordEvidence } from '../../../../src/engine/lookup/named-place/street-countries.ts';
 
@@ -18,6 +18,20 @@ describe('postcodes by country shape', () => {
   it('drops a country letter prefix ("D-10115") and keeps LV\'s own', () => {
     expect(findPostcodes('D-10115 Berlin')[0]!.key).toBe('10115');
     expect(findPostcodes('LV-1050 Rīga')[0]!.key).toBe('lv1050');
+  });
+  it('reads the country a prefix names: the code is that country\'s only', () => {
+    expect(postcodeCountries('D-10115')).toEqual(['DE']); // 10115 alone: DE, EE, RO…
+    expect(postcodeCountries('DE-10115')).toEqual(['DE']);
+    expect(postcodeCountries('L-1511')).toEqual(['LU']); // never Ljubljana's 1511
+    expect(postcodeCountries('SLO-1000')).toEqual(['SI']);
+    expect(postcodeCountries('LT-01100')).toEqual(['LT']);
+    expect(postcodeCountries('NL-4011')).toEqual(['NL']); // the four digits NL's data holds alone
+    expect(postcodeCountries('D-1234')).toEqual([]); // not DE's shape
+    expect(postcodeCountries('10115').length).toBeGreaterThan(1);
+  });
+  it('spells LU\'s codes as its post and data do, `L-1508`', () => {
+    expect(postcodeSpellings('LU', '1508')).toEqual(['l1508']);
+    expect(postcodeSpellings('DE', '1508')).toEqual([]);
   });
   it('reads Malta\'s codes written in two parts, as the post writes them (capitals)', () => {
     expect(findPostcodes('Old Bakery Street 198, VLT 1455 Valletta').map((p) => [p.key, p.countries])).toEqual([['vlt1455', ['MT']]]);
