@@ -81,6 +81,21 @@ for (const l of ALL_LANGS) {
   }
 }
 
+/**
+ * The saint of a place's name, as people write it and as the names are written: `St Etienne`,
+ * `St-Jean-sur-Richelieu` (the name: Saint-…), `Sankt Moritz` (St. Moritz), `St. Julian's` (Saint
+ * Julian's), `Ste Foy` (Sainte-Foy). The street-type tables read `St` as Street only; these are
+ * looked up besides what the token is.
+ */
+const SAINT_FORMS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['st', ['saint']], ['sankt', ['st']], ['ste', ['sainte']],
+]);
+
+/** Other ways a saint's word of a place's name is written (`st` → `saint`, `sankt`); empty for any other word. */
+export function saintForms(tok: string): readonly string[] {
+  return SAINT_FORMS.get(tok) ?? NONE;
+}
+
 /** German/compound suffix: `hauptstr` → `hauptstrasse` (after folding, ß is already ss). */
 function compoundExpansion(tok: string, langs: readonly string[]): string | undefined {
   if (tok.length >= 5 && tok.endsWith('str') && (langs.includes('de') || langs.length === 0)) return tok + 'asse';

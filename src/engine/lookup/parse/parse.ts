@@ -5,7 +5,7 @@
  * does not matter.
  */
 import type { SearchRequest } from '../../../contract/requests.ts';
-import { countryLanguages, expansions } from '../normalize/abbreviations.ts';
+import { countryLanguages, expansions, saintForms } from '../normalize/abbreviations.ts';
 import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '../normalize/normalize.ts';
 import { countryOfCode, countryOfPhrase, countryPhraseWords, isCountryCode, resolveCountry } from './countries.ts';
 import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
@@ -69,7 +69,9 @@ const ADDITIONAL_RES: RegExp[] = [
   // not a unit when an inward code follows: `RM15 5EE` is a British postcode (outward
   // code = area letters + district digits, inward code = digit + two letters). Spanish:
   // `Apto 301`, `Dpto. 4`, `Piso 3` (apartamento, departamento, floor)
-  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|ste|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm|apto|dpto|depto|piso)(?:[.:#\s]+(?:no\.?\s*)?[\p{L}\d]{1,6}|\d{1,4}[a-z]?(?![\p{L}\d])(?!\s+\d[a-z]{2}(?![\p{L}\d])))(?![\p{L}\d])/giu,
+  /(?<![\p{L}\d])(?:top|t[üu]r|tuer|stiege|stg|whg|wohnung|apt|apartment|appartement|app|unit|suite|flat|floor|etage|étage|stock|bâtiment|batiment|bât|bat|bloc|escalier|esc|porte|lejl|lejlighed|lgh|room|rm|apto|dpto|depto|piso)(?:[.:#\s]+(?:no\.?\s*)?[\p{L}\d]{1,6}|\d{1,4}[a-z]?(?![\p{L}\d])(?!\s+\d[a-z]{2}(?![\p{L}\d])))(?![\p{L}\d])/giu,
+  // `Ste 200`, `Ste. B` (suite): a number or one letter only, `Ste Foy`, `Ste-Anne` are Sainte-…
+  /(?<![\p{L}\d])ste[.:#\s]+(?:\d{1,5}[a-z]?|[a-z])(?![\p{L}\d])/giu,
   // `#104` is a unit; `# 63-64` is not: in the Latin-American plate (`Cra 18 # 63-64`) `#` reads
   // "número" and the hyphenated pair (cross street, distance) is the house number
   /(?<![\p{L}\d])#\s*\d{1,5}[a-z]?(?![\p{L}\d]|-\d)/giu,
@@ -118,9 +120,13 @@ function glueHouseNumbers(s: string): string {
 
 const MAX_TOKENS = 24;
 
-/** German transliteration typed for umlauts (ae/oe/ue for ä/ö/ü) also looks up the folded form. */
+/**
+ * German transliteration typed for umlauts (ae/oe/ue for ä/ö/ü) also looks up the folded form;
+ * a saint's word looks up its other spellings (`st` → `saint`, `sankt`: abbreviations.ts).
+ */
 function withUmlautVariant(alts: string[]): string[] {
   const t = alts[0]!;
+  for (const f of saintForms(t)) if (!alts.includes(f)) alts.push(f);
   if (t.length >= 4 && /[aou]e/.test(t)) {
     const v = t.replace(/([aou])e/g, '$1');
     if (!alts.includes(v)) alts.push(v);

@@ -1,6 +1,7 @@
 /**
  * Stage 9: free text whose last part is a country's ISO code (`Wien, AT`), country-code-part.ts; and
- * postcodes whose prefix names the country (`D-10115`, `L-1508`: ../parse/postcodes.ts).
+ * postcodes whose prefix names the country (`D-10115`, `L-1508`: ../parse/postcodes.ts); places
+ * named after a saint (`St Etienne`, `Sankt Moritz`: ../normalize/abbreviations.ts).
  * The part itself is pure; the lookups run on the embedded default (no ../shared needed).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -90,5 +91,20 @@ describe('postcodes with a country prefix', () => {
   it("reads Luxembourg's codes as its post writes them", () => {
     expect(answer('L-1508')).toBe('1508|Howald|LU'); // was Ljubljana, SI (1511 for L-1511)
     expect(answer('L-1356 Luxemburg')).toMatch(/^1356\|Luxembourg\|LU$/); // was the country alone
+  });
+});
+
+describe("places named after a saint, abbreviated or not as their names are", () => {
+  let index: AddressIndex;
+  beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+  const city = (address: string) => { const r = lookup(index, { address }); return `${r.city}|${r.country_iso_2}`; };
+
+  it('answers them', () => {
+    expect(city('St Etienne')).toBe('Saint-Étienne|FR'); // no answer before
+    expect(city('St-Jean-sur-Richelieu')).toBe('Saint-Jean-sur-Richelieu|CA');
+    expect(city('St Denis')).toBe('Saint-Denis|FR');
+    expect(city('Sankt Moritz')).toBe('St. Moritz|CH'); // was Moritz, DE
+    expect(city('Sankt Gallen')).toBe('St. Gallen|CH');
+    expect(city('Saint-Pantaléon-de-Larche')).toBe('Saint-Pantaléon-de-Larche|FR');
   });
 });

@@ -32,3 +32,13 @@ describe('country names in free text', () => {
     expect(q.countryWeight).toBe(0.5);
   });
 });
+
+describe("a saint's word", () => {
+  it('looks up the place names that write it out, and `Sankt` the ones that abbreviate it', () => {
+    const alts = (address: string) => parseRequest({ address }).tokens[0]!.alts;
+    expect(alts('St Etienne')).toContain('saint'); // Saint-Étienne
+    expect(alts('Ste Foy')).toContain('sainte');
+    expect(alts('Sankt Moritz')).toContain('st'); // St. Moritz
+    expect(alts('Saint-Denis')).toEqual(['saint']); // the written-out word looks up itself only
+  });
+});
