@@ -1,7 +1,8 @@
 /**
  * Stage 9 (named place, see ../index.ts): free text whose last part is a country's ISO 3166-1
  * alpha-2 code, as exports and search boxes write the country (`Wien, AT`, `Navarra, ES`,
- * `Vesterbrogade 3, 1620 København V, DK`).
+ * `Vesterbrogade 3, 1620 København V, DK`), or whose last word is one typed in capitals
+ * (`Amsterdam NL`).
  *
  * Two letters are also a state's code in several destinations (`Toronto, ON`; `Fribourg, FR` is
  * the canton, `Regina, SK` the province, `Belo Horizonte, MG` the state) and an Italian
@@ -23,12 +24,14 @@ export function countryCodePart(q: ParsedQuery): { token: number; asked: ParsedQ
     if (t.field !== 'free') return undefined;
     last = Math.max(last, t.seg ?? 0);
   }
-  if (last === 0) return undefined;
   const inLast = q.tokens.flatMap((t, i) => ((t.seg ?? 0) === last ? [i] : []));
-  if (inLast.length !== 1) return undefined;
-  const token = inLast[0]!;
+  // a part of its own after another (`Wien, AT`), or the text's last word typed in capitals
+  // after others (`Amsterdam NL`; in lower case it may be a word: `… de`, `… es`)
+  const own = last > 0 && inLast.length === 1;
+  const token = q.tokens.length - 1;
   const t = q.tokens[token]!;
   const code = t.text.toUpperCase();
+  if (!own && !new RegExp(`\\s${code}\\s*$`).test(q.rawText)) return undefined;
   if (!/^[A-Z]{2}$/.test(code) || !isCountryCode(code)) return undefined;
   const kept = q.tokens.flatMap((_, i) => (i === token ? [] : [i]));
   const asked: ParsedQuery = {

@@ -19,13 +19,14 @@ describe('countryCodePart', () => {
     expect(part.asked.country).toBe('AT');
     expect(part.asked.tokens.map((t) => t.text)).toEqual(['wien']);
     expect(countryCodePart(parseRequest({ address: 'paris, fr' }))?.asked.country).toBe('FR');
+    expect(countryCodePart(parseRequest({ address: 'Rue de la Paix, Paris FR' }))?.asked.country).toBe('FR'); // the last word, in capitals
   });
 
   it('leaves every other query alone', () => {
     expect(countryCodePart(parseRequest({ address: 'Toronto, ZZ' }))).toBeUndefined(); // no country's code
-    expect(countryCodePart(parseRequest({ address: 'Wien AT' }))).toBeUndefined(); // not a part of its own
+    expect(countryCodePart(parseRequest({ address: 'Wien at' }))).toBeUndefined(); // not a part of its own, nor in capitals
     expect(countryCodePart(parseRequest({ address: 'AT' }))).toBeUndefined(); // nothing else
-    expect(countryCodePart(parseRequest({ address: 'Rue de la Paix, Paris FR' }))).toBeUndefined(); // more words in the part
+    expect(countryCodePart(parseRequest({ address: 'Rue de la Paix, Paris fr' }))).toBeUndefined(); // more words in the part, in lower case
     expect(countryCodePart(parseRequest({ address: 'Wien, AT', country: 'DE' }))).toBeUndefined(); // the country is given
     expect(countryCodePart(parseRequest({ address: 'Wien, AUT' }))).toBeUndefined(); // alpha-3 is the parser's
     expect(countryCodePart(parseRequest({ address: 'Wien, AT', state: 'Wien' }))).toBeUndefined();
@@ -106,5 +107,21 @@ describe("places named after a saint, abbreviated or not as their names are", ()
     expect(city('Sankt Moritz')).toBe('St. Moritz|CH'); // was Moritz, DE
     expect(city('Sankt Gallen')).toBe('St. Gallen|CH');
     expect(city('Saint-Pantaléon-de-Larche')).toBe('Saint-Pantaléon-de-Larche|FR');
+  });
+});
+
+describe('a last word that is a country code typed in capitals', () => {
+  let index: AddressIndex;
+  beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+  const answer = (address: string) => { const r = lookup(index, { address }); return `${r.city}|${r.state_code}|${r.country_iso_2}|${r.relevance}`; };
+
+  it('is the country, as after a comma', () => {
+    expect(answer('Amsterdam NL')).toBe('Amsterdam|NL-NH|NL|100'); // relevance 50 before
+    expect(answer('Navarra ES')).toBe('|ES-NC|ES|100');
+    expect(answer('Fribourg FR')).toMatch(/^Fribourg\|CH-FR\|CH\|100$/); // the canton still
+  });
+
+  it('stays a word in lower case', () => {
+    expect(countryCodePart(parseRequest({ address: 'calle mayor 5 madrid es' }))).toBeUndefined();
   });
 });
