@@ -7,9 +7,11 @@
  * `general`.
  *
  * The place (or postal place) the search chose stays:
- * - when the state is named after it: the place lies in the state and its name's words are all in
- *   one of the state's names (`Berlin`, `Wien`/`Vienna`, `Geneva`, `Salzburg`, `Luxembourg`, the
- *   Comunidad de Madrid, the towns that are first-level subdivisions in SI and MT);
+ * - when the state is named after it: the place lies in the state, its name's words are all in
+ *   one of the state's names and it explains every word of the query but an article (`Berlin`,
+ *   `Wien`/`Vienna`, `Geneva`, `Salzburg`, `Luxembourg`, `Madrid`, the towns that are first-level
+ *   subdivisions in SI and MT, `Tas-Sliema`; not `Baden-Württemberg` for Baden-Baden, nor
+ *   `Schleswig-Holstein` for Schleswig, nor `Hrpelje–Kozina` for Kozina);
  * - when it outweighs the state (placeOutweighs): named by its own name, it is a city or the state
  *   is not MUCH_MORE_IMPORTANT than it (`Münster` is the city, not the Irish province; `Bavaria` is
  *   the Land, not the village); named otherwise (another name, its first words), it is
@@ -68,7 +70,9 @@ export function stateAnswer(index: AddressIndex, q: ParsedQuery, choice: Choice)
   if (best) {
     const code = index.str(c.admStateCode[c.docAdmin[best.doc]!]!);
     const own = named.find((n) => n.state.code === code);
-    if (own && namedAfter(index, best.doc, own.state)) return undefined;
+    // (named after it when the place explains every word but an article, `Tas-Sliema`: `Baden-Württemberg`
+    // is not named after Baden-Baden, nor `Hrpelje–Kozina` after Kozina)
+    if (own && q.tokens.every((t, i) => best.explained[i]! > 0 || t.text.length <= 3) && namedAfter(index, best.doc, own.state)) return undefined;
     // (a place that leaves words of the state's name unexplained is no rival: `Zagreb County`)
     if (c.docKind[best.doc] !== DOC_STREET && !best.explained.includes(0)) {
       const place = weighPlace(index, best.doc, text);

@@ -46,6 +46,10 @@ describe('a query that names a state gets the state', () => {
     [a('Harju'), { country_iso_2: 'EE', state_code: 'EE-37', city: '' }],
     // the locale's name where a translation exists
     [a('Bayern', { locale: 'en' }), { state_code: 'DE-BY', state_name: 'Bavaria', city: '' }],
+    // a state whose name holds a place's name and more is not named after that place
+    [a('Baden-Württemberg, DE'), { country_iso_2: 'DE', state_code: 'DE-BW', city: '', relevance: '100' }], // was Baden-Baden, 60
+    [a('Schleswig-Holstein'), { country_iso_2: 'DE', state_code: 'DE-SH', city: '', relevance: '100' }], // was the town Schleswig
+    [a('Hrpelje–Kozina'), { country_iso_2: 'SI', state_code: 'SI-035', city: '' }],
   ];
   for (const [q, want] of STATES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 
@@ -75,6 +79,8 @@ describe('the place stays', () => {
     [a('Salzburg'), { country_iso_2: 'AT', city: 'Salzburg', relevance: '100' }],
     [a('Madrid'), { country_iso_2: 'ES', city: 'Madrid' }],
     [a('Tartu'), { country_iso_2: 'EE', city: 'Tartu', state_code: 'EE-79' }],
+    // Malta's local councils carry an article the town's name lacks
+    [a('Tas-Sliema'), { country_iso_2: 'MT', city: 'Sliema' }],
     // a city named by its own name (a homonym state abroad outweighs it, but people name cities)
     [a('Münster'), { country_iso_2: 'DE', city: 'Münster' }],
     [a('Paraná'), { country_iso_2: 'AR', city: 'Paraná' }],
