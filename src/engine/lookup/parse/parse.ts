@@ -5,6 +5,7 @@
  * does not matter.
  */
 import type { SearchRequest } from '../../../contract/requests.ts';
+import { isSupportedDestination } from '../../lines/iso3166.ts';
 import { countryLanguages, expansions, saintForms } from '../normalize/abbreviations.ts';
 import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '../normalize/normalize.ts';
 import { countryOfCode, countryOfPhrase, countryPhraseWords, isCountryCode, resolveCountry } from './countries.ts';
@@ -249,6 +250,9 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         const words = n === 1 ? free[i]! : free.slice(i, i + n).join(' ');
         const iso = (n === 1 && codes[i]) || countryOfPhrase(words);
         if (iso !== named) continue;
+        // before the end, only a destination's name: another country's there is a place's word
+        // (`Salvador, Bahia`; the index holds no place of that country anyway)
+        if (!atEnd && !isSupportedDestination(iso)) continue;
         if (iso && (free.length > n || tokens.length > 0 || hnKeys.length > 0)) {
           if (!country) [country, countryText] = [iso, words];
           countryWeight += COUNTRY_WEIGHT;
@@ -311,7 +315,7 @@ function lastCountryNamed(free: readonly string[], segs: readonly number[], phra
       const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
       if (!atEnd && !ownPart) continue;
       const iso = (n === 1 && codes[i]) || countryOfPhrase(n === 1 ? free[i]! : free.slice(i, i + n).join(' '));
-      if (iso) [best, bestEnd] = [iso, i + n];
+      if (iso && (atEnd || isSupportedDestination(iso))) [best, bestEnd] = [iso, i + n];
     }
   }
   return best;

@@ -11,6 +11,10 @@ describe('country names in free text', () => {
     expect(q.country).toBe('BR');
     expect(q.tokens.map((t) => t.text)).toEqual(['salvador']);
     expect(parseRequest({ address: 'Granada, España' }).country).toBe('ES');
+    // before the end, only a destination's name is the country: another's is a place's word
+    expect(parseRequest({ address: 'Salvador, Bahia' }).country).toBe('');
+    expect(parseRequest({ address: 'Germany, Berlin' }).country).toBe('DE');
+    expect(parseRequest({ address: 'Salvador, El Salvador' }).country).toBe('SV');
     const b = parseRequest({ address: 'Brasília, Brasil' });
     expect([b.country, b.tokens.map((t) => t.text)]).toEqual(['BR', ['brasilia']]);
   });
