@@ -98,7 +98,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // ("10 rue Saint-Honoré Paris": Saint-Honoré is the street's name, street-name.ts)
   const hits = placeHits(index, q, matches, streetPart)
     .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords));
-  let places = withoutStreetNames(q, hits)
+  let places = withoutStreetNames(q, hits, hint0)
     .sort(byBetterPlace(index, hint0, wordHint))
     .slice(0, MAX_PLACES);
   const c = index.c;

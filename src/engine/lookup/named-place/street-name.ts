@@ -26,10 +26,11 @@ function typeWord(q: ParsedQuery, i: number): boolean {
  * Triesen"): a place named only by the words right after a street type word, or right before one
  * (or by words that start or end with one: "Calle San …", "Baker Street"), or right before a house
  * number, is the street's name when another place, named without a misspelling, stands after the
- * street. Such a place is not the answer (without this, "Saint-Honoré", a village, was; and
- * "Saint-Martin", a name of places in several countries, left no answer at all).
+ * street, or when it lies in a country the street's words and letters rule out (`hint`). Such a
+ * place is not the answer (without this, "Saint-Honoré", a village, was; and "Saint-Martin", a
+ * name of places in several countries, left no answer at all).
  */
-export function withoutStreetNames(q: ParsedQuery, places: PlaceHit[]): PlaceHit[] {
+export function withoutStreetNames(q: ParsedQuery, places: PlaceHit[], hint: ReadonlySet<string>): PlaceHit[] {
   // (asked per query, and cheap for the hits of a part that holds no street: a common word hits
   // hundreds of places)
   const street = streetMarks(q);
@@ -55,7 +56,11 @@ export function withoutStreetNames(q: ParsedQuery, places: PlaceHit[]): PlaceHit
     }
     if (!designation && first > latest) latest = first;
   }
-  const dropped = new Set(named.filter((_, k) => latest > ends![k]!));
+  // and, town or not, one in a country the query's street words and letters rule out (`58a Triq
+  // il-Wilga Paceville`: not Wilga, PL, where no street is a `Triq`)
+  // (a country the query names decides, not the words: `…, Izola, Slovenia` with its `ulica`)
+  const ruledOut = (p: PlaceHit) => !q.country && hint.size > 0 && !hint.has(p.country);
+  const dropped = new Set(named.filter((p, k) => latest > ends![k]! || ruledOut(p)));
   return dropped.size === 0 ? places : places.filter((p) => !dropped.has(p));
 }
 

@@ -31,6 +31,11 @@ describe('the street before the town, without a comma', () => {
     expect(answer('avenue de paris versailles')).toBe('Versailles|FR');
   });
 
+  it("drops a place named by the street's words in a country its type word rules out, town or not", () => {
+    expect(answer('58a Triq il-Wilga Paceville')).toBe('|'); // was Wilga, PL: no street there is a `Triq`
+    expect(answer('10a Ulica ob starem zidovju Izola Slovenia')).toBe('Izola|SI'); // the country named decides
+  });
+
   it('keeps a place the street words name when nothing names a town after them', () => {
     expect(answer('10 rue saint-honoré france')).toBe('Saint-Honoré|FR');
     expect(answer('Rue')).toBe('Rue|FR');
