@@ -31,8 +31,8 @@ export function countryCodePart(q: ParsedQuery): { token: number; asked: ParsedQ
   const token = q.tokens.length - 1;
   const t = q.tokens[token]!;
   const code = t.text.toUpperCase();
-  if (!own && !new RegExp(`\\s${code}\\s*$`).test(q.rawText)) return undefined;
   if (!/^[A-Z]{2}$/.test(code) || !isCountryCode(code)) return undefined;
+  if (!own && !new RegExp(`\\s${code}\\s*$`).test(q.rawText)) return undefined;
   const kept = q.tokens.flatMap((_, i) => (i === token ? [] : [i]));
   const asked: ParsedQuery = {
     ...q, tokens: kept.map((i) => q.tokens[i]!), country: code, countryWeight: COUNTRY_WEIGHT, countryText: t.text,

@@ -83,15 +83,16 @@ for (const l of ALL_LANGS) {
 
 /**
  * The saint of a place's name, as people write it and as the names are written: `St Etienne`,
- * `St-Jean-sur-Richelieu` (the name: Saint-…), `Sankt Moritz` (St. Moritz), `St. Julian's` (Saint
- * Julian's), `Ste Foy` (Sainte-Foy). The street-type tables read `St` as Street only; these are
- * looked up besides what the token is.
+ * `St-Jean-sur-Richelieu` (the name: Saint-…), `Ste Foy` (Sainte-Foy), `Sankt Moritz` (St.
+ * Moritz). The street-type tables read `St` as Street only; these are looked up besides what the
+ * token is. Not the other ways (measured: docs/accuracy.md): `Saint` → `St` let a French town
+ * lose to a postcode read in a date, `St` → `Sankt` took Malta's `St. Julian's` to a German village.
  */
 const SAINT_FORMS: ReadonlyMap<string, readonly string[]> = new Map([
   ['st', ['saint']], ['sankt', ['st']], ['ste', ['sainte']],
 ]);
 
-/** Other ways a saint's word of a place's name is written (`st` → `saint`, `sankt`); empty for any other word. */
+/** Another way a saint's word of a place's name is written (`st` → `saint`); empty for any other word. */
 export function saintForms(tok: string): readonly string[] {
   return SAINT_FORMS.get(tok) ?? NONE;
 }

@@ -123,7 +123,7 @@ const MAX_TOKENS = 24;
 
 /**
  * German transliteration typed for umlauts (ae/oe/ue for ä/ö/ü) also looks up the folded form;
- * a saint's word looks up its other spellings (`st` → `saint`, `sankt`: abbreviations.ts).
+ * a saint's word looks up its other spelling (`st` → `saint`, `sankt` → `st`: abbreviations.ts).
  */
 function withUmlautVariant(alts: string[]): string[] {
   const t = alts[0]!;
@@ -231,11 +231,11 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     // no state's code explains it (`Salvador, BR`: not El Salvador; `Fribourg, FR`: the canton)
     const endCode = twoLetterCode(parts);
     if (endCode) { free.pop(); segs.pop(); phrase.pop(); codes.pop(); }
-    // a country name anywhere in the free text (longest phrase first), when more text remains;
-    // of several countries' names, the one written last (`Salvador, Brasil`, `Granada, España`:
-    // the earlier name is a place's), or the code's
-    // the last one first (`Brasília, Brasil`: the capital, in Brazil); the text's end is where
-    // it was written, not where a name taken off leaves it (`Lower Austria, Austria`)
+    // a country name anywhere in the free text (longest phrase first), when more text remains:
+    // of several countries' names the one written last, or the code's (`Salvador, Brasil`,
+    // `Granada, España`: the earlier name is a place's); of one country's names, the last one
+    // first (`Brasília, Brasil`: the capital, in Brazil), the text's end being where it was
+    // written, not where a name taken off leaves it (`Lower Austria, Austria`)
     const named = endCode || lastCountryNamed(free, segs, phrase, codes, longestPhrase);
     let endTaken = false;
     phrases: for (let n = Math.min(3, longestPhrase); n >= 1; n--) {
@@ -303,8 +303,8 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
 
 /**
  * The country of the country name (or alpha-3 code) that ends last in the free text, among those
- * the phrase rule of parseRequest would take (at the end of the text or a part of its own); ''
- * when there is none.
+ * the phrase rule of parseRequest would take (at the end of the text, or a part of its own that
+ * names a destination); '' when there is none.
  */
 function lastCountryNamed(free: readonly string[], segs: readonly number[], phrase: readonly number[], codes: readonly string[], longest: number): string {
   let best = '', bestEnd = -1;
