@@ -82,7 +82,7 @@ export async function cachedIndex(name: string): Promise<CachedIndex> {
   }
 }
 
-export interface Truth { street: string; hn: string; postcode: string; city: string; country: string; lat: number; lon: number }
+export interface Truth { street: string; hn: string; postcode: string; city: string; country: string; lat: number; lon: number; /** Italy's province sigla (GeoNames `province_code`), where the source has it. */ province?: string }
 
 function readCsvText(path: string): string {
   const b = readFileSync(path);

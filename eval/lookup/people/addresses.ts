@@ -27,7 +27,7 @@ export const ADDRESS_SEED = 18;
 export const ADDRESS_PATTERNS = [
   'full, no country', 'street + postcode, no city', 'street + city, no postcode', 'exonym city',
   'lowercase without accents', 'abbreviated street type', 'city alone', 'street + city, no comma', 'full, country code',
-  'postcode with country prefix', 'postcode alone, country prefix',
+  'postcode with country prefix', 'postcode alone, country prefix', 'full, province code', 'city + province code',
 ] as const;
 
 /**
@@ -91,6 +91,9 @@ export function addressQuery(t: Truth, pattern: (typeof ADDRESS_PATTERNS)[number
       const p = CEPT_PREFIX[t.country];
       return p && t.postcode ? { address: `${streetPart(t)}, ${placePart({ ...t, postcode: `${p}-${t.postcode}` })}` } : undefined;
     }
+    // Italy's province sigla after the town, as Italian addresses write it: `53100 Siena SI`
+    case 'full, province code': return t.province ? { address: `${streetPart(t)}, ${placePart(t)} ${t.province}` } : undefined;
+    case 'city + province code': return t.province ? { address: `${t.city} ${t.province}` } : undefined;
     // the code alone, as a form's postcode field or a sorting key holds it: `D-95463`
     case 'postcode alone, country prefix': {
       const p = CEPT_PREFIX[t.country];
@@ -139,8 +142,8 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE, only?: readonly s
         }
         const q = addressQuery(t, pattern, exonyms);
         if (!q) continue;
-        const withPc = pattern !== 'street + city, no postcode' && pattern !== 'street + city, no comma' && pattern !== 'city alone' && !!t.postcode;
-        const withStreet = pattern !== 'city alone' && pattern !== 'postcode alone, country prefix';
+        const withPc = pattern !== 'street + city, no postcode' && pattern !== 'street + city, no comma' && pattern !== 'city alone' && pattern !== 'city + province code' && !!t.postcode;
+        const withStreet = pattern !== 'city alone' && pattern !== 'postcode alone, country prefix' && pattern !== 'city + province code';
         const street = pattern === 'abbreviated street type' ? abbreviatedStreet(t)! : t.street;
         const ex = pattern === 'exonym city' ? exonymOf(t, exonyms) : undefined;
         if (pattern === 'city alone') {

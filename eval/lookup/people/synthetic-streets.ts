@@ -54,7 +54,8 @@ export function syntheticAddresses(cc: string): Truth[] {
     if (!postcode || !city || seen.has(k)) continue;
     seen.add(k);
     const h = fnv1a(k);
-    out.push({ street: names[h % names.length]!, hn: String(1 + ((h >>> 8) % 60)), postcode, city, country: cc, lat: Number(f[9]), lon: Number(f[10]) });
+    const province = cc === 'IT' && /^[A-Z]{2}$/.test(f[6] ?? '') ? { province: f[6]! } : {};
+    out.push({ street: names[h % names.length]!, hn: String(1 + ((h >>> 8) % 60)), postcode, city, country: cc, lat: Number(f[9]), lon: Number(f[10]), ...province });
   }
   return out;
 }

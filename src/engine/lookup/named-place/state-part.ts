@@ -16,7 +16,8 @@
  */
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { AddressIndex } from '../../index/index.ts';
-import { foldTokens } from '../normalize/normalize.ts';
+import { foldText, foldTokens } from '../normalize/normalize.ts';
+import { IT_PROVINCE_CODES } from './province-codes.generated.ts';
 import { ROLE_ADMIN } from '../../index/format.ts';
 import type { Choice } from '../record/record.ts';
 import { MAX_STATE_WORDS, namesState, stateKey, stateNameIn, stateTable, type StateNaming, type StateTable } from './state-table.ts';
@@ -84,7 +85,8 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
 /**
  * `choice` with the words that name its answer's state explained (ROLE_ADMIN): a run of words
  * nothing else explains that is the answer's state by one of its names or its abbreviation
- * (`Sydney NSW 2000`, `Vancouver BC`, `Lausanne VD`, `München Bayern`), and ends its part of the
+ * (`Sydney NSW 2000`, `Vancouver BC`, `Lausanne VD`, `München Bayern`), or in Italy its province's
+ * sigla (`53100 Siena SI`, `Milano (MI)`: province-codes.generated.ts), and ends its part of the
  * text but for explained words and numbers (not the first word of `3 Msida Sea Front, Msida`). The
  * choice is the same; only what its relevance counts changes. `choice` itself when no such words
  * are left.
@@ -94,7 +96,7 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
   if (!best || best.explained.every((x) => x > 0)) return choice;
   const c = index.c, a = c.docAdmin[best.doc]!;
   // (read only once a run of unexplained words is found: most answers leave none)
-  let code: string | undefined, abbr = '';
+  let code: string | undefined, abbr = '', sigla = '';
   let explained: number[] | undefined, roles: number[] | undefined;
   const n = q.tokens.length;
   for (let i = 0; i < n; i++) {
@@ -107,10 +109,11 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
     if (code === undefined) {
       code = index.str(c.admStateCode[a]!);
       abbr = stateKey(index.str(c.admState[a]!));
+      sigla = code.startsWith('IT-') ? IT_PROVINCE_CODES[foldText(index.str(c.admCounty[a]!))] ?? '' : '';
     }
     for (let s = Math.max(i, j - MAX_STATE_WORDS); s < j; s++) {
       const text = q.tokens.slice(s, j).map((t) => t.text).join(' ');
-      if (text !== abbr && !namesState(index, text, code)) continue;
+      if (text !== abbr && text !== sigla && !namesState(index, text, code)) continue;
       explained ??= best.explained.slice();
       roles ??= best.roles.slice();
       for (let m = s; m < j; m++) { explained[m] = 1; roles[m] = ROLE_ADMIN; }

@@ -120,3 +120,15 @@ describe('typeWordsAround', () => {
     expect(typeWordsAround('rhineland palatinate')).toBeUndefined();
   });
 });
+
+describe("Italy's province sigla after the town", () => {
+  const relevance = (address: string) => lookup(index, { address }).relevance;
+  it('is explained as the answer\'s province (province-codes.generated.ts)', () => {
+    expect(lookup(index, { address: 'Siena SI' })).toMatchObject({ city: 'Siena', county: 'Siena', relevance: '100' }); // was 50
+    expect(relevance('Milano (MI)')).toBe('100');
+    expect(Number(relevance('Via Roma 1, 53100 Siena SI'))).toBeGreaterThanOrEqual(Number(relevance('Via Roma 1, 53100 Siena')));
+  });
+  it("explains no other province's sigla", () => {
+    expect(Number(relevance('Siena MI'))).toBeLessThan(90);
+  });
+});
