@@ -56,10 +56,12 @@ export function withoutStreetNames(q: ParsedQuery, places: PlaceHit[], hint: Rea
     }
     if (!designation && first > latest) latest = first;
   }
-  // and, town or not, one in a country the query's street words and letters rule out (`58a Triq
-  // il-Wilga Paceville`: not Wilga, PL, where no street is a `Triq`)
-  // (a country the query names decides, not the words: `…, Izola, Slovenia` with its `ulica`)
-  const ruledOut = (p: PlaceHit) => !q.country && hint.size > 0 && !hint.has(p.country);
+  // and, town or not, one in a country the query's street words and letters rule out, in a part
+  // with a house number (`58a Triq il-Wilga Paceville`: not Wilga, PL, where no street is a
+  // `Triq`; without a number the words may be a place's own: `Bundaberg East`, whose `east` the
+  // street-word table ties to Vancouver's streets); a country the query names decides, not the
+  // words (`…, Izola, Slovenia` with its `ulica`)
+  const ruledOut = (p: PlaceHit) => !q.country && hint.size > 0 && !hint.has(p.country) && q.tokens.some((t) => t.hnLike && t.seg === p.seg);
   const dropped = new Set(named.filter((p, k) => latest > ends![k]! || ruledOut(p)));
   return dropped.size === 0 ? places : places.filter((p) => !dropped.has(p));
 }

@@ -34,6 +34,7 @@ describe('the street before the town, without a comma', () => {
   it("drops a place named by the street's words in a country its type word rules out, town or not", () => {
     expect(answer('58a Triq il-Wilga Paceville')).toBe('|'); // was Wilga, PL: no street there is a `Triq`
     expect(answer('10a Ulica ob starem zidovju Izola Slovenia')).toBe('Izola|SI'); // the country named decides
+    expect(answer('Bundaberg East')).toBe('Bundaberg East|AU'); // no house number: `east` is the place's own word
   });
 
   it('keeps a place the street words name when nothing names a town after them', () => {
