@@ -96,6 +96,8 @@ const dests = [...SUPPORTED_DESTINATIONS].sort();
 const langsUsed = new Set(dests.flatMap((c) => [...countryLanguages(c)]));
 const wordLangs = new Map<string, Set<string>>();
 const suffixLangs = new Map<string, Set<string>>();
+/** Compass points in every language the package lists (`east`, `west`, `nord`, `noord`): never a street's type. */
+const cardinals = new Set<string>();
 /** Full form → its abbreviations: streets are written in full, and a street counts for both. */
 const abbrevsOf = new Map<string, Set<string>>();
 const add = (m: Map<string, Set<string>>, w: string, l: string) => m.set(w, (m.get(w) ?? new Set()).add(l));
@@ -104,6 +106,8 @@ for (const f of readdirSync(tokensDir).filter((x) => x.endsWith('.json')).sort()
   if (!langsUsed.has(lang)) continue;
   const groups = JSON.parse(readFileSync(resolve(tokensDir, f), 'utf8')) as Group[];
   for (const g of groups) {
+    // compass points name no street type (`East 10th Avenue`, `West Broadway`): never a data word
+    if (g.type === 'cardinal' && !g.regex) for (const t of [g.full, ...g.tokens]) if (foldText(t).length >= 4) cardinals.add(foldText(t));
     if (g.type !== 'way' || g.regex) continue;
     const full = foldText(g.full);
     for (const t of new Set([full, ...g.tokens.map(foldText)])) {
@@ -151,7 +155,7 @@ for (const [cc, names] of streets) {
     const last = toks[toks.length - 1]!;
     for (let k = 3; k <= 8 && k + SUFFIX_STEM <= last.length; k++) bump(endings, last.slice(-k));
   }
-  for (const [t, n] of edge) if (n >= Math.max(FROM_DATA_MIN, FROM_DATA * names.size) && !wordLangs.has(t)) { wordLangs.set(t, new Set()); dataWords.add(t); }
+  for (const [t, n] of edge) if (n >= Math.max(FROM_DATA_MIN, FROM_DATA * names.size) && !wordLangs.has(t) && !cardinals.has(t)) { wordLangs.set(t, new Set()); dataWords.add(t); }
   if (!countryLanguages(cc).every((l) => COMPOUNDING.has(l))) continue;
   for (const [e, n] of endings) {
     if (e.length > 7 || n < FROM_DATA * names.size || suffixLangs.has(e)) continue;

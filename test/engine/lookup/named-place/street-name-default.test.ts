@@ -35,6 +35,7 @@ describe('the street before the town, without a comma', () => {
     expect(answer('58a Triq il-Wilga Paceville')).toBe('|'); // was Wilga, PL: no street there is a `Triq`
     expect(answer('10a Ulica ob starem zidovju Izola Slovenia')).toBe('Izola|SI'); // the country named decides
     expect(answer('Bundaberg East')).toBe('Bundaberg East|AU'); // no house number: `east` is the place's own word
+    expect(answer('Bundaberg East, QLD')).toBe('Bundaberg East|AU'); // nothing before: `east` is no street type (street-words.generated.ts)
   });
 
   it('keeps a place the street words name when nothing names a town after them', () => {
