@@ -30,6 +30,7 @@
  */
 import { DOC_PLACE, DOC_STREET, ROLE_ADMIN } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
+import { saintForms } from '../normalize/abbreviations.ts';
 import { foldTokens } from '../normalize/normalize.ts';
 import { COUNTRY_WEIGHT, type ParsedQuery, type QueryToken } from '../parse/parse.ts';
 import type { Choice } from '../record/record.ts';
@@ -50,8 +51,11 @@ const CITY_RANK = 100_000;
  */
 export function stateAnswer(index: AddressIndex, q: ParsedQuery, choice: Choice): { q: ParsedQuery; choice: Choice } | undefined {
   if (!onlyWords(q)) return undefined;
-  const text = q.tokens.map((t) => t.text).join(' ');
+  let text = q.tokens.map((t) => t.text).join(' ');
   let named = statesNamed(index, text, q.country);
+  // a saint abbreviated (`St Julian's` for the council Saint Julian's: abbreviations.ts)
+  const saint = named ? text : q.tokens.map((t) => saintForms(t.text)[0] ?? t.text).join(' ');
+  if (!named && saint !== text && (named = statesNamed(index, saint, q.country))) text = saint;
   let asked = q;
   if (!named && q.countryText !== '' && !q.countryNameOnly) {
     // the words that named a country are part of the state's name (`North Holland`, `Île-de-France`,

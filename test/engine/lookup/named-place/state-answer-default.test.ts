@@ -50,6 +50,8 @@ describe('a query that names a state gets the state', () => {
     [a('Baden-Württemberg, DE'), { country_iso_2: 'DE', state_code: 'DE-BW', city: '', relevance: '100' }], // was Baden-Baden, 60
     [a('Schleswig-Holstein'), { country_iso_2: 'DE', state_code: 'DE-SH', city: '', relevance: '100' }], // was the town Schleswig
     [a('Hrpelje–Kozina'), { country_iso_2: 'SI', state_code: 'SI-035', city: '' }],
+    // a saint abbreviated, as the full name answers (`Saint Julian's`)
+    [a("St Julian's"), { country_iso_2: 'MT', state_code: 'MT-48', city: '' }], // was Julian A. Mansilla, AR
   ];
   for (const [q, want] of STATES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 
