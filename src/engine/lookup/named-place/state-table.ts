@@ -41,6 +41,8 @@ export interface StateTable {
   byName: Map<string, StateNaming[]>;
   /** The index's county names (provinces, départements, counties), folded. */
   counties: Set<string>;
+  /** A name of several words written without its conjunction (`castilla leon`, GeoNames' `Castilla - Leon`) → the name. */
+  joinless: Map<string, string>;
 }
 
 /** Longest state name looked at, in words (`Provence Alpes Cote d Azur`). */
@@ -64,7 +66,27 @@ export function statesCalled(table: StateTable, text: string): StateNaming[] | u
 /** The name of the table under which `text` names its states: `text` itself, or without its type word when only that names some. */
 export function stateNameIn(table: StateTable, text: string): string {
   if ((table.byName.get(text)?.length ?? 0) > 0) return text;
-  return typeWordsAround(text) ?? text;
+  return table.joinless.get(text) ?? typeWordsAround(text) ?? text;
+}
+
+/** The words that join the parts of a state's name (`Castilla y León`, `Trentino e Alto Adige`). */
+const CONJUNCTIONS = new Set(['y', 'e', 'i', 'and', 'et', 'und']);
+
+/** Every name of `byName` that has a conjunction, keyed by its words without it (a key two names share keys neither). */
+function joinlessNames(byName: ReadonlyMap<string, StateNaming[]>): Map<string, string> {
+  const out = new Map<string, string>();
+  const shared = new Set<string>();
+  for (const [name, list] of byName) {
+    if (list.length === 0) continue;
+    const w = name.split(' ');
+    if (!w.some((x) => CONJUNCTIONS.has(x))) continue;
+    const key = w.filter((x) => !CONJUNCTIONS.has(x)).join(' ');
+    if (byName.has(key) || key.split(' ').length < 2) continue;
+    if (out.has(key) && out.get(key) !== name) shared.add(key);
+    out.set(key, name);
+  }
+  for (const k of shared) out.delete(k);
+  return out;
 }
 
 /**
@@ -157,7 +179,7 @@ function buildTable(index: AddressIndex): StateTable {
     const key = stateKey(index.str(c.admCounty[a]!));
     if (key) counties.add(key);
   }
-  return { byName, counties };
+  return { byName, counties, joinless: joinlessNames(byName) };
 }
 
 /** A word is a country's subdivision type word when at least this share of its states' names hold it. */

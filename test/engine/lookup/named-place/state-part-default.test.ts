@@ -121,6 +121,13 @@ describe('typeWordsAround', () => {
   });
 });
 
+describe("a state's name written without its conjunction", () => {
+  it("is the state (GeoNames' `Castilla - Leon`)", () => {
+    expect(lookup(index, { address: 'Valladolid, Castilla - Leon' })).toMatchObject({ city: 'Valladolid', state_code: 'ES-CL', relevance: '100' }); // was León, 33
+    expect(lookup(index, { address: 'Castilla León' })).toMatchObject({ city: '', state_code: 'ES-CL' });
+  });
+});
+
 describe("Italy's province sigla after the town", () => {
   const relevance = (address: string) => lookup(index, { address }).relevance;
   it('is explained as the answer\'s province (province-codes.generated.ts)', () => {
