@@ -230,6 +230,13 @@ export function expectedPlace(q: string): { place: Place; truth: PlaceTruth } | 
   return p ? { place: p, truth: truthOf(p, names.get(p.id)?.all ?? [p.name, p.ascii]) } : undefined;
 }
 
+/** The way German addresses abbreviate a place name's qualifier, or undefined when it has none of these. */
+function abbreviatedQualifier(name: string): string | undefined {
+  const out = name.replace(/ am Main$/, ' a.M.').replace(/ im Breisgau$/, ' i.Br.').replace(/ am Rhein$/, ' a.Rh.')
+    .replace(/ ob der Tauber$/, ' o.d.T.').replace(/ an der (\p{Lu})/u, ' a.d. $1');
+  return out === name ? undefined : out;
+}
+
 export function placeCases(): PeopleCase[] {
   const places = loadPlaces();
   const { byCountry, capitals, names } = chosenPlaces();
@@ -257,6 +264,10 @@ export function placeCases(): PeopleCase[] {
       // 2026-11-27 with the code, before the engine took the name written last as the country)
       const withCountry = `${n.local}, ${countryName(cc, LOCAL_LANG[cc] ?? 'en')}`;
       out.push(makeCase('places', `${p.id}:local name, country:${withCountry}`, cc, 'local name, country', { address: withCountry }, truthOf(p, n.all)));
+      // a German river or region qualifier as addresses abbreviate it (`Frankfurt a.M.`, `Freiburg
+      // i.Br.`, `Mülheim a.d. Ruhr`; added 2026-11-27, before the engine read them)
+      const abbreviated = abbreviatedQualifier(n.local);
+      if (abbreviated) out.push(makeCase('places', `${p.id}:qualifier abbreviated:${abbreviated}`, cc, 'qualifier abbreviated', { address: abbreviated }, truthOf(p, n.all)));
     }
   }
   for (const p of capitals) {

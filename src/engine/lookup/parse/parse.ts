@@ -8,6 +8,7 @@ import type { SearchRequest } from '../../../contract/requests.ts';
 import { isSupportedDestination } from '../../lines/iso3166.ts';
 import { countryLanguages, expansions, saintForms } from '../normalize/abbreviations.ts';
 import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '../normalize/normalize.ts';
+import { expandPlaceQualifiers } from '../normalize/place-qualifiers.ts';
 import { countryOfCode, countryOfPhrase, countryPhraseWords, isCountryCode, resolveCountry } from './countries.ts';
 import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
 
@@ -160,7 +161,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   };
 
   for (const t of foldTokens(req.street ?? '')) push(t, 'street', false);
-  for (const t of foldTokens(req.city ?? '')) push(t, 'city', false);
+  for (const t of foldTokens(expandPlaceQualifiers(req.city ?? ''))) push(t, 'city', false);
   for (const t of foldTokens(req.district ?? '')) push(t, 'district', false);
   const zipKeys: string[] = [];
   const zipCands: PostcodeCandidate[] = [];
@@ -185,7 +186,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
 
   const joinedKeys = new Set<string>();
   if (req.address) {
-    let text = extractAdditional(req.address, found);
+    let text = extractAdditional(expandPlaceQualifiers(req.address), found);
     // postcodes written in parts ("1017 GC", "00-590", "SW1A 1AA", "D-10115") become one token
     const pcs = findPostcodes(text);
     for (let k = pcs.length - 1; k >= 0; k--) {

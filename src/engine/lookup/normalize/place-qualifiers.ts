@@ -1,0 +1,31 @@
+/**
+ * Stage 1 (normalize, see ../index.ts): the abbreviated river and region qualifiers of German place
+ * names, as addresses and CRM exports write them — `Frankfurt a.M.`, `Freiburg i.Br.`, `Mülheim
+ * a.d. Ruhr`, `Rothenburg o.d.T.`, `Ludwigshafen a.Rh.`, `Weiden i.d.OPf.` — written out as the
+ * names are (`am Main`, `im Breisgau`, `an der Ruhr`), so that the words name the place: without
+ * them `Frankfurt a.M.` named Frankfurt (Oder), and `{"city": "Frankfurt a.M."}` nothing at all.
+ * Only these dotted forms are read: a letter and a dot (`a.`, `i.`, `o.`) before a capital letter,
+ * never a word of the text.
+ */
+
+/** [pattern, written out]: the qualifier with or without spaces after its dots, any case. */
+const QUALIFIERS: readonly [RegExp, string][] = [
+  [/(?<![\p{L}\d])a\.\s*M(?:ain)?\.?(?![\p{L}\d])/giu, 'am Main'],
+  [/(?<![\p{L}\d])i\.\s*Br(?:sg)?\.?(?![\p{L}\d])/giu, 'im Breisgau'],
+  [/(?<![\p{L}\d])a\.\s*Rh(?:ein)?\.?(?![\p{L}\d])/giu, 'am Rhein'],
+  [/(?<![\p{L}\d])o\.\s*d\.\s*T(?:auber)?\.?(?![\p{L}\d])/giu, 'ob der Tauber'],
+  [/(?<![\p{L}\d])i\.\s*d\.\s*OPf\.?(?![\p{L}\d])/giu, 'in der Oberpfalz'],
+  [/(?<![\p{L}\d])a\.\s*d\.(?=\s*\p{Lu})/gu, 'an der'],
+  [/(?<![\p{L}\d])i\.\s*d\.(?=\s*\p{Lu})/gu, 'in der'],
+];
+
+/** A cheap first test: every qualifier has a letter, a dot and a capital or a second letter-dot. */
+const HINT = /(?<![\p{L}\d])[aio]\.\s*[\p{L}]/iu;
+
+/** `text` with the qualifiers above written out; `text` itself when it has none. */
+export function expandPlaceQualifiers(text: string): string {
+  if (!HINT.test(text)) return text;
+  let out = text;
+  for (const [re, full] of QUALIFIERS) out = out.replace(re, ` ${full} `);
+  return out;
+}

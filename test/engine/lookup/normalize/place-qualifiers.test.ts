@@ -1,0 +1,36 @@
+/**
+ * Stage 1: German place names' abbreviated qualifiers written out (place-qualifiers.ts), and what
+ * that does to a lookup on the embedded default.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
+import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { lookup } from '../../../../src/engine/lookup/index.ts';
+import { expandPlaceQualifiers } from '../../../../src/engine/lookup/normalize/place-qualifiers.ts';
+
+describe('expandPlaceQualifiers', () => {
+  it('writes out the dotted qualifiers', () => {
+    const x = (s: string) => expandPlaceQualifiers(s).replace(/\s+/g, ' ').trim();
+    expect(x('Frankfurt a.M.')).toBe('Frankfurt am Main');
+    expect(x('Frankfurt a. M.')).toBe('Frankfurt am Main');
+    expect(x('Freiburg i.Br.')).toBe('Freiburg im Breisgau');
+    expect(x('Mülheim a.d. Ruhr')).toBe('Mülheim an der Ruhr');
+    expect(x('Rothenburg o.d.T.')).toBe('Rothenburg ob der Tauber');
+    expect(x('Ludwigshafen a.Rh.')).toBe('Ludwigshafen am Rhein');
+  });
+  it('leaves initials and words alone', () => {
+    expect(expandPlaceQualifiers('Via A. Manzoni 3, Milano')).toBe('Via A. Manzoni 3, Milano');
+    expect(expandPlaceQualifiers('Am Markt 1, Main')).toBe('Am Markt 1, Main');
+    expect(expandPlaceQualifiers('Rue de la Paix')).toBe('Rue de la Paix');
+  });
+});
+
+describe('lookups with an abbreviated qualifier', () => {
+  let index: AddressIndex;
+  beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+  it('name the place in full', () => {
+    expect(lookup(index, { address: 'Frankfurt a.M.' })).toMatchObject({ city: 'Frankfurt am Main', relevance: '100' }); // was Frankfurt (Oder), 33
+    expect(lookup(index, { city: 'Frankfurt a.M.' })).toMatchObject({ city: 'Frankfurt am Main' }); // was no answer
+    expect(lookup(index, { address: 'Freiburg i.Br.' })).toMatchObject({ city: 'Freiburg im Breisgau' }); // was Freiburg (Elbe)
+  });
+});
