@@ -73,7 +73,24 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
     return stateAnswer(index, q, choice) ?? { q, choice };
   }
   const asked = withStatePart(index, ownAnswer(index, q, matches), matches);
-  return withCountryCode(index, { q: asked.q, choice: withStateWords(index, asked.q, asked.choice) }, matches);
+  const done = withCountryCode(index, { q: asked.q, choice: withStateWords(index, asked.q, asked.choice) }, matches);
+  // (only for the query as parsed: `matches` are its tokens')
+  return done.choice.best || done.q !== q ? done : withoutBrackets(index, done, matches);
+}
+
+/**
+ * Free text answered by nothing whose words in round brackets nothing explains (`Halle (Saale)`:
+ * the river that qualifies the name, which alone turns the guess `Halle` gets into no answer):
+ * the query asked without them, when that finds an answer.
+ */
+function withoutBrackets(index: AddressIndex, own: { q: Parsed; choice: Choice }, matches: TokenMatch[][]): { q: Parsed; choice: Choice } {
+  const q = own.q;
+  const kept = q.tokens.flatMap((t, i) => (t.bracketed ? [] : [i]));
+  if (kept.length === q.tokens.length || kept.length === 0) return own;
+  const dropped = q.tokens.reduce((w, t) => w + (t.bracketed ? t.weight : 0), 0);
+  const asked: Parsed = { ...q, tokens: kept.map((i) => q.tokens[i]!), totalWeight: q.totalWeight - dropped };
+  const answer = ownAnswer(index, asked, kept.map((i) => matches[i]!));
+  return answer.choice.best ? { q: answer.q, choice: withStateWords(index, answer.q, answer.choice) } : own;
 }
 
 /** The query's own answer: the search's, or the state the query names (state-answer.ts). */

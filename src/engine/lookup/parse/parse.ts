@@ -25,6 +25,8 @@ export interface QueryToken {
   weight: number;
   /** Free text: index of the comma-separated part the token comes from. */
   seg?: number;
+  /** Free text: the token stood in round brackets (`Halle (Saale)`: a qualifier of the name before it). */
+  bracketed?: true;
 }
 
 export interface ParsedQuery {
@@ -205,12 +207,14 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     let phrase: number[] = [];
     /** Per token: the country of an alpha-3 code that is a part of its own (kept aligned with free). */
     let codes: string[] = [];
+    /** Per token: it stood in round brackets (kept aligned with free). */
+    let brackets: boolean[] = [];
     let longestPhrase = 0;
     const parts = text.split(/[,;\n]/);
     for (let k = 0; k < parts.length; k++) {
       const code = countryOfCode(parts[k]!);
       if (code) {
-        free.push(parts[k]!.trim().toLowerCase()); segs.push(k); phrase.push(1); codes.push(code);
+        free.push(parts[k]!.trim().toLowerCase()); segs.push(k); phrase.push(1); codes.push(code); brackets.push(false);
         longestPhrase = Math.max(longestPhrase, 1);
         continue;
       }
@@ -221,7 +225,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         const whole = bracketed && ts.length > 0 && ts.length <= 3 && countryOfPhrase(ts.join(' ')) ? ts.length : 0;
         ts.forEach((t, j) => {
           const w = !bracketed ? countryPhraseWords(t) : j === 0 ? whole : 0;
-          free.push(t); segs.push(k); phrase.push(w); codes.push('');
+          free.push(t); segs.push(k); phrase.push(w); codes.push(''); brackets.push(bracketed);
           if (w > longestPhrase) longestPhrase = w;
         });
       }
@@ -231,7 +235,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     // code is put back, and named-place/country-code-part.ts asks with it as the country when
     // no state's code explains it (`Salvador, BR`: not El Salvador; `Fribourg, FR`: the canton)
     const endCode = twoLetterCode(parts);
-    if (endCode) { free.pop(); segs.pop(); phrase.pop(); codes.pop(); }
+    if (endCode) { free.pop(); segs.pop(); phrase.pop(); codes.pop(); brackets.pop(); }
     // a country name anywhere in the free text (longest phrase first), when more text remains:
     // of several countries' names the one written last, or the code's (`Salvador, Brasil`,
     // `Granada, España`: the earlier name is a place's); of one country's names, the last one
@@ -262,6 +266,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
           segs.splice(i, n);
           phrase.splice(i, n);
           codes.splice(i, n);
+          brackets.splice(i, n);
         } else if (iso && !country) {
           // the text is only a country's name: also a place of that country, often its capital
           // (Luxembourg, Brasília), which the words still name; else the country alone answers
@@ -273,14 +278,14 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
       }
     }
     if (endCode && country === endCode) countryWeight += COUNTRY_WEIGHT;
-    else if (endCode) { free.push(endCode.toLowerCase()); segs.push(parts.length - 1); }
+    else if (endCode) { free.push(endCode.toLowerCase()); segs.push(parts.length - 1); brackets.push(false); }
     const fl = country ? countryLanguages(country) : null;
     for (let k = 0; k < free.length && tokens.length < MAX_TOKENS; k++) {
       const t = free[k]!;
       const hnLike = !joinedKeys.has(t) && looksLikeHouseNumber(t);
       const alts = [t];
       for (const x of expansions(t, fl)) alts.push(x);
-      tokens.push({ text: t, field: 'free', alts: withUmlautVariant(alts), hnLike, weight: 1, seg: segs[k] });
+      tokens.push({ text: t, field: 'free', alts: withUmlautVariant(alts), hnLike, weight: 1, seg: segs[k], ...(brackets[k] ? { bracketed: true as const } : {}) });
     }
   }
 

@@ -34,3 +34,13 @@ describe('lookups with an abbreviated qualifier', () => {
     expect(lookup(index, { address: 'Freiburg i.Br.' })).toMatchObject({ city: 'Freiburg im Breisgau' }); // was Freiburg (Elbe)
   });
 });
+
+describe('a qualifier in round brackets that nothing explains', () => {
+  let index: AddressIndex;
+  beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+  it('does not turn an answer into none (index.ts withoutBrackets)', () => {
+    expect(lookup(index, { address: 'Halle (Saale)' })).toMatchObject({ city: 'Halle', country_iso_2: 'DE' }); // was no answer
+    expect(lookup(index, { address: 'Frankfurt (Oder)' })).toMatchObject({ city: 'Frankfurt (Oder)', relevance: '100' }); // named so: as before
+    expect(lookup(index, { address: 'Foo (Bar)' }).country_iso_2).toBe(''); // nothing without them either
+  });
+});
