@@ -22,7 +22,8 @@
  *                   else the named place itself (postcode area, then city); a query that is
  *                   only a state's name: the state, unless a place of that name outweighs it;
  *                   free text whose last part names a state or county: asked with it as that
- *                   field; whose last part is a country's ISO code: asked with it as the country
+ *                   field; whose last part is a country's ISO code: asked with it as the
+ *                   country; answered by nothing: asked without its bracketed words
  * 10. record/       the spec's record and its relevance
  * 11. explain/      on request only (lookupExplained): what became of each part of the input,
  *                   and the relevance deductions (score/deductions.ts) that applied
