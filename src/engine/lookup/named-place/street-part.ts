@@ -8,7 +8,19 @@ import { isStreetWord } from './street-countries.ts';
 /** Query tokens that may name a place (not street words of a structured query, not numbers). */
 export function placeToken(q: ParsedQuery, i: number, streetPart: readonly boolean[]): boolean {
   const t = q.tokens[i]!;
-  return (t.field === 'city' || t.field === 'district' || t.field === 'free') && !/^\d/.test(t.text) && !streetPart[i];
+  if (!(t.field === 'city' || t.field === 'district' || t.field === 'free') || streetPart[i]) return false;
+  return !/^\d/.test(t.text) || districtNumber(q, i);
+}
+
+/**
+ * A district's number right after the city's name, ending the query (`Dublin 2`, `Dublin 6w`: the
+ * post's own place names), which names a place with it; any other number is a house number or a
+ * postcode.
+ */
+function districtNumber(q: ParsedQuery, i: number): boolean {
+  const t = q.tokens[i]!, before = q.tokens[i - 1];
+  return i === q.tokens.length - 1 && /^\d{1,2}[a-z]?$/.test(t.text) && before !== undefined && before.seg === t.seg
+    && before.field === t.field && !/^\d/.test(before.text) && q.hnKeys.length === 0;
 }
 
 /**

@@ -41,7 +41,7 @@ describe('the street before the town, without a comma', () => {
   it('keeps a place the street words name when nothing names a town after them', () => {
     expect(answer('10 rue saint-honoré france')).toBe('Saint-Honoré|FR');
     expect(answer('Rue')).toBe('Rue|FR');
-    expect(answer('Paris 15')).toBe('Paris|FR');
+    expect(answer('Paris 15')).toBe('Paris 15|FR'); // the arrondissement's postal place (a district number, street-part.ts)
   });
 
   it('reads a two-letter abbreviation as a street type only after a house number', () => {
@@ -57,5 +57,16 @@ describe('the street before the town, without a comma', () => {
     // 2902 is a postcode of Kambah, AU, and Vancouver Peninsula, AU, begins with Vancouver
     expect(answer('2902 Main Street Vancouver')).toBe('Vancouver|CA');
     expect(answer('1045 Commercial Drive Vancouver')).toBe('Vancouver|CA');
+  });
+});
+
+describe("a district's number after the city's name", () => {
+  it('names the post\'s place of that number', () => {
+    expect(answer('Dublin 2')).toBe('Dublin 2|IE'); // was Dublin, relevance 50
+    expect(answer('Dublin 6W')).toBe('Dublin 6W|IE');
+    expect(answer('Paris 15')).toBe('Paris 15|FR');
+  });
+  it('is a house number anywhere else', () => {
+    expect(answer('Hauptstraße 2')).toBe('|');
   });
 });
