@@ -285,6 +285,8 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
       const hnLike = !joinedKeys.has(t) && looksLikeHouseNumber(t);
       const alts = [t];
       for (const x of expansions(t, fl)) alts.push(x);
+      // a district's number after the city's word, as the post writes it with two digits (`Paris 8` → `Paris 08`)
+      if (k === free.length - 1 && k > 0 && /^\d$/.test(t) && segs[k - 1] === segs[k] && !/^\d/.test(free[k - 1]!)) alts.push(`0${t}`);
       tokens.push({ text: t, field: 'free', alts: withUmlautVariant(alts), hnLike, weight: 1, seg: segs[k], ...(brackets[k] ? { bracketed: true as const } : {}) });
     }
   }

@@ -65,6 +65,8 @@ describe("a district's number after the city's name", () => {
     expect(answer('Dublin 2')).toBe('Dublin 2|IE'); // was Dublin, relevance 50
     expect(answer('Dublin 6W')).toBe('Dublin 6W|IE');
     expect(answer('Paris 15')).toBe('Paris 15|FR');
+    expect(answer('Paris 8')).toBe('Paris 08|FR'); // the post writes two digits
+    expect(answer('Lyon 3')).toBe('Lyon 03|FR');
   });
   it('is a house number anywhere else', () => {
     expect(answer('Hauptstraße 2')).toBe('|');
