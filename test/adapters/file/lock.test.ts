@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -51,6 +51,22 @@ async function waitFor(what: string, test: () => boolean, ms = 120_000): Promise
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await sleep(10);
   }
+}
+
+/**
+ * SIGSTOP to a job, answered once every thread of it is stopped (state T in each task's /proc stat):
+ * kill() returns when the signal is sent, and a thread may still write for a moment after it.
+ */
+async function stopJob(pid: number): Promise<void> {
+  process.kill(pid, 'SIGSTOP');
+  await waitFor('every thread of the job stopped', () => readdirSync(`/proc/${pid}/task`).every((t) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+      return /^[Tt]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
+    } catch {
+      return true; // the thread has ended
+    }
+  }), 10_000);
 }
 
 function readJson(path: string): Record<string, unknown> | undefined {
@@ -129,7 +145,7 @@ describe('three jobs racing for one output', () => {
       const jobs = [0, 1, 2].map(() => start(jobArgs(out)));
       const pids = jobs.map((j) => j.child.pid!);
       const winner = await lockHolder(out, pids);
-      process.kill(winner, 'SIGSTOP'); // held still: certainly running while the others try
+      await stopJob(winner); // held still: certainly running while the others try
       try {
         const losers = jobs.filter((j) => j.child.pid !== winner);
         expect(losers).toHaveLength(2);
@@ -151,7 +167,7 @@ describe('a second job on the files of a running job', () => {
     const first = start(jobArgs(out, '--checkpoint-interval', '50'));
     await lockHolder(out, [first.child.pid!]);
     await waitFor('an interval checkpoint', () => Number(readJson(`${out}.checkpoint`)?.recordsDone) > 0);
-    process.kill(first.child.pid!, 'SIGSTOP');
+    await stopJob(first.child.pid!);
     try {
       const errors = join(dir, 'second.errors');
       const report = join(dir, 'second.html');
