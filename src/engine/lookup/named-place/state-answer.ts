@@ -53,9 +53,11 @@ export function stateAnswer(index: AddressIndex, q: ParsedQuery, choice: Choice)
   if (!onlyWords(q)) return undefined;
   let text = q.tokens.map((t) => t.text).join(' ');
   let named = statesNamed(index, text, q.country);
-  // a saint abbreviated (`St Julian's` for the council Saint Julian's: abbreviations.ts)
-  const saint = named ? text : q.tokens.map((t) => saintForms(t.text)[0] ?? t.text).join(' ');
-  if (!named && saint !== text && (named = statesNamed(index, saint, q.country))) text = saint;
+  if (!named) {
+    // a saint abbreviated (`St Julian's` for the council Saint Julian's: abbreviations.ts)
+    const saint = q.tokens.map((t) => saintForms(t.text)[0] ?? t.text).join(' ');
+    if (saint !== text && (named = statesNamed(index, saint, q.country))) text = saint;
+  }
   let asked = q;
   if (!named && q.countryText !== '' && !q.countryNameOnly) {
     // the words that named a country are part of the state's name (`North Holland`, `Île-de-France`,

@@ -2,25 +2,15 @@
  * Stage 9 (named place, see ../index.ts): which query tokens are the street's in free text of
  * several parts, and so name no place.
  */
-import type { ParsedQuery } from '../parse/parse.ts';
+import { isDistrictNumber, type ParsedQuery } from '../parse/parse.ts';
 import { isStreetWord } from './street-countries.ts';
 
 /** Query tokens that may name a place (not street words of a structured query, not numbers). */
 export function placeToken(q: ParsedQuery, i: number, streetPart: readonly boolean[]): boolean {
   const t = q.tokens[i]!;
   if (!(t.field === 'city' || t.field === 'district' || t.field === 'free') || streetPart[i]) return false;
-  return !/^\d/.test(t.text) || districtNumber(q, i);
-}
-
-/**
- * A district's number right after the city's name, ending the query (`Dublin 2`, `Dublin 6w`: the
- * post's own place names), which names a place with it; any other number is a house number or a
- * postcode.
- */
-function districtNumber(q: ParsedQuery, i: number): boolean {
-  const t = q.tokens[i]!, before = q.tokens[i - 1];
-  return i === q.tokens.length - 1 && /^\d{1,2}[a-z]?$/.test(t.text) && before !== undefined && before.seg === t.seg
-    && before.field === t.field && !/^\d/.test(before.text) && q.hnKeys.length === 0;
+  // (a district's number names a place with the city's word: `Dublin 2`)
+  return !/^\d/.test(t.text) || isDistrictNumber(q.tokens, i, q.hnKeys);
 }
 
 /**

@@ -249,11 +249,9 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         // a country is named at the end of the text or as a part of its own, not inside a
         // street name ("Rue Maurice Utrillo" is not Mauritius); with a code at the end, only as
         // a part of its own (`South Australia, AU` is the state)
-        const atEnd = i + n === free.length && !endTaken;
-        const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
+        const { atEnd, ownPart } = phrasePlace(free, segs, i, n, endTaken);
         if ((!atEnd || endCode) && !ownPart) continue;
-        const words = n === 1 ? free[i]! : free.slice(i, i + n).join(' ');
-        const iso = (n === 1 && codes[i]) || countryOfPhrase(words);
+        const { words, iso } = phraseCountry(free, codes, i, n);
         if (iso !== named) continue;
         // before the end, only a destination's name: another country's there is a place's word
         // (`Salvador, Bahia`; the index holds no place of that country anyway)
@@ -285,10 +283,11 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
       const hnLike = !joinedKeys.has(t) && looksLikeHouseNumber(t);
       const alts = [t];
       for (const x of expansions(t, fl)) alts.push(x);
-      // a district's number after the city's word, as the post writes it with two digits (`Paris 8` → `Paris 08`)
-      if (k === free.length - 1 && k > 0 && /^\d$/.test(t) && segs[k - 1] === segs[k] && !/^\d/.test(free[k - 1]!)) alts.push(`0${t}`);
       tokens.push({ text: t, field: 'free', alts: withUmlautVariant(alts), hnLike, weight: 1, seg: segs[k], ...(brackets[k] ? { bracketed: true as const } : {}) });
     }
+    // a district's number after the city's word, as the post writes it with two digits (`Paris 8` → `Paris 08`)
+    const last = tokens.length - 1;
+    if (tokens[last]?.field === 'free' && /^\d$/.test(tokens[last].text) && isDistrictNumber(tokens, last, hnKeys)) tokens[last].alts.push(`0${tokens[last].text}`);
   }
 
   // a state alone (`{"state": "Marche"}`): its words are the query, which a state's name answers
@@ -310,6 +309,17 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
 }
 
 /**
+ * Token `i` is a district's number (`Dublin 2`, `Dublin 6w`, `Paris 15`: the post's own place names):
+ * one or two digits (and a letter) right after a word of its part and field, ending a query that
+ * has no house-number field. Any other number is a house number or a postcode.
+ */
+export function isDistrictNumber(tokens: readonly QueryToken[], i: number, hnKeys: readonly string[]): boolean {
+  const t = tokens[i]!, before = tokens[i - 1];
+  return i === tokens.length - 1 && /^\d{1,2}[a-z]?$/.test(t.text) && before !== undefined && before.seg === t.seg
+    && before.field === t.field && !/^\d/.test(before.text) && hnKeys.length === 0;
+}
+
+/**
  * The country of the country name (or alpha-3 code) that ends last in the free text, among those
  * the phrase rule of parseRequest would take (at the end of the text, or a part of its own that
  * names a destination); '' when there is none.
@@ -319,14 +329,28 @@ function lastCountryNamed(free: readonly string[], segs: readonly number[], phra
   for (let n = Math.min(3, longest); n >= 1; n--) {
     for (let i = 0; i + n <= free.length; i++) {
       if (phrase[i]! < n || i + n <= bestEnd) continue;
-      const atEnd = i + n === free.length;
-      const ownPart = (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]);
+      const { atEnd, ownPart } = phrasePlace(free, segs, i, n, false);
       if (!atEnd && !ownPart) continue;
-      const iso = (n === 1 && codes[i]) || countryOfPhrase(n === 1 ? free[i]! : free.slice(i, i + n).join(' '));
+      const { iso } = phraseCountry(free, codes, i, n);
       if (iso && (atEnd || isSupportedDestination(iso))) [best, bestEnd] = [iso, i + n];
     }
   }
   return best;
+}
+
+/**
+ * Where the words free[i, i + n) stand: at the text's end (as written: not once a name after them
+ * was taken off, `endTaken`), and whether they are a part of their own.
+ */
+function phrasePlace(free: readonly string[], segs: readonly number[], i: number, n: number, endTaken: boolean): { atEnd: boolean; ownPart: boolean } {
+  const atEnd = i + n === free.length && !endTaken;
+  return { atEnd, ownPart: (i === 0 || segs[i - 1] !== segs[i]) && (atEnd || segs[i + n] !== segs[i]) };
+}
+
+/** The words free[i, i + n) and the country they name (an alpha-3 code alone, or a country's name), '' for none. */
+function phraseCountry(free: readonly string[], codes: readonly string[], i: number, n: number): { words: string; iso: string } {
+  const words = n === 1 ? free[i]! : free.slice(i, i + n).join(' ');
+  return { words, iso: (n === 1 && codes[i]) || countryOfPhrase(words) };
 }
 
 /** The ISO alpha-2 code that is the last of several comma-separated parts (`Wien, AT`), or ''. */
