@@ -59,13 +59,10 @@ async function waitFor(what: string, test: () => boolean, ms = 120_000): Promise
  */
 async function stopJob(pid: number): Promise<void> {
   process.kill(pid, 'SIGSTOP');
+  // (a thread's id is a /proc entry of its own, read by the lock's own stat reader)
   await waitFor('every thread of the job stopped', () => readdirSync(`/proc/${pid}/task`).every((t) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
-      return /^[Tt]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
-    } catch {
-      return true; // the thread has ended
-    }
+    const stat = procStat(Number(t));
+    return typeof stat !== 'object' || /^[Tt]$/.test(stat.state); // absent: the thread has ended
   }), 10_000);
 }
 
