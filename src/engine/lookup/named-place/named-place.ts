@@ -31,7 +31,7 @@ import type { ParsedQuery } from '../parse/parse.ts';
 import { normalisePostcode } from '../parse/postcodes.ts';
 import { perToken, type Scored } from '../score/score.ts';
 import { MUCH_MORE_IMPORTANT, otherSpellings, placeHits, taggedName, type PlaceHit } from './place-hits.ts';
-import { betterPlace, byBetterPlace, clearlyMoreImportant, sharedAbroad } from './place-order.ts';
+import { betterPlace, clearlyMoreImportant, sharedAbroad, sortedPlaces } from './place-order.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
   COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE, STATE_NAMED, type Deduction,
@@ -98,9 +98,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // ("10 rue Saint-Honoré Paris": Saint-Honoré is the street's name, street-name.ts)
   const hits = placeHits(index, q, matches, streetPart)
     .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords));
-  let places = withoutStreetNames(q, hits, hint0)
-    .sort(byBetterPlace(index, hint0, wordHint))
-    .slice(0, MAX_PLACES);
+  let places = sortedPlaces(index, withoutStreetNames(q, hits, hint0), hint0, wordHint).slice(0, MAX_PLACES);
   const c = index.c;
   const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, deductions: readonly Deduction[], placeOnly = false): NamedPlace => {
     const n = q.tokens.length;

@@ -80,19 +80,69 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
 }
 
 /**
+ * Two places that stand alike in everything betterPlace weighs (the twenty postal places named
+ * Paris, 75001–75020): betterPlace prefers neither of them whatever the hints, and prefers one of
+ * them over a third place exactly when it prefers the other.
+ */
+function alike(rank: ArrayLike<number>, kind: ArrayLike<number>, a: PlaceHit, b: PlaceHit): boolean {
+  return a.seg === b.seg && a.tokens.length === b.tokens.length && a.country === b.country && a.full === b.full && a.alt === b.alt
+    && a.typo === b.typo && a.reason === b.reason && a.inState === b.inState && a.quality === b.quality && a.marks === b.marks
+    && a.pos === b.pos && rank[a.doc] === rank[b.doc] && kind[a.doc] === kind[b.doc];
+}
+
+/**
  * The order of places by betterPlace, best first, for a sort: -1 when `a` is better, 1 when `b` is,
- * 0 when neither. Two places that stand alike in everything betterPlace weighs (the twenty postal
- * places named Paris, 75001–75020) are answered 0 without weighing them twice: betterPlace prefers
- * neither of them whatever the hints, so every answer, and the sort, stays the same.
+ * 0 when neither (alike places without weighing them twice).
  */
 export function byBetterPlace(index: AddressIndex, hint?: ReadonlySet<string>, wordHint = hint): (a: PlaceHit, b: PlaceHit) => number {
   const rank = index.c.docRank, kind = index.c.docKind;
   return (a, b) => {
-    if (a.seg === b.seg && a.tokens.length === b.tokens.length && a.country === b.country && a.full === b.full && a.alt === b.alt
-      && a.typo === b.typo && a.reason === b.reason && a.inState === b.inState && a.quality === b.quality && a.marks === b.marks
-      && a.pos === b.pos && rank[a.doc] === rank[b.doc] && kind[a.doc] === kind[b.doc]) return 0;
+    if (alike(rank, kind, a, b)) return 0;
     return betterPlace(index, a, b, hint, '', wordHint) ? -1 : betterPlace(index, b, a, hint, '', wordHint) ? 1 : 0;
   };
+}
+
+/** Below this many places, or above this many kinds of alike places, sortedPlaces sorts the places themselves. */
+const MIN_GROUPED = 8, MAX_KINDS = 16;
+
+/**
+ * `places` in the order of byBetterPlace, best first, as a stable sort of them would give it
+ * (`places` itself, sorted). A city's name hits dozens of postal places that stand alike (Paris:
+ * 57 hits of 5 kinds); their kinds are sorted instead of them, a fifth of the comparisons, and
+ * each kind's places follow in their own order — merged with those of other kinds the order
+ * holds equal, where a stable sort would interleave them.
+ */
+export function sortedPlaces(index: AddressIndex, places: PlaceHit[], hint?: ReadonlySet<string>, wordHint = hint): PlaceHit[] {
+  const order = byBetterPlace(index, hint, wordHint);
+  if (places.length < MIN_GROUPED) return places.sort(order);
+  // each place's kind: among the kinds found so far, the last two places' first (a city's postal
+  // places alternate between its name alone and its name with a district: `Paris`, `Paris 01`)
+  const rank = index.c.docRank, kind = index.c.docKind;
+  const same = (k: number, p: PlaceHit) => alike(rank, kind, places[kinds[k]![0]!]!, p);
+  const kinds: number[][] = [];
+  let last = -1, before = -1;
+  for (let i = 0; i < places.length; i++) {
+    const p = places[i]!;
+    let k = last >= 0 && same(last, p) ? last : before >= 0 && same(before, p) ? before : -1;
+    for (let j = 0; k < 0 && j < kinds.length; j++) if (j !== last && j !== before && same(j, p)) k = j;
+    if (k < 0) {
+      if (kinds.length === MAX_KINDS) return places.sort(order);
+      k = kinds.push([]) - 1;
+    }
+    kinds[k]!.push(i);
+    if (k !== last) { before = last; last = k; }
+  }
+  if (kinds.length === places.length) return places.sort(order);
+  kinds.sort((a, b) => order(places[a[0]!]!, places[b[0]!]!));
+  const out: PlaceHit[] = [];
+  for (let k = 0; k < kinds.length;) {
+    let run = kinds[k]!, end = k + 1;
+    while (end < kinds.length && order(places[kinds[end - 1]![0]!]!, places[kinds[end]![0]!]!) === 0) run = run.concat(kinds[end++]!);
+    if (end - k > 1) run.sort((x, y) => x - y);
+    for (const i of run) out.push(places[i]!);
+    k = end;
+  }
+  return out;
 }
 
 /**
