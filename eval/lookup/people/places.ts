@@ -16,7 +16,7 @@ import { foldText } from '../../../src/engine/lookup/normalize/normalize.ts';
 import { distanceMeters } from '../../../src/data/geo.ts';
 import { D } from '../suites.ts';
 import { exemplarCity, hasOwnExemplar, rootExemplar, zoneIds } from './cldr-cities.ts';
-import { makeCase, type PeopleCase, type PlaceTruth } from './cases.ts';
+import { makeCase, type AreaTruth, type PeopleCase, type PlaceTruth } from './cases.ts';
 
 export const PLACES_PER_COUNTRY = 30;
 /** The six languages of the recipient block's country names (../shared/data/country-names). */
@@ -237,6 +237,44 @@ function abbreviatedQualifier(name: string): string | undefined {
   return out === name ? undefined : out;
 }
 
+/** The numbered districts of Paris, Lyon and Marseille as the post names them (`Paris 08`), from GeoNames' French postcodes. */
+function numberedDistricts(): { city: string; n: number; postal: string }[] {
+  let text = '';
+  try { text = gunzipSync(readFileSync(D('geonames-postalcodes', 'FR.csv.gz'))).toString('utf8'); } catch { return []; }
+  const seen = new Map<string, { city: string; n: number; postal: string }>();
+  for (const l of text.split('\n')) {
+    const m = /^FR,[^,]*,((Paris|Lyon|Marseille) (\d\d)),/.exec(l);
+    if (m && !seen.has(m[1]!)) seen.set(m[1]!, { city: m[2]!, n: Number(m[3]), postal: m[1]! });
+  }
+  return [...seen.values()];
+}
+
+const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XVI', 'XVII', 'XVIII', 'XIX', 'XX'];
+
+/**
+ * A city's district by its ordinal, as French addresses and people write the arrondissements of
+ * Paris, Lyon and Marseille (`Paris 8e`, `Paris 1er`, `Paris 16ème`, `Paris 8e arrondissement`,
+ * `9e arrondissement, Paris`, `Paris VIIIe`; libpostal's French cases write `9e arrondissement
+ * Paris` and `IXe arrondissement Paris`). Added 2026-11-27, before the engine read them: the
+ * district's postal place (`Paris 08`) is expected.
+ */
+function districtCases(): PeopleCase[] {
+  const out: PeopleCase[] = [];
+  for (const d of numberedDistricts()) {
+    const ord = d.n === 1 ? '1er' : `${d.n}e`;
+    const truth: AreaTruth = { kind: 'area', country: 'FR', city: d.postal, cityNames: [d.postal] };
+    const qs: [string, string][] = [
+      ['district ordinal', `${d.city} ${ord}`],
+      ['district ordinal, ème', `${d.city} ${d.n === 1 ? '1er' : `${d.n}ème`}`],
+      ['district ordinal, arrondissement', `${d.city} ${ord} arrondissement`],
+      ['district ordinal first, arrondissement', `${ord} arrondissement, ${d.city}`],
+      ['district ordinal, Roman', `${d.city} ${ROMAN[d.n - 1]}${d.n === 1 ? 'er' : 'e'}`],
+    ];
+    for (const [pattern, q] of qs) out.push(makeCase('places', `${d.postal}:${pattern}:${q}`, 'FR', pattern, { address: q }, truth));
+  }
+  return out;
+}
+
 export function placeCases(): PeopleCase[] {
   const places = loadPlaces();
   const { byCountry, capitals, names } = chosenPlaces();
@@ -281,5 +319,6 @@ export function placeCases(): PeopleCase[] {
       out.push(makeCase('places', `${p.id}:capital:${lang}:${q}`, p.cc, zone ? `capital in ${lang}` : 'capital, no CLDR name (local name)', { address: q }, truthFor(p, q)));
     }
   }
+  out.push(...districtCases());
   return out;
 }

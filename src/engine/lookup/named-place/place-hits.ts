@@ -90,8 +90,10 @@ export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMat
     for (const i of order) {
       if ((toks & (1 << i)) === 0) continue;
       tokens.push(i);
-      seg = Math.min(seg, q.tokens[i]!.seg ?? 0);
+      // (a district's number said so by its word names the city's district from any part: `9e arrondissement, Paris`)
+      if (!q.tokens[i]!.district) seg = Math.min(seg, q.tokens[i]!.seg ?? 0);
     }
+    if (seg === Infinity) seg = q.tokens[tokens[0]!]!.seg ?? 0;
     const country = countries.of(d);
     const inState = statesNamed(index, q, d);
     out.push({

@@ -2,7 +2,8 @@
  * Stage 9 (named place, see ../index.ts): which query tokens are the street's in free text of
  * several parts, and so name no place.
  */
-import { isDistrictNumber, type ParsedQuery } from '../parse/parse.ts';
+import { isDistrictNumber } from '../parse/district-number.ts';
+import type { ParsedQuery } from '../parse/parse.ts';
 import { isStreetWord } from './street-countries.ts';
 
 /** Query tokens that may name a place (not street words of a structured query, not numbers). */

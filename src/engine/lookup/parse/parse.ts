@@ -11,6 +11,7 @@ import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '.
 import { expandPlaceQualifiers } from '../normalize/place-qualifiers.ts';
 import { countryOfCode, countryOfPhrase, countryPhraseWords, isCountryCode, resolveCountry } from './countries.ts';
 import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
+import { districtForms, dropDistrictWords, isDistrictNumber } from './district-number.ts';
 
 export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';
 
@@ -27,6 +28,8 @@ export interface QueryToken {
   seg?: number;
   /** Free text: the token stood in round brackets (`Halle (Saale)`: a qualifier of the name before it). */
   bracketed?: true;
+  /** Free text: a number the word for a city's district followed (`8e arrondissement`, district-number.ts). */
+  district?: true;
 }
 
 export interface ParsedQuery {
@@ -278,16 +281,20 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     if (endCode && country === endCode) countryWeight += COUNTRY_WEIGHT;
     else if (endCode) { free.push(endCode.toLowerCase()); segs.push(parts.length - 1); brackets.push(false); }
     const fl = country ? countryLanguages(country) : null;
+    const districts = dropDistrictWords(free, [segs, brackets]);
     for (let k = 0; k < free.length && tokens.length < MAX_TOKENS; k++) {
       const t = free[k]!;
-      const hnLike = !joinedKeys.has(t) && looksLikeHouseNumber(t);
+      const district = districts.has(k);
+      const hnLike = !joinedKeys.has(t) && !district && looksLikeHouseNumber(t);
       const alts = [t];
       for (const x of expansions(t, fl)) alts.push(x);
-      tokens.push({ text: t, field: 'free', alts: withUmlautVariant(alts), hnLike, weight: 1, seg: segs[k], ...(brackets[k] ? { bracketed: true as const } : {}) });
+      tokens.push({
+        text: t, field: 'free', alts: withUmlautVariant(alts), hnLike, weight: 1, seg: segs[k],
+        ...(brackets[k] ? { bracketed: true as const } : {}), ...(district ? { district: true as const } : {}),
+      });
     }
-    // a district's number after the city's word, as the post writes it with two digits (`Paris 8` → `Paris 08`)
-    const last = tokens.length - 1;
-    if (tokens[last]?.field === 'free' && /^\d$/.test(tokens[last].text) && isDistrictNumber(tokens, last, hnKeys)) tokens[last].alts.push(`0${tokens[last].text}`);
+    // a district's number as the post writes it: the ordinal's number, two digits (`Paris 8e` → `Paris 08`)
+    tokens.forEach((t, i) => { if (t.field === 'free' && isDistrictNumber(tokens, i, hnKeys)) t.alts.push(...districtForms(t)); });
   }
 
   // a state alone (`{"state": "Marche"}`): its words are the query, which a state's name answers
@@ -306,17 +313,6 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     rawText: [req.street, req.city, req.district, req.address, stateOnly ? req.state : ''].filter(Boolean).join(' '),
     prefer: country ? '' : (req.prefer_country ?? '').trim().toUpperCase(),
   };
-}
-
-/**
- * Token `i` is a district's number (`Dublin 2`, `Dublin 6w`, `Paris 15`: the post's own place names):
- * one or two digits (and a letter) right after a word of its part and field, ending a query that
- * has no house-number field. Any other number is a house number or a postcode.
- */
-export function isDistrictNumber(tokens: readonly QueryToken[], i: number, hnKeys: readonly string[]): boolean {
-  const t = tokens[i]!, before = tokens[i - 1];
-  return i === tokens.length - 1 && /^\d{1,2}[a-z]?$/.test(t.text) && before !== undefined && before.seg === t.seg
-    && before.field === t.field && !/^\d/.test(before.text) && hnKeys.length === 0;
 }
 
 /**

@@ -68,6 +68,16 @@ describe("a district's number after the city's name", () => {
     expect(answer('Paris 8')).toBe('Paris 08|FR'); // the post writes two digits
     expect(answer('Lyon 3')).toBe('Lyon 03|FR');
   });
+  it('reads an ordinal and the word for a district (district-number.ts)', () => {
+    expect(answer('Paris 8e')).toBe('Paris 08|FR'); // was Paris, relevance 50
+    expect(answer('Paris 1er')).toBe('Paris 01|FR');
+    expect(answer('Paris 16ème')).toBe('Paris 16|FR');
+    expect(answer('Paris VIIIe')).toBe('Paris 08|FR');
+    expect(answer('Paris 8e arrondissement')).toBe('Paris 08|FR'); // was Altona, DE
+    expect(answer('9e arrondissement, Paris')).toBe('Paris 09|FR'); // the district's part before the city's
+    expect(answer('IXe arrondissement Paris')).toBe('Paris 09|FR'); // libpostal's French case
+    expect(answer('Marseille 13e')).toBe('Marseille 13|FR');
+  });
   it('is a house number anywhere else', () => {
     expect(answer('Hauptstraße 2')).toBe('|');
   });

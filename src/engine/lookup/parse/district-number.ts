@@ -1,0 +1,79 @@
+/**
+ * Stage 1 (parse, see ../index.ts): a city's district written by its number, as the post names
+ * such districts (`Dublin 2`, `Paris 08`, `Lyon 03`, `Marseille 13`) and as people write them:
+ * the number alone after the city's word (`Paris 8`), an ordinal (`Paris 8e`, `Paris 1er`,
+ * `Paris 16ème`, `Paris VIIIe`), or with the word for it (`Paris 8e arrondissement`, `9e
+ * arrondissement, Paris`).
+ */
+/** What this stage reads of a query token (parse.ts QueryToken). */
+interface DistrictToken {
+  text: string;
+  field: string;
+  seg?: number;
+  district?: true;
+}
+
+/** Words that say the number right before them is a city's district (folded): `8e arrondissement`, `8e arr.` */
+const DISTRICT_WORDS = new Set(['arrondissement', 'arrondissements', 'arr', 'arrt', 'arrdt']);
+
+const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];
+
+/** The districts a city numbers: the post's numbered districts go up to 20 (Paris). */
+const MAX_DISTRICT = 20;
+
+/**
+ * The number an ordinal writes, folded (`8e`, `1er`, `16eme`, `2nd`, `viiie`, `ixe`, `ier`): ''
+ * when the word is no ordinal of 1–20. A plain number is no ordinal. `shortRoman` false: a Roman
+ * ordinal of one or two letters is none either (`vie`, `ive` are words; `viiie`, `xvie` are not).
+ */
+export function ordinalNumber(word: string, shortRoman = true): string {
+  const m = /^(\d{1,2}|[ivx]{1,5})(?:e|er|re|eme|ere|ieme|st|nd|rd|th)$/.exec(word);
+  if (!m) return '';
+  const roman = !/^\d/.test(m[1]!);
+  if (roman && !shortRoman && m[1]!.length < 3) return '';
+  const n = roman ? ROMAN.indexOf(m[1]!) + 1 : Number(m[1]);
+  return n >= 1 && n <= MAX_DISTRICT ? String(n) : '';
+}
+
+/**
+ * Free-text words (folded, with `aligned` arrays of the same length) without the district words
+ * that follow a number or an ordinal (`8e arrondissement` → `8e`): those numbers name a city's
+ * district wherever they stand. Answers their indexes after the drop.
+ */
+export function dropDistrictWords(free: string[], aligned: unknown[][]): Set<number> {
+  const districts = new Set<number>();
+  for (let k = 1; k < free.length; k++) {
+    if (!DISTRICT_WORDS.has(free[k]!)) continue;
+    const before = free[k - 1]!;
+    if (!/^\d{1,2}$/.test(before) && !ordinalNumber(before)) continue;
+    free.splice(k, 1);
+    for (const a of aligned) a.splice(k, 1);
+    districts.add(k - 1);
+    k--;
+  }
+  return districts;
+}
+
+/**
+ * Token `i` is a district's number (`Dublin 2`, `Dublin 6w`, `Paris 15`, `Paris 8e`: the post's
+ * own place names): a number said to be one by the word after it (dropDistrictWords), or one or
+ * two digits (and a letter), or an ordinal, right after a word of its part and field, ending a
+ * query that has no house-number field. Any other number is a house number or a postcode.
+ */
+export function isDistrictNumber(tokens: readonly DistrictToken[], i: number, hnKeys: readonly string[]): boolean {
+  const t = tokens[i]!, before = tokens[i - 1];
+  if (t.district) return true;
+  return i === tokens.length - 1 && (/^\d{1,2}[a-z]?$/.test(t.text) || ordinalNumber(t.text, false) !== '') && before !== undefined && before.seg === t.seg
+    && before.field === t.field && !/^\d/.test(before.text) && hnKeys.length === 0;
+}
+
+/**
+ * The forms the post writes district number token `t` in, besides its text: the number of an
+ * ordinal (`8e` → `8`), and a single digit with its leading zero (`Paris 8` → `Paris 08`).
+ */
+export function districtForms(t: DistrictToken): string[] {
+  const n = /^\d+$/.test(t.text) ? t.text : ordinalNumber(t.text, t.district === true);
+  const out = n && n !== t.text ? [n] : [];
+  if (/^\d$/.test(n)) out.push(`0${n}`);
+  return out;
+}

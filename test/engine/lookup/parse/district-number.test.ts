@@ -1,0 +1,63 @@
+/**
+ * A city's district written by its number (src/engine/lookup/parse/district-number.ts): ordinals,
+ * the word for a district, and the forms the post writes the number in.
+ */
+import { describe, expect, it } from 'vitest';
+import { districtForms, dropDistrictWords, ordinalNumber } from '../../../../src/engine/lookup/parse/district-number.ts';
+import { parseRequest, type QueryToken } from '../../../../src/engine/lookup/parse/parse.ts';
+
+const token = (text: string): QueryToken => ({ text, field: 'free', alts: [text], hnLike: false, weight: 1 });
+
+describe('ordinalNumber', () => {
+  it('reads French, English and Roman ordinals of 1–20', () => {
+    expect(['8e', '1er', '16eme', '2nd', '3rd', '20th', 'viiie', 'ixe', 'ier', 'xxe'].map((w) => ordinalNumber(w))).toEqual(['8', '1', '16', '2', '3', '20', '8', '9', '1', '20']);
+  });
+  it('answers nothing for plain numbers, words and ordinals beyond 20', () => {
+    expect(['8', 'rue', 'e', '21e', 'xxie', 'mixe', 'the'].map((w) => ordinalNumber(w))).toEqual(['', '', '', '', '', '', '']);
+  });
+  it('reads a short Roman ordinal only when asked to (`vie`, `ive` are words)', () => {
+    expect(['vie', 'ive', 'ixe', 'xvie'].map((w) => ordinalNumber(w, false))).toEqual(['', '', '', '16']);
+    expect(ordinalNumber('vie')).toBe('6');
+  });
+});
+
+describe('dropDistrictWords', () => {
+  it('drops the word after a number or an ordinal and marks the number', () => {
+    const free = ['paris', '8e', 'arrondissement'], segs = [0, 0, 0];
+    expect([...dropDistrictWords(free, [segs])]).toEqual([1]);
+    expect(free).toEqual(['paris', '8e']);
+    expect(segs).toEqual([0, 0]);
+  });
+  it('keeps the word after anything else', () => {
+    const free = ['rue', 'de', 'l', 'arrondissement'];
+    expect(dropDistrictWords(free, []).size).toBe(0);
+    expect(free).toHaveLength(4);
+  });
+});
+
+describe('districtForms', () => {
+  it("writes an ordinal's number and a single digit with the post's leading zero", () => {
+    expect(districtForms(token('8e'))).toEqual(['8', '08']);
+    expect(districtForms(token('8'))).toEqual(['08']);
+    expect(districtForms(token('16eme'))).toEqual(['16']);
+    expect(districtForms(token('15'))).toEqual([]);
+    expect(districtForms(token('6w'))).toEqual([]);
+  });
+});
+
+describe('parseRequest', () => {
+  it('makes a district number of a number the word for a district follows, in any part', () => {
+    const q = parseRequest({ address: '9e arrondissement, Paris' });
+    expect(q.tokens.map((t) => t.text)).toEqual(['9e', 'paris']);
+    expect(q.tokens[0]).toMatchObject({ district: true, hnLike: false });
+    expect(q.tokens[0]!.alts).toEqual(expect.arrayContaining(['9', '09']));
+  });
+  it('leaves a house number ending a street alone', () => {
+    const q = parseRequest({ address: 'Rue de Rivoli 8' });
+    expect(q.tokens.at(-1)!.district).toBeUndefined();
+  });
+  it('reads no number into a word that only looks like a short Roman ordinal', () => {
+    expect(parseRequest({ address: 'Chemin de la Vie' }).tokens.at(-1)!.alts).not.toContain('6');
+    expect(parseRequest({ address: 'Paris XVIe' }).tokens.at(-1)!.alts).toContain('16');
+  });
+});
