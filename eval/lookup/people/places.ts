@@ -275,6 +275,25 @@ function districtCases(): PeopleCase[] {
   return out;
 }
 
+/**
+ * A place whose GeoNames name carries its qualifier in brackets (`Halle (Saale)`, `Kempten
+ * (Allgäu)`, `Frankfurt (Oder)`) written as people write it: plainly (`Halle Saale`) and after a
+ * slash (`Halle/Saale`). Added 2026-11-27, before the engine read them (`Halle Saale` answered
+ * nothing: Halle is also in Belgium and the Netherlands): the place itself is expected.
+ */
+function bracketQualifierCases(places: Place[]): PeopleCase[] {
+  const out: PeopleCase[] = [];
+  for (const p of places) {
+    const m = /^([^/()]+) \(([^()\d]+)\)$/.exec(p.name);
+    if (!m || p.pop < 500) continue;
+    const truth = truthOf(p, [p.name, p.ascii, m[1]!]);
+    for (const [pattern, q] of [['qualifier written plainly', `${m[1]} ${m[2]}`], ['qualifier after a slash', `${m[1]}/${m[2]}`]] as const) {
+      out.push(makeCase('places', `${p.id}:${pattern}:${q}`, p.cc, pattern, { address: q }, truth));
+    }
+  }
+  return out;
+}
+
 export function placeCases(): PeopleCase[] {
   const places = loadPlaces();
   const { byCountry, capitals, names } = chosenPlaces();
@@ -319,6 +338,6 @@ export function placeCases(): PeopleCase[] {
       out.push(makeCase('places', `${p.id}:capital:${lang}:${q}`, p.cc, zone ? `capital in ${lang}` : 'capital, no CLDR name (local name)', { address: q }, truthFor(p, q)));
     }
   }
-  out.push(...districtCases());
+  out.push(...districtCases(), ...bracketQualifierCases(places));
   return out;
 }

@@ -31,6 +31,7 @@ import type { ParsedQuery } from '../parse/parse.ts';
 import { normalisePostcode } from '../parse/postcodes.ts';
 import { perToken, type Scored } from '../score/score.ts';
 import { MUCH_MORE_IMPORTANT, otherSpellings, placeHits, taggedName, type PlaceHit } from './place-hits.ts';
+import { otherWordsCountry } from './other-words-country.ts';
 import { betterPlace, clearlyMoreImportant, sharedAbroad, sortedPlaces } from './place-order.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
 import {
@@ -205,9 +206,18 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     places = places.filter((p) => pcCountries.has(p.country) || !namedByStreetPart(q, p, pcs0[0]!.token));
   }
   if (places.length === 0) return undefined;
-  const hint = hint0;
+  let hint = hint0;
   let best = places[0]!;
   for (const p of places) if (betterPlace(index, p, best, hint, q.prefer, wordHint)) best = p;
+  // a name shared abroad, and nothing else in the query to decide: the other words may name
+  // places in one of the countries only (`Halle Saale`: other-words-country.ts)
+  if (!q.country && hint.size === 0 && best.reason && sharedAbroad(index, best, places, hint, q.prefer)) {
+    const told = otherWordsCountry(index, q, matches, best, streetPart);
+    if (told && places.some((p) => p.country === told && p.tokens.length === best.tokens.length)) {
+      hint = new Set([told]);
+      for (const p of places) if (betterPlace(index, p, best, hint, q.prefer, hint)) best = p;
+    }
+  }
   // the same name in another country, as well named, and nothing in the query decides: no answer
   // rather than a guess abroad ("Rue Sous Châtillon 5, Velaines": Velaines is in FR and BE); a query
   // that is only the name answers the more important place, as a guess the relevance says

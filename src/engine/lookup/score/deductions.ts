@@ -56,8 +56,8 @@ export const HOMONYM_GUESS: Deduction = { code: 'HOMONYM_GUESS', points: 15, why
  * the city, its country and the record's keys but the point and region are those of any of them.
  */
 export const HOMONYM_IN_COUNTRY: Deduction = { code: 'HOMONYM_IN_COUNTRY', points: 5, why: 'several places of this name lie in the answer\'s country and none is much more important: the city and country are sure, the point and region may be another\'s; add a postcode or state' };
-/** No country given: the street's type words or letters chose the country (`Rue` → FR among a postcode's countries). */
-export const COUNTRY_WEAK_EVIDENCE: Deduction = { code: 'COUNTRY_WEAK_EVIDENCE', points: 10, why: 'no country given; it was inferred from street-type words or letters only; add the country' };
+/** No country given: the street's type words or letters chose the country (`Rue` → FR among a postcode's countries), or words that name places in one country only (`Halle Saale`). */
+export const COUNTRY_WEAK_EVIDENCE: Deduction = { code: 'COUNTRY_WEAK_EVIDENCE', points: 10, why: 'no country given; it was inferred from street-type words, letters or words that name places in one country only; add the country' };
 /** No country given: the job's or account's preferred country chose among several. */
 export const COUNTRY_PREFERRED: Deduction = { code: 'COUNTRY_PREFERRED', points: 5, why: 'no country given; the preferred country (prefer_country) chose among several that fit' };
 /** The words that named the city are a state's name: the query may mean the state (`Île-de-France` is not Paris). */
