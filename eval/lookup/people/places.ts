@@ -249,7 +249,7 @@ function numberedDistricts(): { city: string; n: number; postal: string }[] {
   return [...seen.values()];
 }
 
-const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XVI', 'XVII', 'XVIII', 'XIX', 'XX'];
+const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII', 'XIII', 'XIV', 'XV', 'XVI', 'XVII', 'XVIII', 'XIX', 'XX', 'XXI', 'XXII', 'XXIII'];
 
 /**
  * A city's district by its ordinal, as French addresses and people write the arrondissements of
@@ -271,6 +271,33 @@ function districtCases(): PeopleCase[] {
       ['district ordinal, Roman', `${d.city} ${ROMAN[d.n - 1]}${d.n === 1 ? 'er' : 'e'}`],
     ];
     for (const [pattern, q] of qs) out.push(makeCase('places', `${d.postal}:${pattern}:${q}`, 'FR', pattern, { address: q }, truth));
+  }
+  return out;
+}
+
+/** Budapest's numbered districts as GeoNames names them (`Budapest XI. kerület`, sections of the city in cities500). */
+function budapestDistricts(): { name: string; n: number }[] {
+  const out: { name: string; n: number }[] = [];
+  for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
+    const f = line.split('\t');
+    const m = f[8] === 'HU' ? /^Budapest ([IVX]+)\. kerület$/.exec(f[1] ?? '') : null;
+    if (m) out.push({ name: f[1]!, n: ROMAN.indexOf(m[1]!) + 1 });
+  }
+  return out.filter((d) => d.n > 0);
+}
+
+/**
+ * Budapest's districts by their number as people write it (`Budapest 11`, `Budapest 11. kerület`;
+ * the names write it in Roman letters). Added 2026-11-27 with the district ordinals, before the
+ * engine read them: the district (`Budapest XI. kerület`) is expected.
+ */
+function budapestCases(): PeopleCase[] {
+  const out: PeopleCase[] = [];
+  for (const d of budapestDistricts()) {
+    const truth: AreaTruth = { kind: 'area', country: 'HU', city: d.name, cityNames: [d.name] };
+    for (const [pattern, q] of [['district number', `Budapest ${d.n}`], ['district number, kerület', `Budapest ${d.n}. kerület`]] as const) {
+      out.push(makeCase('places', `${d.name}:${pattern}:${q}`, 'HU', pattern, { address: q }, truth));
+    }
   }
   return out;
 }
@@ -338,6 +365,6 @@ export function placeCases(): PeopleCase[] {
       out.push(makeCase('places', `${p.id}:capital:${lang}:${q}`, p.cc, zone ? `capital in ${lang}` : 'capital, no CLDR name (local name)', { address: q }, truthFor(p, q)));
     }
   }
-  out.push(...districtCases(), ...bracketQualifierCases(places));
+  out.push(...districtCases(), ...budapestCases(), ...bracketQualifierCases(places));
   return out;
 }

@@ -15,8 +15,10 @@ interface DistrictToken {
 
 /** Words that say the number right before them is a city's district (folded): `8e arrondissement`, `8e arr.` */
 const DISTRICT_WORDS = new Set(['arrondissement', 'arrondissements', 'arr', 'arrt', 'arrdt']);
+/** Such words that the district's own name holds, and so stay (`Budapest 11. kerület` → `Budapest XI. kerület`). */
+const NAMED_DISTRICT_WORDS = new Set(['kerulet']);
 
-const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];
+const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx', 'xxi', 'xxii', 'xxiii'];
 
 /** The districts a city numbers: the post's numbered districts go up to 20 (Paris). */
 const MAX_DISTRICT = 20;
@@ -37,15 +39,17 @@ export function ordinalNumber(word: string, shortRoman = true): string {
 
 /**
  * Free-text words (folded, with `aligned` arrays of the same length) without the district words
- * that follow a number or an ordinal (`8e arrondissement` → `8e`): those numbers name a city's
- * district wherever they stand. Answers their indexes after the drop.
+ * that follow a number or an ordinal (`8e arrondissement` → `8e`; `kerület` stays, the names hold
+ * it): those numbers name a city's district wherever they stand. Answers their indexes after the drop.
  */
 export function dropDistrictWords(free: string[], aligned: unknown[][]): Set<number> {
   const districts = new Set<number>();
   for (let k = 1; k < free.length; k++) {
-    if (!DISTRICT_WORDS.has(free[k]!)) continue;
+    const kept = NAMED_DISTRICT_WORDS.has(free[k]!);
+    if (!kept && !DISTRICT_WORDS.has(free[k]!)) continue;
     const before = free[k - 1]!;
     if (!/^\d{1,2}$/.test(before) && !ordinalNumber(before)) continue;
+    if (kept) { districts.add(k - 1); continue; }
     free.splice(k, 1);
     for (const a of aligned) a.splice(k, 1);
     districts.add(k - 1);
@@ -68,12 +72,15 @@ export function isDistrictNumber(tokens: readonly DistrictToken[], i: number, hn
 }
 
 /**
- * The forms the post writes district number token `t` in, besides its text: the number of an
- * ordinal (`8e` → `8`), and a single digit with its leading zero (`Paris 8` → `Paris 08`).
+ * The forms a district number token `t` is written in by the post and the place names, besides
+ * its text: the number of an ordinal (`8e` → `8`), a single digit with its leading zero (`Paris
+ * 8` → `Paris 08`), and the Roman number (`Budapest 11` → `Budapest XI. kerület`; up to 23, Budapest's).
  */
 export function districtForms(t: DistrictToken): string[] {
   const n = /^\d+$/.test(t.text) ? t.text : ordinalNumber(t.text, t.district === true);
   const out = n && n !== t.text ? [n] : [];
   if (/^\d$/.test(n)) out.push(`0${n}`);
+  const roman = ROMAN[Number(n) - 1];
+  if (roman) out.push(roman);
   return out;
 }

@@ -78,6 +78,10 @@ describe("a district's number after the city's name", () => {
     expect(answer('IXe arrondissement Paris')).toBe('Paris 09|FR'); // libpostal's French case
     expect(answer('Marseille 13e')).toBe('Marseille 13|FR');
   });
+  it('reads the number as a Roman one where the place names write it so', () => {
+    expect(answer('Budapest 11')).toBe('Budapest XI. kerület|HU'); // was Budapest, relevance 50
+    expect(answer('Budapest 11. kerület')).toBe('Budapest XI. kerület|HU'); // was Brent, GB
+  });
   it('is a house number anywhere else', () => {
     expect(answer('Hauptstraße 2')).toBe('|');
   });

@@ -28,6 +28,11 @@ describe('dropDistrictWords', () => {
     expect(free).toEqual(['paris', '8e']);
     expect(segs).toEqual([0, 0]);
   });
+  it('keeps a word that the districts\' own names hold, and marks the number', () => {
+    const free = ['budapest', '11', 'kerulet'];
+    expect([...dropDistrictWords(free, [])]).toEqual([1]);
+    expect(free).toEqual(['budapest', '11', 'kerulet']);
+  });
   it('keeps the word after anything else', () => {
     const free = ['rue', 'de', 'l', 'arrondissement'];
     expect(dropDistrictWords(free, []).size).toBe(0);
@@ -36,11 +41,13 @@ describe('dropDistrictWords', () => {
 });
 
 describe('districtForms', () => {
-  it("writes an ordinal's number and a single digit with the post's leading zero", () => {
-    expect(districtForms(token('8e'))).toEqual(['8', '08']);
-    expect(districtForms(token('8'))).toEqual(['08']);
-    expect(districtForms(token('16eme'))).toEqual(['16']);
-    expect(districtForms(token('15'))).toEqual([]);
+  it("writes an ordinal's number, a single digit with the post's leading zero, and the Roman number", () => {
+    expect(districtForms(token('8e'))).toEqual(['8', '08', 'viii']);
+    expect(districtForms(token('8'))).toEqual(['08', 'viii']);
+    expect(districtForms(token('16eme'))).toEqual(['16', 'xvi']);
+    expect(districtForms(token('11'))).toEqual(['xi']);
+    expect(districtForms(token('23'))).toEqual(['xxiii']);
+    expect(districtForms(token('24'))).toEqual([]);
     expect(districtForms(token('6w'))).toEqual([]);
   });
 });
