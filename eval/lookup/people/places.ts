@@ -321,6 +321,23 @@ function bracketQualifierCases(places: Place[]): PeopleCase[] {
   return out;
 }
 
+/**
+ * Vienna's 23 districts by number as Austrians write them (`Wien 3. Bezirk`, `3. Bezirk, Wien`).
+ * Added 2026-11-27 with the word `Bezirk`, before the engine read it (`Wien 3. Bezirk` answered
+ * nothing): Vienna is expected, or the district's postcode (1030: Vienna's postcodes carry the
+ * district's number).
+ */
+function viennaCases(): PeopleCase[] {
+  const out: PeopleCase[] = [];
+  for (let n = 1; n <= 23; n++) {
+    const truth: AreaTruth = { kind: 'area', country: 'AT', city: 'Wien', cityNames: ['Wien'], postcode: `1${String(n).padStart(2, '0')}0` };
+    for (const [pattern, q] of [['district number, Bezirk', `Wien ${n}. Bezirk`], ['district number first, Bezirk', `${n}. Bezirk, Wien`]] as const) {
+      out.push(makeCase('places', `Wien ${n}:${pattern}:${q}`, 'AT', pattern, { address: q }, truth));
+    }
+  }
+  return out;
+}
+
 export function placeCases(): PeopleCase[] {
   const places = loadPlaces();
   const { byCountry, capitals, names } = chosenPlaces();
@@ -365,6 +382,6 @@ export function placeCases(): PeopleCase[] {
       out.push(makeCase('places', `${p.id}:capital:${lang}:${q}`, p.cc, zone ? `capital in ${lang}` : 'capital, no CLDR name (local name)', { address: q }, truthFor(p, q)));
     }
   }
-  out.push(...districtCases(), ...budapestCases(), ...bracketQualifierCases(places));
+  out.push(...districtCases(), ...budapestCases(), ...viennaCases(), ...bracketQualifierCases(places));
   return out;
 }

@@ -13,8 +13,8 @@ interface DistrictToken {
   district?: true;
 }
 
-/** Words that say the number right before them is a city's district (folded): `8e arrondissement`, `8e arr.` */
-const DISTRICT_WORDS = new Set(['arrondissement', 'arrondissements', 'arr', 'arrt', 'arrdt']);
+/** Words that say the number right before them is a city's district (folded): `8e arrondissement`, `8e arr.`, `3. Bezirk` */
+const DISTRICT_WORDS = new Set(['arrondissement', 'arrondissements', 'arr', 'arrt', 'arrdt', 'bezirk', 'bez']);
 /** Such words that the district's own name holds, and so stay (`Budapest 11. kerület` → `Budapest XI. kerület`). */
 const NAMED_DISTRICT_WORDS = new Set(['kerulet']);
 

@@ -81,6 +81,7 @@ describe("a district's number after the city's name", () => {
   it('reads the number as a Roman one where the place names write it so', () => {
     expect(answer('Budapest 11')).toBe('Budapest XI. kerület|HU'); // was Budapest, relevance 50
     expect(answer('Budapest 11. kerület')).toBe('Budapest XI. kerület|HU'); // was Brent, GB
+    expect(answer('Wien 3. Bezirk')).toBe('Wien|AT'); // answered nothing: Vienna's postal names carry no number
   });
   it('is a house number anywhere else', () => {
     expect(answer('Hauptstraße 2')).toBe('|');

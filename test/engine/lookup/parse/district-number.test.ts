@@ -33,6 +33,11 @@ describe('dropDistrictWords', () => {
     expect([...dropDistrictWords(free, [])]).toEqual([1]);
     expect(free).toEqual(['budapest', '11', 'kerulet']);
   });
+  it('drops Bezirk after a number', () => {
+    const free = ['wien', '3', 'bezirk'];
+    expect([...dropDistrictWords(free, [])]).toEqual([1]);
+    expect(free).toEqual(['wien', '3']);
+  });
   it('keeps the word after anything else', () => {
     const free = ['rue', 'de', 'l', 'arrondissement'];
     expect(dropDistrictWords(free, []).size).toBe(0);
