@@ -22,7 +22,7 @@ export function postcodeHits(index: AddressIndex, q: ParsedQuery, streetPart: re
   const names = countriesOf(index);
   const out: PcHit[] = [];
   const cands: { key: string; raw: string; token: number; countries: readonly string[] }[] = [];
-  q.zipCands.forEach((z) => cands.push({ key: z.key, raw: z.raw, token: q.tokens.findIndex((t) => t.text === z.key), countries: z.countries }));
+  q.zipCands.forEach((z) => cands.push({ key: z.key, raw: z.raw, token: z.token ?? q.tokens.findIndex((t) => t.text === z.key), countries: z.countries }));
   for (const cand of cands) {
     if (houseNumberOfStreet(q, cand.token, streetPart)) continue;
     const shape = withPartialShapes(cand.key, cand.countries.length > 0 ? cand.countries : postcodeCountries(cand.raw), queryCountriesPossible(q));

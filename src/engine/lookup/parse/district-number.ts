@@ -5,6 +5,8 @@
  * `Paris 16ème`, `Paris VIIIe`), or with the word for it (`Paris 8e arrondissement`, `9e
  * arrondissement, Paris`).
  */
+import type { PostcodeCandidate } from './postcodes.ts';
+
 /** What this stage reads of a query token (parse.ts QueryToken). */
 interface DistrictToken {
   text: string;
@@ -83,4 +85,29 @@ export function districtForms(t: DistrictToken): string[] {
   const roman = ROMAN[Number(n) - 1];
   if (roman) out.push(roman);
   return out;
+}
+
+/**
+ * Cities whose postcode says the district's number, so that the number names the postcode:
+ * Vienna's are 1, the district's two digits, 0 (`Wien 3`, `Wien, 3. Bezirk` → 1030, Landstraße).
+ */
+const DISTRICT_POSTCODES: Readonly<Record<string, { country: string; districts: number; postcode: (nn: string) => string }>> = {
+  wien: { country: 'AT', districts: 23, postcode: (nn) => `1${nn}0` },
+};
+
+/**
+ * The postcode a district number token `i` names in a city of DISTRICT_POSTCODES: the number right
+ * after the city's word (`Wien 3`), or one the word for a district marks, with the city's word in
+ * the same field (`3. Bezirk, Wien`); undefined otherwise (`Wien Hauptstraße 3` is a house number).
+ */
+export function districtPostcode(tokens: readonly DistrictToken[], i: number): PostcodeCandidate | undefined {
+  const t = tokens[i]!;
+  const n = Number(/^\d+$/.test(t.text) ? t.text : ordinalNumber(t.text, t.district === true));
+  for (const other of t.district ? tokens : tokens.slice(Math.max(0, i - 1), i)) {
+    const city = other.field === t.field ? DISTRICT_POSTCODES[other.text] : undefined;
+    if (!city || !(n >= 1 && n <= city.districts)) continue;
+    const key = city.postcode(String(n).padStart(2, '0'));
+    return { key, raw: key, countries: [city.country], start: 0, end: 0, token: i };
+  }
+  return undefined;
 }

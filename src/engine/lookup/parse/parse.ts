@@ -11,7 +11,7 @@ import { foldTokens, houseNumberKey, looksLikeHouseNumber, postcodeKey } from '.
 import { expandPlaceQualifiers } from '../normalize/place-qualifiers.ts';
 import { countryOfCode, countryOfPhrase, countryPhraseWords, isCountryCode, resolveCountry } from './countries.ts';
 import { findPostcodes, postcodeCountries, type PostcodeCandidate } from './postcodes.ts';
-import { districtForms, dropDistrictWords, isDistrictNumber } from './district-number.ts';
+import { districtForms, districtPostcode, dropDistrictWords, isDistrictNumber } from './district-number.ts';
 
 export type Field = 'free' | 'street' | 'city' | 'zip' | 'district' | 'housenumber';
 
@@ -294,7 +294,13 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
       });
     }
     // a district's number as the post writes it: the ordinal's number, two digits (`Paris 8e` → `Paris 08`)
-    tokens.forEach((t, i) => { if (t.field === 'free' && isDistrictNumber(tokens, i, hnKeys)) t.alts.push(...districtForms(t)); });
+    tokens.forEach((t, i) => {
+      if (t.field !== 'free' || !isDistrictNumber(tokens, i, hnKeys)) return;
+      t.alts.push(...districtForms(t));
+      // (and the postcode it names where the post numbers by district: `Wien 3` → 1030)
+      const pc = zipCands.length === 0 ? districtPostcode(tokens, i) : undefined;
+      if (pc) zipCands.push(pc);
+    });
   }
 
   // a state alone (`{"state": "Marche"}`): its words are the query, which a state's name answers

@@ -51,6 +51,8 @@ export interface PostcodeCandidate {
   end: number;
   /** Only the part of a code that the data holds alone (a GB outward code `EC2N`): not strong evidence alone. */
   partial?: boolean;
+  /** The query token that stands for it when its text is not the key (a district's number: `Wien 3` → 1030, district-number.ts). */
+  token?: number;
 }
 
 /** A GB outward code typed alone, in capitals (`EC2N`, `SW1W`, `NW1`): the part GeoNames holds. */

@@ -81,7 +81,14 @@ describe("a district's number after the city's name", () => {
   it('reads the number as a Roman one where the place names write it so', () => {
     expect(answer('Budapest 11')).toBe('Budapest XI. kerület|HU'); // was Budapest, relevance 50
     expect(answer('Budapest 11. kerület')).toBe('Budapest XI. kerület|HU'); // was Brent, GB
-    expect(answer('Wien 3. Bezirk')).toBe('Wien|AT'); // answered nothing: Vienna's postal names carry no number
+    expect(answer('Wien 3. Bezirk')).toBe('Wien|AT'); // answered nothing
+  });
+  it("names Vienna's postcode of the district, whose digits are its number (district-number.ts)", () => {
+    const zip = (address: string) => lookup(index, { address }).zip;
+    expect(zip('Wien 3')).toBe('1030'); // was Wien, relevance 50
+    expect(zip('3. Bezirk, Wien')).toBe('1030');
+    expect(zip('Wien, 12. Bezirk')).toBe('1120');
+    expect(zip('Wien Hauptstraße 3')).toBe(''); // a house number, not a district
   });
   it('is a house number anywhere else', () => {
     expect(answer('Hauptstraße 2')).toBe('|');

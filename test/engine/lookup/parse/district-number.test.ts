@@ -3,7 +3,7 @@
  * the word for a district, and the forms the post writes the number in.
  */
 import { describe, expect, it } from 'vitest';
-import { districtForms, dropDistrictWords, ordinalNumber } from '../../../../src/engine/lookup/parse/district-number.ts';
+import { districtForms, districtPostcode, dropDistrictWords, ordinalNumber } from '../../../../src/engine/lookup/parse/district-number.ts';
 import { parseRequest, type QueryToken } from '../../../../src/engine/lookup/parse/parse.ts';
 
 const token = (text: string): QueryToken => ({ text, field: 'free', alts: [text], hnLike: false, weight: 1 });
@@ -71,5 +71,19 @@ describe('parseRequest', () => {
   it('reads no number into a word that only looks like a short Roman ordinal', () => {
     expect(parseRequest({ address: 'Chemin de la Vie' }).tokens.at(-1)!.alts).not.toContain('6');
     expect(parseRequest({ address: 'Paris XVIe' }).tokens.at(-1)!.alts).toContain('16');
+  });
+});
+
+describe('districtPostcode', () => {
+  const tokens = (...texts: string[]) => texts.map(token);
+  it("gives Vienna's postcode for the number right after `wien`, or marked as a district anywhere", () => {
+    expect(districtPostcode(tokens('wien', '3'), 1)?.key).toBe('1030');
+    expect(districtPostcode(tokens('wien', '23'), 1)?.key).toBe('1230');
+    expect(districtPostcode([{ ...token('3'), district: true }, token('wien')], 0)).toMatchObject({ key: '1030', countries: ['AT'], token: 0 });
+  });
+  it('gives none for a number after another word, beyond the districts, or in another city', () => {
+    expect(districtPostcode(tokens('wien', 'hauptstrasse', '3'), 2)).toBeUndefined();
+    expect(districtPostcode(tokens('wien', '24'), 1)).toBeUndefined();
+    expect(districtPostcode(tokens('graz', '3'), 1)).toBeUndefined();
   });
 });
