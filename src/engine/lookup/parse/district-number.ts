@@ -3,7 +3,8 @@
  * such districts (`Dublin 2`, `Paris 08`, `Lyon 03`, `Marseille 13`) and as people write them:
  * the number alone after the city's word (`Paris 8`), an ordinal (`Paris 8e`, `Paris 1er`,
  * `Paris 16ème`, `Paris VIIIe`), or with the word for it (`Paris 8e arrondissement`, `9e
- * arrondissement, Paris`).
+ * arrondissement, Paris`, `Wien 3. Bezirk`, `Budapest 11. kerület`); the number in the forms the
+ * names write it (`08`, Budapest's Roman `XI`) and, in Vienna, the postcode it names (1030).
  */
 import type { PostcodeCandidate } from './postcodes.ts';
 
@@ -22,7 +23,7 @@ const NAMED_DISTRICT_WORDS = new Set(['kerulet']);
 
 const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx', 'xxi', 'xxii', 'xxiii'];
 
-/** The districts a city numbers: the post's numbered districts go up to 20 (Paris). */
+/** The highest district an ordinal names: Paris's 20 arrondissements (a plain number goes to 23: Budapest, Vienna). */
 const MAX_DISTRICT = 20;
 
 /**

@@ -293,7 +293,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
         ...(brackets[k] ? { bracketed: true as const } : {}), ...(district ? { district: true as const } : {}),
       });
     }
-    // a district's number as the post writes it: the ordinal's number, two digits (`Paris 8e` → `Paris 08`)
+    // a district's number as the names write it: the ordinal's number, two digits, Roman (`Paris 8e` → `Paris 08`, `Budapest 11` → `XI`)
     tokens.forEach((t, i) => {
       if (t.field !== 'free' || !isDistrictNumber(tokens, i, hnKeys)) return;
       t.alts.push(...districtForms(t));
