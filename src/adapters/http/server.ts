@@ -62,7 +62,9 @@ export class HttpServer {
   private maintenance = false;
   /** Whether the last read of the store (the maintenance poll) succeeded. */
   private storeReachable = true;
-  private polling = false;
+  /** The read of the store in flight, and the one queued to begin after it (refreshMaintenance). */
+  private reading: Promise<void> | undefined;
+  private readAfter: Promise<void> | undefined;
   private closing = false;
   private poll: NodeJS.Timeout | undefined;
   private closed: Promise<void> | undefined;
@@ -109,11 +111,26 @@ export class HttpServer {
     return s;
   }
 
-  /** Reads the maintenance flag now (the poll does this every `maintenancePollMs`). */
-  async refreshMaintenance(): Promise<void> {
-    // one read at a time: while the store hangs (up to its timeout) polls must not pile up
-    if (this.polling) return;
-    this.polling = true;
+  /**
+   * Reads the maintenance flag now (the poll does this every `maintenancePollMs`), and resolves
+   * once the flag is as the store held it when called. One read at a time: while the store hangs
+   * (up to its timeout) reads must not pile up; a call during a read waits for it and for one more
+   * read begun after it (shared by every call meanwhile), since the read in flight may have begun
+   * before the change the caller wants to see (`addrflow maintenance on`, then a refresh).
+   */
+  refreshMaintenance(): Promise<void> {
+    if (!this.reading) {
+      this.reading = this.readMaintenance().finally(() => { this.reading = undefined; });
+      return this.reading;
+    }
+    this.readAfter ??= this.reading.then(() => {
+      this.readAfter = undefined;
+      return this.refreshMaintenance();
+    });
+    return this.readAfter;
+  }
+
+  private async readMaintenance(): Promise<void> {
     try {
       this.maintenance = await this.opts.billing.getMaintenance();
       if (!this.storeReachable) this.opts.logger?.warn('billing store reachable again: serving');
@@ -125,8 +142,6 @@ export class HttpServer {
       // logged once per outage, not once per poll; requests meanwhile answer 503 (ADDR_ERR_STORE_UNAVAILABLE)
       if (this.storeReachable) this.opts.logger?.error({ err }, 'billing store unreachable: API requests answer 503 until it is back; keeping the last maintenance flag');
       this.storeReachable = false;
-    } finally {
-      this.polling = false;
     }
   }
 

@@ -571,6 +571,31 @@ describe(`HTTP contract ${ENGINE_NOTE}`, () => {
       expect((await call('lines', LINES_OK)).status).toBe(200);
     });
 
+    it('a refresh sees a flag set while a poll was reading (the read in flight began before the change)', async () => {
+      const billing = ts.billing as unknown as { getMaintenance: () => Promise<boolean> };
+      const real = billing.getMaintenance;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      // the poll's read: it reads the store now ("off") and answers only once released
+      billing.getMaintenance = async function (this: unknown) { const v = await real.call(this); await gate; return v; };
+      try {
+        const inFlight = ts.server.refreshMaintenance();
+        billing.getMaintenance = real;
+        await ts.billing.setMaintenance(true);
+        const refreshed = ts.server.refreshMaintenance(); // once returned at once, and the read in flight then wrote "off"
+        release();
+        await refreshed;
+        expect(ts.server.inMaintenance).toBe(true);
+        await inFlight;
+      } finally {
+        billing.getMaintenance = real;
+        release();
+        await ts.billing.setMaintenance(false);
+        await ts.server.refreshMaintenance();
+      }
+      expect(ts.server.inMaintenance).toBe(false);
+    });
+
     it('a malformed HTTP request gets a 400 that still carries the CORS header', async () => {
       const port = Number(new URL(ts.url).port);
       const text = await new Promise<string>((resolve, reject) => {
