@@ -206,16 +206,21 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     places = places.filter((p) => pcCountries.has(p.country) || !namedByStreetPart(q, p, pcs0[0]!.token));
   }
   if (places.length === 0) return undefined;
+  // the best of `places` by the evidence `h` (and `wh`, the street words'), starting from `start`
+  const bestBy = (start: PlaceHit, h: ReadonlySet<string>, wh: ReadonlySet<string>) => {
+    let b = start;
+    for (const p of places) if (betterPlace(index, p, b, h, q.prefer, wh)) b = p;
+    return b;
+  };
   let hint = hint0;
-  let best = places[0]!;
-  for (const p of places) if (betterPlace(index, p, best, hint, q.prefer, wordHint)) best = p;
+  let best = bestBy(places[0]!, hint, wordHint);
   // a name shared abroad, and nothing else in the query to decide: the other words may name
   // places in one of the countries only (`Halle Saale`: other-words-country.ts)
   if (!q.country && hint.size === 0 && best.reason && sharedAbroad(index, best, places, hint, q.prefer)) {
     const told = otherWordsCountry(index, q, matches, best, streetPart);
     if (told && places.some((p) => p.country === told && p.tokens.length === best.tokens.length)) {
       hint = new Set([told]);
-      for (const p of places) if (betterPlace(index, p, best, hint, q.prefer, hint)) best = p;
+      best = bestBy(best, hint, hint);
     }
   }
   // the same name in another country, as well named, and nothing in the query decides: no answer

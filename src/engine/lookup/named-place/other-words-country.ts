@@ -28,10 +28,10 @@ export function otherWordsCountry(index: AddressIndex, q: ParsedQuery, matches: 
   let told = '';
   for (let i = 0; i < q.tokens.length; i++) {
     if (best.tokens.includes(i)) continue;
-    const t = q.tokens[i]!;
+    const t = q.tokens[i]!, number = /^\d/.test(t.text);
     // (the articles of a qualifier say nothing: `Halle an der Saale`)
-    if (t.text.length < 4 && !/^\d/.test(t.text)) continue;
-    if (!placeToken(q, i, streetPart) || /^\d/.test(t.text)) return '';
+    if (t.text.length < 4 && !number) continue;
+    if (number || !placeToken(q, i, streetPart)) return '';
     let seen = 0;
     for (const m of matches[i]!) {
       if (m.kind === 'typo') continue;

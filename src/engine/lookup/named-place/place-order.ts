@@ -118,8 +118,8 @@ export function sortedPlaces(index: AddressIndex, places: PlaceHit[], hint?: Rea
   // each place's kind: among the kinds found so far, the last two places' first (a city's postal
   // places alternate between its name alone and its name with a district: `Paris`, `Paris 01`)
   const rank = index.c.docRank, kind = index.c.docKind;
-  const same = (k: number, p: PlaceHit) => alike(rank, kind, places[kinds[k]![0]!]!, p);
   const kinds: number[][] = [];
+  const same = (k: number, p: PlaceHit) => alike(rank, kind, places[kinds[k]![0]!]!, p);
   let last = -1, before = -1;
   for (let i = 0; i < places.length; i++) {
     const p = places[i]!;

@@ -74,13 +74,18 @@ export function isDistrictNumber(tokens: readonly DistrictToken[], i: number, hn
     && before.field === t.field && !/^\d/.test(before.text) && hnKeys.length === 0;
 }
 
+/** The number district number token `t` writes: its digits, or an ordinal's number (a short Roman one only when a district word marks it); '' for none. */
+function districtNumber(t: DistrictToken): string {
+  return /^\d+$/.test(t.text) ? t.text : ordinalNumber(t.text, t.district === true);
+}
+
 /**
  * The forms a district number token `t` is written in by the post and the place names, besides
  * its text: the number of an ordinal (`8e` → `8`), a single digit with its leading zero (`Paris
  * 8` → `Paris 08`), and the Roman number (`Budapest 11` → `Budapest XI. kerület`; up to 23, Budapest's).
  */
 export function districtForms(t: DistrictToken): string[] {
-  const n = /^\d+$/.test(t.text) ? t.text : ordinalNumber(t.text, t.district === true);
+  const n = districtNumber(t);
   const out = n && n !== t.text ? [n] : [];
   if (/^\d$/.test(n)) out.push(`0${n}`);
   const roman = ROMAN[Number(n) - 1];
@@ -103,7 +108,7 @@ const DISTRICT_POSTCODES: Readonly<Record<string, { country: string; districts: 
  */
 export function districtPostcode(tokens: readonly DistrictToken[], i: number): PostcodeCandidate | undefined {
   const t = tokens[i]!;
-  const n = Number(/^\d+$/.test(t.text) ? t.text : ordinalNumber(t.text, t.district === true));
+  const n = Number(districtNumber(t));
   for (const other of t.district ? tokens : tokens.slice(Math.max(0, i - 1), i)) {
     const city = other.field === t.field ? DISTRICT_POSTCODES[other.text] : undefined;
     if (!city || !(n >= 1 && n <= city.districts)) continue;
