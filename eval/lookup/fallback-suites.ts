@@ -16,6 +16,7 @@ import { foldText, postcodeKey } from '../../src/engine/lookup/normalize/normali
 import { iso3Of } from '../../src/engine/lookup/parse/countries.ts';
 import { SUPPORTED_DESTINATIONS } from '../../src/engine/lines/iso3166.ts';
 import { splitCsv } from '../../src/data/readers/lines.ts';
+import { distanceMeters } from '../../src/data/geo.ts';
 import { gunzipSync } from 'node:zlib';
 import { D, sample, type Truth } from './suites.ts';
 import { peliasRequest } from '../support/pelias-request.ts';
@@ -115,7 +116,19 @@ const FR_REGION: Record<string, string> = {
   '32': 'OCC', '43': 'ARA', '46': 'OCC', '48': 'OCC', '52': 'GES', '55': 'GES', '90': 'BFC',
 };
 
-export interface PostcodePair { country: string; postcode: string; city: string; state: string }
+/** A (postcode, place) pair of the extracts; lat/lon: the mean position of its addresses there. */
+export interface PostcodePair { country: string; postcode: string; city: string; state: string; lat: number; lon: number }
+
+/** The answer's point counts as the pair's place within this distance of its addresses' mean position. */
+export const PAIR_POINT_KM = 3;
+
+/** Adds an address's position to its pair's running mean. */
+function addPoint(pair: PostcodePair & { n?: number }, t: { lat: number; lon: number }): void {
+  const n = (pair.n ?? 0) + 1;
+  pair.lat += (t.lat - pair.lat) / n;
+  pair.lon += (t.lon - pair.lon) / n;
+  pair.n = n;
+}
 
 /** Distinct postcode + place pairs of the extracts (OSM addr:*) and of BANO (not GeoNames). */
 export function postcodePairs(): { source: string; pairs: PostcodePair[] }[] {
@@ -130,7 +143,8 @@ export function postcodePairs(): { source: string; pairs: PostcodePair[] }[] {
     for (const t of extractTruth(D(...file.split('/')), cc)) {
       if (!t.postcode) continue;
       const k = `${postcodeKey(t.postcode)}|${foldText(t.city)}`;
-      if (!seen.has(k)) seen.set(k, { country: t.country, postcode: t.postcode, city: t.city, state: t.country === cc ? STATE_OF_EXTRACT[cc] ?? '' : '' });
+      if (!seen.has(k)) seen.set(k, { country: t.country, postcode: t.postcode, city: t.city, state: t.country === cc ? STATE_OF_EXTRACT[cc] ?? '' : '', lat: 0, lon: 0 });
+      addPoint(seen.get(k)!, t);
     }
     out.push({ source: `OSM ${label}`, pairs: [...seen.values()] });
   }
@@ -139,13 +153,18 @@ export function postcodePairs(): { source: string; pairs: PostcodePair[] }[] {
     if (!/^\d{5}$/.test(t.postcode)) continue;
     const k = `${t.postcode}|${foldText(t.city)}`;
     const r = FR_REGION[t.postcode.slice(0, 2)];
-    if (!seen.has(k)) seen.set(k, { country: 'FR', postcode: t.postcode, city: t.city, state: r ? `FR-${r}` : '' });
+    if (!seen.has(k)) seen.set(k, { country: 'FR', postcode: t.postcode, city: t.city, state: r ? `FR-${r}` : '', lat: 0, lon: 0 });
+    addPoint(seen.get(k)!, t);
   }
   out.push({ source: 'BANO FR (17 départements)', pairs: [...seen.values()] });
   return out;
 }
 
-export interface PairResult { source: string; query: string; n: number; country: number; postcode: number; place: number; state: number; stateN: number }
+export interface PairResult {
+  source: string; query: string; n: number; country: number; postcode: number; place: number; state: number; stateN: number;
+  /** Answers in the right country whose point lies within PAIR_POINT_KM of the pair's addresses. */
+  point: number;
+}
 
 export function runPairs(index: AddressIndex, source: string, pairs: PostcodePair[], lookupFn: Lookup): PairResult[] {
   const forms: [string, (p: PostcodePair) => SearchRequest][] = [
@@ -153,15 +172,16 @@ export function runPairs(index: AddressIndex, source: string, pairs: PostcodePai
     ['structured zip + city', (p) => ({ zip: p.postcode, city: p.city })],
   ];
   return forms.map(([query, f]) => {
-    let country = 0, postcode = 0, place = 0, state = 0, stateN = 0;
+    let country = 0, postcode = 0, place = 0, state = 0, stateN = 0, point = 0;
     for (const p of pairs) {
       const r = lookupFn(index, f(p));
       if (r.country_iso_2 === p.country) country++;
       if (r.country_iso_2 === p.country && postcodeKey(r.zip) === postcodeKey(p.postcode)) postcode++;
       if (r.country_iso_2 === p.country && sameArea({ ...p, street: '', hn: '', lat: 0, lon: 0, postcode: '' }, r)) place++;
       if (p.state) { stateN++; if (r.state_code === p.state) state++; }
+      if (r.country_iso_2 === p.country && r.latitude && distanceMeters(Number(r.latitude), Number(r.longitude), p.lat, p.lon) <= PAIR_POINT_KM * 1000) point++;
     }
-    return { source, query, n: pairs.length, country, postcode, place, state, stateN };
+    return { source, query, n: pairs.length, country, postcode, place, state, stateN, point };
   });
 }
 

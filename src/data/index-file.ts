@@ -116,7 +116,7 @@ export function checkIndexHeader(head: Uint8Array, size: number, what: string): 
 }
 
 /** Bumped when the way the builder writes an index changes without a new format (a new cache directory). */
-const DEFAULT_BUILD_VERSION = 'b3';
+const DEFAULT_BUILD_VERSION = 'b4';
 
 let layerKey = '';
 /**

@@ -51,9 +51,10 @@ export function postcodeDocuments(docs: Documents, postcodes: PostcodeEntry[], n
   }
   byCode.clear();
   // the ids of the last code and its key: the next group often has the same code; its admin id
-  // too, which without polygons depends on (country, code) only (AdminIndex.adminFor)
+  // too, which without polygons depends on the code and the entry's own state and county
   let idCode: string | undefined, codeId = 0, keyId = -1;
   let docCountry = '', countryId = 0, adminCountry = '', adminCode: string | undefined, adminId = 0;
+  let adminState = '', adminStateName = '', adminCounty = '';
   for (const head of heads) {
     const e = postcodes[head]!;
     // a postal name that is a city and its part (`Wien, Innere Stadt`): the part is the district
@@ -69,9 +70,11 @@ export function postcodeDocuments(docs: Documents, postcodes: PostcodeEntry[], n
     T.add(keyId, ROLE_ZIP);
     for (let x = head; x >= 0; x = next[x]!) for (const t of foldedTokens(folds[x]!)) T.add(S.intern(t), ROLE_CITY);
     D.tokCount.a[d] = T.docTok.n - D.tokStart.a[d]!;
-    if (admin.hasPolygons || e.country !== adminCountry || e.code !== adminCode) {
-      adminCountry = e.country; adminCode = e.code;
-      adminId = admin.adminFor(e.country, e.code, e.lat, e.lon);
+    // without polygons, the entry's own state and county (a code shared across a border: AT 1140
+    // is Wien, Penzing and two villages of Niederösterreich); with polygons, its point's
+    if (admin.hasPolygons || e.country !== adminCountry || e.code !== adminCode || e.stateCode !== adminState || e.state !== adminStateName || e.county !== adminCounty) {
+      adminCountry = e.country; adminCode = e.code; adminState = e.stateCode; adminStateName = e.state; adminCounty = e.county;
+      adminId = admin.adminFor(e.country, e.code, e.lat, e.lon, admin.hasPolygons ? undefined : e);
     }
     D.admin.a[d] = adminId;
     D.rank.a[d] = 1;

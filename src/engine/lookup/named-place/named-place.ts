@@ -140,7 +140,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       const named = Math.max(place ? place.tokens.length : 0, pcTokens.length);
       // a country the shape alone implies when nothing else decides
       const score = named * 10 + (pc.exact ? 2 : 0) + (pc.shapeCountries.length === 1 && pc.shapeCountries[0] === pc.country ? 1 : 0);
-      if (!best || score > best.score) best = { pc, place, pcTokens, score };
+      if (!best || score > best.score || (score === best.score && pcTokens.length > best.pcTokens.length)) best = { pc, place, pcTokens, score };
     }
     let b = best!;
     // a code in several countries and nothing named: the street's type word may point to one
@@ -193,7 +193,10 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       // (a place that agrees only by the words the postcode's own place name shares, far away, is
       // not the postcode's town: "Frankfurt, 60311" is Frankfurt am Main, not Frankfurt (Oder))
       const nearPlace = place && index.docDistance(pc.doc, place.doc) <= AGREE_METERS;
-      const cityText = pcCityTyped || !nearPlace ? pcCity : index.str(c.docCity[place.doc]!);
+      // (the place's own spelling when it is the same name: `Palma di Montechiaro`, `Valderrábano`,
+      // where the postcode data writes `Palma Di Montechiaro`, `Valderrabano`)
+      const placeCity = nearPlace ? index.str(c.docCity[place.doc]!) : '';
+      const cityText = !nearPlace || (pcCityTyped && foldTokens(placeCity).join(' ') !== foldTokens(pcCity).join(' ')) ? pcCity : placeCity;
       return make(pc.doc, tokens, zipText, cityText, deductions);
     }
     // the postcode exists in several countries and nothing names one: it cannot decide

@@ -33,4 +33,26 @@ describe('postcode documents', () => {
     for (let p = D.tokStart.a[0]!; p < D.tokStart.a[0]! + D.tokCount.a[0]!; p++) toks.push(`${T.docTokRole.a[p]}:${S.str(T.str.a[T.docTok.a[p]!]!)}`);
     expect(toks).toEqual([`${ROLE_ZIP}:9490`, `${ROLE_CITY}:vaduz`]);
   });
+
+  it("without polygons, each place of a shared code keeps its own state and county (AT 1140: two villages of Niederösterreich and Wien, Penzing)", () => {
+    const S = new StringInterner();
+    const lower = { country: 'AT', code: '1140', state: 'Niederösterreich', stateCode: '03', county: 'Sankt Pölten' };
+    const entries = [
+      postcodeEntry({ ...lower, place: 'Mauerbach', lat: 48.2077, lon: 16.1754 }),
+      postcodeEntry({ ...lower, place: 'Purkersdorf', lat: 48.2077, lon: 16.1754 }),
+      postcodeEntry({ country: 'AT', code: '1140', place: 'Wien, Penzing', state: 'Wien', stateCode: '09', county: 'Wien', lat: 48.221, lon: 16.2415 }),
+      postcodeEntry({ ...lower, code: '3002', place: 'Purkersdorf' }),
+    ];
+    const admin = new AdminIndex([], entries);
+    const docs = new Documents(S, new StringKeys(S), admin);
+    postcodeDocuments(docs, entries, 0, recorder());
+    const { D } = docs;
+    const adminOf = (d: number) => { const a = admin.list[D.admin.a[d]!]!; return [S.str(D.city.a[d]!), a.stateName, a.stateCode, a.county]; };
+    expect([0, 1, 2, 3].map(adminOf)).toEqual([
+      ['Mauerbach', 'Niederösterreich', 'AT-3', 'Sankt Pölten'],
+      ['Purkersdorf', 'Niederösterreich', 'AT-3', 'Sankt Pölten'],
+      ['Wien', 'Wien', 'AT-9', 'Wien'],
+      ['Purkersdorf', 'Niederösterreich', 'AT-3', 'Sankt Pölten'],
+    ]);
+  });
 });

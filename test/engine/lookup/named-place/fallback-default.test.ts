@@ -25,6 +25,12 @@ const TABLE: [SearchRequest, Want, number][] = [
   [{ address: '12 Rue de la République, 69002 Lyon' }, { country_iso_2: 'FR', city: 'Lyon', zip: '69002', state_code: 'FR-ARA', county: 'Rhône', matchlevel: 'general' }, 89],
   [{ address: '10115 Berlin' }, { country_iso_2: 'DE', city: 'Berlin', zip: '10115', state_code: 'DE-BE', state_name: 'Berlin' }, 100],
   [{ zip: '1010', country: 'AUT' }, { country_iso_2: 'AT', zip: '1010', state_code: 'AT-9', state_name: 'Wien' }, 100],
+  // a code shared with villages across the state line (1140: also Mauerbach and Purkersdorf, NÖ):
+  // the postal place the query names, with its own state and point
+  [{ address: '1140 Wien' }, { country_iso_2: 'AT', city: 'Wien', zip: '1140', state_code: 'AT-9', state_name: 'Wien' }, 100],
+  [{ address: 'Wien 21' }, { country_iso_2: 'AT', city: 'Wien', zip: '1210', state_code: 'AT-9' }, 100],
+  // (and the commune named, not its neighbour of the same code: Mende's point, not Badaroux's)
+  [{ zip: '48000', city: 'Mende' }, { country_iso_2: 'FR', city: 'Mende', zip: '48000', state_code: 'FR-OCC' }, 100],
   // the city is the local name by default, the locale's where CLDR's exemplar cities have it; the
   // country and the state follow the locale (no German name of DK-84 in any source: the local one)
   [{ city: 'Copenhagen' }, { country_iso_2: 'DK', city: 'København', state_code: 'DK-84', state_name: 'Region Hovedstaden' }, 90],
@@ -52,6 +58,11 @@ describe('issue 10: the embedded default answers what the query names', () => {
       expect(r.latitude).not.toBe('');
     });
   }
+  it("a code shared by several communes answers with the named one's point (48000 Mende, not Badaroux 4 km away)", () => {
+    const r = lookup(index, { zip: '48000', city: 'Mende' });
+    expect(Math.abs(Number(r.latitude) - 44.518)).toBeLessThan(0.02);
+    expect(Math.abs(Number(r.longitude) - 3.5)).toBeLessThan(0.02);
+  });
   it('nothing found and no country: an empty record with relevance 0', () => {
     for (const address of ['qwzx plorb 17', '1010', 'Zzyzx Plorbstraße 5']) {
       const r = lookup(index, { address });
