@@ -116,15 +116,15 @@ const FR_REGION: Record<string, string> = {
   '32': 'OCC', '43': 'ARA', '46': 'OCC', '48': 'OCC', '52': 'GES', '55': 'GES', '90': 'BFC',
 };
 
-/** A (postcode, place) pair of the extracts; lat/lon: the mean position of its addresses there. */
-export interface PostcodePair { country: string; postcode: string; city: string; state: string; lat: number; lon: number }
+/** A (postcode, place) pair of the extracts; lat/lon: the mean position of its addresses there, n their number. */
+export interface PostcodePair { country: string; postcode: string; city: string; state: string; lat: number; lon: number; n: number }
 
 /** The answer's point counts as the pair's place within this distance of its addresses' mean position. */
 export const PAIR_POINT_KM = 3;
 
 /** Adds an address's position to its pair's running mean. */
-function addPoint(pair: PostcodePair & { n?: number }, t: { lat: number; lon: number }): void {
-  const n = (pair.n ?? 0) + 1;
+function addPoint(pair: PostcodePair, t: { lat: number; lon: number }): void {
+  const n = pair.n + 1;
   pair.lat += (t.lat - pair.lat) / n;
   pair.lon += (t.lon - pair.lon) / n;
   pair.n = n;
@@ -143,7 +143,7 @@ export function postcodePairs(): { source: string; pairs: PostcodePair[] }[] {
     for (const t of extractTruth(D(...file.split('/')), cc)) {
       if (!t.postcode) continue;
       const k = `${postcodeKey(t.postcode)}|${foldText(t.city)}`;
-      if (!seen.has(k)) seen.set(k, { country: t.country, postcode: t.postcode, city: t.city, state: t.country === cc ? STATE_OF_EXTRACT[cc] ?? '' : '', lat: 0, lon: 0 });
+      if (!seen.has(k)) seen.set(k, { country: t.country, postcode: t.postcode, city: t.city, state: t.country === cc ? STATE_OF_EXTRACT[cc] ?? '' : '', lat: 0, lon: 0, n: 0 });
       addPoint(seen.get(k)!, t);
     }
     out.push({ source: `OSM ${label}`, pairs: [...seen.values()] });
@@ -153,7 +153,7 @@ export function postcodePairs(): { source: string; pairs: PostcodePair[] }[] {
     if (!/^\d{5}$/.test(t.postcode)) continue;
     const k = `${t.postcode}|${foldText(t.city)}`;
     const r = FR_REGION[t.postcode.slice(0, 2)];
-    if (!seen.has(k)) seen.set(k, { country: 'FR', postcode: t.postcode, city: t.city, state: r ? `FR-${r}` : '', lat: 0, lon: 0 });
+    if (!seen.has(k)) seen.set(k, { country: 'FR', postcode: t.postcode, city: t.city, state: r ? `FR-${r}` : '', lat: 0, lon: 0, n: 0 });
     addPoint(seen.get(k)!, t);
   }
   out.push({ source: 'BANO FR (17 départements)', pairs: [...seen.values()] });
@@ -182,6 +182,46 @@ export function runPairs(index: AddressIndex, source: string, pairs: PostcodePai
       if (r.country_iso_2 === p.country && r.latitude && distanceMeters(Number(r.latitude), Number(r.longitude), p.lat, p.lon) <= PAIR_POINT_KM * 1000) point++;
     }
     return { source, query, n: pairs.length, country, postcode, place, state, stateN, point };
+  });
+}
+
+/**
+ * A postcode asked alone, with its country (`{zip: "48000", country: "FR"}`, `48000, France`): right
+ * = the code's main place, the place of the pair with the most addresses of that code in the
+ * extract (Mende for 48000, not Badaroux), by name or by a point within PAIR_POINT_KM of its
+ * addresses. `shared`: only the codes of several places in the extract, where the choice is made.
+ */
+export interface PostcodeAloneResult { source: string; query: string; codes: number; shared: number; right: number; sharedRight: number; failures: string[] }
+
+const COUNTRY_WORD: Record<string, string> = { DK: 'Denmark', LI: 'Liechtenstein', FI: 'Finland', AT: 'Austria', DE: 'Germany', FR: 'France' };
+
+export function runPostcodeAlone(index: AddressIndex, source: string, pairs: PostcodePair[], lookupFn: Lookup): PostcodeAloneResult[] {
+  const byCode = new Map<string, PostcodePair[]>();
+  for (const p of pairs) {
+    const k = `${p.country}|${postcodeKey(p.postcode)}`;
+    (byCode.get(k) ?? byCode.set(k, []).get(k)!).push(p);
+  }
+  const forms: [string, (p: PostcodePair) => SearchRequest][] = [
+    ['structured zip + country', (p) => ({ zip: p.postcode, country: p.country })],
+    ['free text "postcode, country"', (p) => ({ address: `${p.postcode}, ${COUNTRY_WORD[p.country] ?? p.country}` })],
+  ];
+  return forms.map(([query, f]) => {
+    const res: PostcodeAloneResult = { source, query, codes: 0, shared: 0, right: 0, sharedRight: 0, failures: [] };
+    for (const group of byCode.values()) {
+      const main = group.reduce((a, b) => (b.n > a.n ? b : a));
+      const r = lookupFn(index, f(main));
+      const near = !!r.latitude && distanceMeters(Number(r.latitude), Number(r.longitude), main.lat, main.lon) <= PAIR_POINT_KM * 1000;
+      const named = sameArea({ ...main, street: '', hn: '', lat: 0, lon: 0, postcode: '' }, r);
+      const ok = r.country_iso_2 === main.country && (named || near);
+      res.codes++;
+      if (ok) res.right++;
+      if (group.length > 1) {
+        res.shared++;
+        if (ok) res.sharedRight++;
+        else if (res.failures.length < 5) res.failures.push(`${JSON.stringify(f(main))} → ${r.zip} ${r.city} (main place: ${main.city}, of ${group.length})`);
+      }
+    }
+    return res;
   });
 }
 

@@ -16,7 +16,7 @@ import { nominatimCases, parserCases } from './cases.ts';
 import { loadIndexFile } from '../../src/data/index-file.ts';
 import { openIndex, type AddressIndex } from '../../src/engine/index/index.ts';
 import { readBanoRows } from '../support/bano-rows.ts';
-import { heldOutSuites, PAIR_POINT_KM, peliasCases, postcodePairs, runHeldOut, runPairs } from './fallback-suites.ts';
+import { heldOutSuites, PAIR_POINT_KM, peliasCases, postcodePairs, runHeldOut, runPairs, runPostcodeAlone } from './fallback-suites.ts';
 import { VARIANTS, banoTruth, cachedIndex, osmTruth, runSuite, sample, type Truth, type VariantResult } from './suites.ts';
 import { runUnknownStreets } from './unknown-streets.ts';
 import { peopleMain } from './people/main.ts';
@@ -200,6 +200,24 @@ for (const { source, pairs } of postcodePairs()) {
 say();
 say(`Pooled: right postcode and place ≥ ${fmtPct(pooledPc.pc / pooledPc.n)}; right state ${fmtPct(pooledPc.st / pooledPc.stN)}; right point ${fmtPct(pooledPc.point / pooledPc.n)}.`);
 say();
+say(`**A postcode alone, with its country.** The same extracts' codes, each asked with its country only; right = the code's main place there (the place with the most of the code's addresses: \`48000\` → Mende, not Badaroux), by name or by a point within ${PAIR_POINT_KM} km of its addresses. "Shared": the codes of several places in the extract, where the answer has to choose.`);
+say();
+say('| source | query | codes | right | codes of several places | right among them |');
+say('|---|---|---|---|---|---|');
+const aloneFailures: string[] = [];
+for (const { source, pairs } of postcodePairs()) {
+  for (const r of runPostcodeAlone(def, source, pairs, lookup)) {
+    say(`| ${r.source} | ${r.query} | ${r.codes} | ${fmtPct(r.right / r.codes)} | ${r.shared} | ${r.shared ? fmtPct(r.sharedRight / r.shared) : '–'} |`);
+    aloneFailures.push(...r.failures.slice(0, 2));
+  }
+}
+say();
+if (aloneFailures.length) {
+  say('Codes of several places answered otherwise (first ones):');
+  say();
+  for (const f of aloneFailures) say(`- \`${f}\``);
+  say();
+}
 
 say('## Pelias acceptance cases asking for a city, postcode or admin answer (embedded default)');
 say();

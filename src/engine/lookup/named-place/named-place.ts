@@ -34,6 +34,7 @@ import { MUCH_MORE_IMPORTANT, otherSpellings, placeHits, taggedName, type PlaceH
 import { otherWordsCountry } from './other-words-country.ts';
 import { betterPlace, clearlyMoreImportant, sharedAbroad, sortedPlaces } from './place-order.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
+import { namesakeRank } from './postcode-namesake.ts';
 import {
   COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE, STATE_NAMED, type Deduction,
 } from '../score/deductions.ts';
@@ -128,6 +129,10 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     // and words in the part that holds a street type word are the street's ("Rue de Verdun")
     const streetSegs = new Set(q.tokens.filter((t) => t.field === 'free' && t.seg !== undefined && isStreetWord(t.text)).map((t) => t.seg!));
     const multiPart = q.tokens.some((t) => (t.seg ?? 0) > 0);
+    // a code's postal place named after the most important place: its main one (postcode-namesake.ts)
+    const ranks = new Map<number, number>();
+    const rankOf = (pc: PcHit) => ranks.get(pc.doc) ?? ranks.set(pc.doc, namesakeRank(index, pc.doc)).get(pc.doc)!;
+    const mainOf = (list: PcHit[]) => list.reduce((m, p) => (p.country === m.country && rankOf(p) > rankOf(m) ? p : m));
     for (const pc of pcs) {
       const pcTokens = pcPlaceTokens(index, q, matches, pc.doc, streetPart)
         .filter((i) => (q.tokens[i]!.seg ?? 0) >= lastSeg && !(multiPart && streetSegs.has(q.tokens[i]!.seg ?? -1)));
@@ -140,7 +145,10 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       const named = Math.max(place ? place.tokens.length : 0, pcTokens.length);
       // a country the shape alone implies when nothing else decides
       const score = named * 10 + (pc.exact ? 2 : 0) + (pc.shapeCountries.length === 1 && pc.shapeCountries[0] === pc.country ? 1 : 0);
-      if (!best || score > best.score || (score === best.score && pcTokens.length > best.pcTokens.length)) best = { pc, place, pcTokens, score };
+      // of documents that tie, the one whose own place the query names (`1140 Wien`: Wien, Penzing,
+      // not Mauerbach, whose code it shares); naming none, the code's main place (`48000`: Mende)
+      if (!best || score > best.score || (score === best.score && (pcTokens.length > best.pcTokens.length
+        || (named === 0 && pc.country === best.pc.country && mainOf([best.pc, pc]) === pc)))) best = { pc, place, pcTokens, score };
     }
     let b = best!;
     // a code in several countries and nothing named: the street's type word may point to one
@@ -148,12 +156,12 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       const hinted = pcs.filter((p) => hint0.has(p.country));
       const chosen = dominantCountry(new Set(hinted.map((p) => p.country)), streetWordWeights(q));
       if (chosen) {
-        b = { pc: hinted.find((p) => p.country === chosen)!, place: undefined, pcTokens: [], score: 1 };
+        b = { pc: mainOf(hinted.filter((p) => p.country === chosen)), place: undefined, pcTokens: [], score: 1 };
         hintDecided = true;
       } else if (q.prefer) {
         // nothing in the query decides: the preferred country, when the code is one of its own
-        const pref = (hinted.length > 0 ? hinted : pcs).find((p) => p.country === q.prefer);
-        if (pref) { b = { pc: pref, place: undefined, pcTokens: [], score: 1 }; preferDecided = true; }
+        const pref = (hinted.length > 0 ? hinted : pcs).filter((p) => p.country === q.prefer);
+        if (pref.length > 0) { b = { pc: mainOf(pref), place: undefined, pcTokens: [], score: 1 }; preferDecided = true; }
       }
     }
     // without a given country, a postcode that exists only in a country where the named city is
