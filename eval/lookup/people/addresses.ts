@@ -28,7 +28,14 @@ export const ADDRESS_PATTERNS = [
   'full, no country', 'street + postcode, no city', 'street + city, no postcode', 'exonym city',
   'lowercase without accents', 'abbreviated street type', 'city alone', 'street + city, no comma', 'full, country code',
   'postcode with country prefix', 'postcode alone, country prefix', 'full, province code', 'city + province code',
+  'four-digit code + city',
 ] as const;
+
+/**
+ * NL's four digits without their letters, as people write a town's area (`1012 Amsterdam`; added
+ * 2026-11-27, before the engine read a bare four-digit code as Dutch where a Dutch place is named).
+ */
+const pc4 = (t: Truth) => (t.country === 'NL' && /^\d{4}(?: ?[A-Z]{2})?$/.test(t.postcode) ? t.postcode.slice(0, 4) : undefined);
 
 /**
  * The letters European addresses put before a foreign postcode (CEPT, after the international
@@ -94,6 +101,7 @@ export function addressQuery(t: Truth, pattern: (typeof ADDRESS_PATTERNS)[number
     // Italy's province sigla after the town, as Italian addresses write it: `53100 Siena SI`
     case 'full, province code': return t.province ? { address: `${streetPart(t)}, ${placePart(t)} ${t.province}` } : undefined;
     case 'city + province code': return t.province ? { address: `${t.city} ${t.province}` } : undefined;
+    case 'four-digit code + city': { const p = pc4(t); return p ? { address: `${p} ${t.city}` } : undefined; }
     // the code alone, as a form's postcode field or a sorting key holds it: `D-95463`
     case 'postcode alone, country prefix': {
       const p = CEPT_PREFIX[t.country];
@@ -143,7 +151,8 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE, only?: readonly s
         const q = addressQuery(t, pattern, exonyms);
         if (!q) continue;
         const withPc = pattern !== 'street + city, no postcode' && pattern !== 'street + city, no comma' && pattern !== 'city alone' && pattern !== 'city + province code' && !!t.postcode;
-        const withStreet = pattern !== 'city alone' && pattern !== 'postcode alone, country prefix' && pattern !== 'city + province code';
+        const withStreet = pattern !== 'city alone' && pattern !== 'postcode alone, country prefix' && pattern !== 'city + province code' && pattern !== 'four-digit code + city';
+        const pcTruth = pattern === 'four-digit code + city' ? pc4(t)! : t.postcode;
         const street = pattern === 'abbreviated street type' ? abbreviatedStreet(t)! : t.street;
         const ex = pattern === 'exonym city' ? exonymOf(t, exonyms) : undefined;
         if (pattern === 'city alone') {
@@ -156,8 +165,8 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE, only?: readonly s
           }
         }
         out.push(makeCase('addresses', pattern === 'city alone' ? `${src.name}:city:${t.city}` : `${id}:${pattern}`, t.country, pattern, q, {
-          kind: 'area', country: t.country, city: t.city, ...(ex ? { cityNames: [ex] } : {}), ...(withPc ? { postcode: t.postcode } : {}),
-          allowed: allowedCountries(withPc ? t.postcode : undefined, withStreet ? street : undefined, t.country),
+          kind: 'area', country: t.country, city: t.city, ...(ex ? { cityNames: [ex] } : {}), ...(withPc ? { postcode: pcTruth } : {}),
+          allowed: allowedCountries(withPc ? pcTruth : undefined, withStreet ? street : undefined, t.country),
         }));
       }
     }

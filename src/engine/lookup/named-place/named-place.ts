@@ -80,7 +80,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // strong evidence: no postcode or weakly named place outside the countries a postcode's shape and
   // the street words allow (the index holding the code in a country of another shape: the data knows)
   const allowed0 = allowedCountries(q, hint0);
-  const pcs0 = postcodeHits(index, q, streetPart);
+  const named = placeHits(index, q, matches, streetPart);
+  // (a Dutch city named lets a bare four-digit code be its PC4: `1012 Amsterdam`)
+  const pcs0 = postcodeHits(index, q, streetPart, leadingNamedCountry(index, named, streetPart));
   // (the query's allowed set is shared: copied only to add to it)
   let allowed = allowed0;
   for (const p of pcs0) {
@@ -98,7 +100,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // its first words, in a country the street words and letters rule out, is not named ("St.
   // Julians" by a typo is not Juliana, ES, beside "Triq")
   // ("10 rue Saint-Honoré Paris": Saint-Honoré is the street's name, street-name.ts)
-  const hits = placeHits(index, q, matches, streetPart)
+  const hits = named
     .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords));
   let places = sortedPlaces(index, withoutStreetNames(q, hits, hint0), hint0, wordHint).slice(0, MAX_PLACES);
   const c = index.c;
@@ -259,6 +261,21 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // a postal place named without its code: the place, not one of its codes
   return make(best.doc, tokens, zipText, index.str(c.docCity[best.doc]!), deductions, c.docKind[best.doc] === DOC_POSTCODE);
 }
+
+/**
+ * The country of the most important place named in full, by its own name (not a typo, not a
+ * first word), outside the street's part, when it is MUCH_MORE_IMPORTANT than every such place of
+ * another country (`Amsterdam`, `Groningen`: NL; `Winkel`, a village in five countries: none).
+ */
+function leadingNamedCountry(index: AddressIndex, hits: readonly PlaceHit[], streetPart: readonly boolean[]): ReadonlySet<string> {
+  const rank = index.c.docRank;
+  const named = hits.filter((p) => p.full && !p.typo && !p.tokens.some((i) => streetPart[i]));
+  if (named.length === 0) return NONE;
+  const lead = named.reduce((a, b) => (rank[b.doc]! > rank[a.doc]! ? b : a));
+  const clear = named.every((p) => p.country === lead.country || rank[p.doc]! * MUCH_MORE_IMPORTANT < rank[lead.doc]!);
+  return clear ? new Set([lead.country]) : NONE;
+}
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * The deductions of a named place chosen among `places`: what chose it over a homonym named as

@@ -16,16 +16,22 @@ import { houseNumberOfStreet, placeToken } from './street-part.ts';
 
 export interface PcHit { doc: number; country: string; token: number; raw: string; exact: boolean; shapeCountries: readonly string[] }
 
-/** Postcode documents the query names. */
-export function postcodeHits(index: AddressIndex, q: ParsedQuery, streetPart: readonly boolean[]): PcHit[] {
+/**
+ * Postcode documents the query names. A code of a country's partial shape only (NL's four digits)
+ * is looked up there when the street words point to the country or `placeCountries` (the one
+ * country of the places the query names) hold it.
+ */
+export function postcodeHits(index: AddressIndex, q: ParsedQuery, streetPart: readonly boolean[], placeCountries: ReadonlySet<string>): PcHit[] {
   const c = index.c;
   const names = countriesOf(index);
   const out: PcHit[] = [];
   const cands: { key: string; raw: string; token: number; countries: readonly string[] }[] = [];
   q.zipCands.forEach((z) => cands.push({ key: z.key, raw: z.raw, token: z.token ?? q.tokens.findIndex((t) => t.text === z.key), countries: z.countries }));
+  const possible = queryCountriesPossible(q);
+  const evidence = placeCountries.size === 0 ? possible : new Set([...possible, ...placeCountries]);
   for (const cand of cands) {
     if (houseNumberOfStreet(q, cand.token, streetPart)) continue;
-    const shape = withPartialShapes(cand.key, cand.countries.length > 0 ? cand.countries : postcodeCountries(cand.raw), queryCountriesPossible(q));
+    const shape = withPartialShapes(cand.key, cand.countries.length > 0 ? cand.countries : postcodeCountries(cand.raw), evidence);
     const countries = q.country ? [q.country] : shape;
     const found = new Set<string>();
     // the exact key in any country; prefixes only in the countries whose shape the code has

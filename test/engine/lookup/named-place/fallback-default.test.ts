@@ -29,6 +29,9 @@ const TABLE: [SearchRequest, Want, number][] = [
   // the postal place the query names, with its own state and point
   [{ address: '1140 Wien' }, { country_iso_2: 'AT', city: 'Wien', zip: '1140', state_code: 'AT-9', state_name: 'Wien' }, 100],
   [{ address: 'Wien 21' }, { country_iso_2: 'AT', city: 'Wien', zip: '1210', state_code: 'AT-9' }, 100],
+  // NL's four digits alone, beside a Dutch city (the street words named no country): its PC4
+  [{ address: '1012 Amsterdam' }, { country_iso_2: 'NL', city: 'Amsterdam', zip: '1012', state_code: 'NL-NH' }, 100],
+  [{ address: 'Groningen 9711' }, { country_iso_2: 'NL', city: 'Groningen', zip: '9711' }, 100],
   // (and the commune named, not its neighbour of the same code: Mende's point, not Badaroux's)
   [{ zip: '48000', city: 'Mende' }, { country_iso_2: 'FR', city: 'Mende', zip: '48000', state_code: 'FR-OCC' }, 100],
   // the city is the local name by default, the locale's where CLDR's exemplar cities have it; the
@@ -62,6 +65,10 @@ describe('issue 10: the embedded default answers what the query names', () => {
     const r = lookup(index, { zip: '48000', city: 'Mende' });
     expect(Math.abs(Number(r.latitude) - 44.518)).toBeLessThan(0.02);
     expect(Math.abs(Number(r.longitude) - 3.5)).toBeLessThan(0.02);
+  });
+  it('a village named in five countries by a street\'s word does not make a four-digit code Dutch', () => {
+    // (Triesen's 9495 exists in LI, HU, BG and as NL's PC4 of Winde; Winkel is a village of NL and four more)
+    expect(lookup(index, { address: 'Oberer Winkel 5, 9495' }).country_iso_2).not.toBe('NL');
   });
   it('nothing found and no country: an empty record with relevance 0', () => {
     for (const address of ['qwzx plorb 17', '1010', 'Zzyzx Plorbstraße 5']) {
