@@ -2,6 +2,7 @@
  * Runs the people sets on an index: builds the cases (fixed rules, no engine input), asks the
  * lookup, scores each answer. Used by `npm run eval:lookup` and by `node eval/lookup/run.ts people`.
  */
+import { cityPartCases } from './city-parts.ts';
 import type { SearchRecord } from '../../../src/contract/records.ts';
 import type { SearchRequest } from '../../../src/contract/requests.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
@@ -21,6 +22,7 @@ export const PEOPLE_SETS: Readonly<Record<string, () => PeopleCase[]>> = {
   'geocoder cases': geocoderCases,
   states: stateCases,
   'places with state': placeStateCases,
+  'city parts': cityPartCases,
 };
 
 export function evaluateCases(index: AddressIndex, set: string, cases: PeopleCase[], lookupFn: Lookup): SetReport {

@@ -23,7 +23,7 @@
  *
  * The answer carries the relevance deductions it earned (../score/deductions.ts).
  */
-import { DOC_PLACE, DOC_POSTCODE, ROLE_CITY, ROLE_ZIP } from '../../index/format.ts';
+import { DOC_PLACE, DOC_POSTCODE, ROLE_CITY, ROLE_DISTRICT, ROLE_ZIP } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import type { TokenMatch } from '../match/token-match.ts';
 import { foldTokens } from '../normalize/normalize.ts';
@@ -31,6 +31,7 @@ import type { ParsedQuery } from '../parse/parse.ts';
 import { normalisePostcode } from '../parse/postcodes.ts';
 import { perToken, type Scored } from '../score/score.ts';
 import { MUCH_MORE_IMPORTANT, otherSpellings, placeHits, taggedName, type PlaceHit } from './place-hits.ts';
+import { cityPart } from './city-part.ts';
 import { otherWordsCountry } from './other-words-country.ts';
 import { betterPlace, clearlyMoreImportant, sharedAbroad, sortedPlaces } from './place-order.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
@@ -64,6 +65,10 @@ export interface NamedPlace extends Scored {
   placeOnly: boolean;
   /** A state answered (state-answer.ts): the document is its most important place, shown as the state alone (no city, county or district). */
   stateOnly?: boolean;
+  /** A city's part answered (city-part.ts): the city's document, whose names show `city`. */
+  cityDoc?: number;
+  /** … and the part's name, shown as `district`. */
+  districtText?: string;
 }
 
 function agrees(index: AddressIndex, pc: PcHit, place: PlaceHit, pcTokens: number[]): boolean {
@@ -102,7 +107,8 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // ("10 rue Saint-Honoré Paris": Saint-Honoré is the street's name, street-name.ts)
   const hits = named
     .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords));
-  let places = sortedPlaces(index, withoutStreetNames(q, hits, hint0), hint0, wordHint).slice(0, MAX_PLACES);
+  const sorted = sortedPlaces(index, withoutStreetNames(q, hits, hint0), hint0, wordHint);
+  let places = sorted.slice(0, MAX_PLACES);
   const c = index.c;
   const make = (doc: number, explainedTokens: [number, number][], zipText: string, cityText: string, deductions: readonly Deduction[], placeOnly = false): NamedPlace => {
     const n = q.tokens.length;
@@ -219,6 +225,14 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     places = places.filter((p) => pcCountries.has(p.country) || !namedByStreetPart(q, p, pcs0[0]!.token));
   }
   if (places.length === 0) return undefined;
+  // a city's part named with the city: the part, shown as the city's district (city-part.ts)
+  const cp = cityPart(index, q, sorted, streetPart);
+  if (cp) {
+    const tokens: [number, number][] = [...cp.city.tokens.map((i): [number, number] => [i, cp.city.quality]), ...cp.part.tokens.map((i): [number, number] => [i, cp.part.quality])];
+    const np = make(cp.part.doc, tokens, '', index.str(c.docCity[cp.city.doc]!), []);
+    for (const i of cp.part.tokens) np.roles[i] = ROLE_DISTRICT;
+    return { ...np, cityDoc: cp.city.doc, districtText: index.str(c.docCity[cp.part.doc]!) };
+  }
   // the best of `places` by the evidence `h` (and `wh`, the street words'), starting from `start`
   const bestBy = (start: PlaceHit, h: ReadonlySet<string>, wh: ReadonlySet<string>) => {
     let b = start;

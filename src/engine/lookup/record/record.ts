@@ -183,8 +183,9 @@ export function buildRecord(index: AddressIndex, q: ParsedQuery, choice: Choice,
     }
   } else if ('zipText' in s) {
     const n = s as NamedPlace;
-    rec.city = n.stateOnly ? '' : localName(index, c.docNames[d]!, loc, n.cityText);
+    rec.city = n.stateOnly ? '' : localName(index, c.docNames[n.cityDoc ?? d]!, loc, n.cityText);
     if (n.stateOnly) rec.county = rec.district = '';
+    if (n.districtText) rec.district = localName(index, c.docNames[d]!, loc, n.districtText);
     rec.zip = n.zipText || (s.kind === DOC_POSTCODE && !n.placeOnly ? index.str(c.docPostcode[d]!) : '');
     rec.latitude = coord(c.docLat[d]!);
     rec.longitude = coord(c.docLon[d]!);
