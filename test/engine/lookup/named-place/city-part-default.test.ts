@@ -2,14 +2,12 @@
  * Stage 9 on the embedded default (no ../shared needed): a city's part named with the city is
  * answered as the part, shown as the city's district (city-part.ts).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 const answer = (q: SearchRequest | string) => {
   const r = lookup(index, typeof q === 'string' ? { address: q } : q);

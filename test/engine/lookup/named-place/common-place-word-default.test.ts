@@ -5,9 +5,8 @@
  * the answers stay what they were (the whole eval, 105,354 lookups, answers byte for byte the
  * same: docs/performance.md).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
 import { exactMatches } from '../../../../src/engine/lookup/match/matches.ts';
 import { COMMON_PLACE_WORD, placeHits } from '../../../../src/engine/lookup/named-place/place-hits.ts';
@@ -16,8 +15,7 @@ import { streetPartTokens } from '../../../../src/engine/lookup/named-place/stre
 import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 function hitsOf(req: SearchRequest) {
   const q = parseRequest(req);

@@ -3,14 +3,12 @@
  * weak evidence or by the preferred country costs its documented points, and the lookup reports
  * the deductions it applied (score/deductions.ts).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup, lookupExplained } from '../../../../src/engine/lookup/index.ts';
 import { COUNTRY_PREFERRED, COUNTRY_WEAK_EVIDENCE, DEDUCTIONS } from '../../../../src/engine/lookup/score/deductions.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 describe('the country from the query evidence (embedded default)', () => {
   it('never answers a country the postcode shape and the street words rule out', () => {

@@ -4,14 +4,12 @@
  * they name, in the right country, with the state, at general level and a relevance below 90.
  * The default index is built on first use into .cache (about a minute), then read from there.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 type Want = Partial<Record<'country_iso_2' | 'city' | 'zip' | 'state_code' | 'state_name' | 'county' | 'country' | 'matchlevel', string>>;
 

@@ -4,14 +4,12 @@
  * cities, GeoNames alternate names), the local name by default and the locale's on request. None
  * of these places is special-cased: the answers come from the layer's data and the ranking rules.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 type Want = Partial<Record<'country_iso_2' | 'city' | 'zip' | 'state_name' | 'state_code', string>>;
 const a = (address: string, more: Partial<SearchRequest> = {}): SearchRequest => ({ address, ...more });

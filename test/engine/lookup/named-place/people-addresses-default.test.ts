@@ -4,16 +4,14 @@
  * qualifiers, GB outward codes, homonyms within one country. Words the issue and the evaluation
  * do not quote.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup, lookupExplained } from '../../../../src/engine/lookup/index.ts';
 import {
   COUNTRY_WEAK_EVIDENCE, HOMONYM_GUESS, HOMONYM_IN_COUNTRY, POSTCODE_CITY_DISAGREE,
 } from '../../../../src/engine/lookup/score/deductions.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 const codes = (address: string) => lookupExplained(index, { address }).explain.deductions.map((d) => d.code);
 

@@ -3,16 +3,14 @@
  * asked alone, is answered with its main place, the one named after the most important place
  * (postcode-namesake.ts), not the first of the data's order.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { DOC_POSTCODE } from '../../../../src/engine/index/format.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
 import { namesakeRank } from '../../../../src/engine/lookup/named-place/postcode-namesake.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 const answer = (q: SearchRequest) => {
   const r = lookup(index, q);

@@ -5,14 +5,12 @@
  * answers come from the layer's states (local names), the pinned subdivision table (tagged names)
  * and the importance of places.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup, lookupExplained } from '../../../../src/engine/lookup/index.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 type Want = Partial<Record<'country_iso_2' | 'city' | 'county' | 'state_name' | 'state_code' | 'matchlevel' | 'relevance', string>>;
 const a = (address: string, more: Partial<SearchRequest> = {}): SearchRequest => ({ address, ...more });

@@ -3,15 +3,13 @@
  * is asked with that part as the state (named-place/state-part.ts), and a structured `state` is
  * matched by any of the state's names; a state alone in the `state` field is answered as the state.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup, lookupExplained } from '../../../../src/engine/lookup/index.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
 import { typeWordsAround } from '../../../../src/engine/lookup/named-place/state-table.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 type Want = Partial<Record<'country_iso_2' | 'city' | 'state_code' | 'relevance', string>>;
 

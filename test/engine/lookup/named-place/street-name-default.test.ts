@@ -5,13 +5,11 @@
  * it (street-name.ts `withoutStreetNames`); a type word's guess of a postcode's country does not
  * beat a city named in full elsewhere (named-place.ts).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 const answer = (address: string) => {
   const r = lookup(index, { address });

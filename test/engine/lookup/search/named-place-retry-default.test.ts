@@ -4,16 +4,14 @@
  * the typo retry asks it which words it leaves unexplained. An index with streets keeps the broad
  * search. The default index is built on first use into .cache (about a minute), then read from there.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
-import { loadDefaultIndex } from '../../../../src/data/index-file.ts';
 import { emptyBatch } from '../../../../src/data/source-types.ts';
-import { openIndex, type AddressIndex } from '../../../../src/engine/index/index.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
 import { indexOfBatch } from '../../../helpers/test-index.ts';
 
-let index: AddressIndex;
-beforeAll(async () => { index = openIndex(await loadDefaultIndex()); }, 600_000);
+loadDefaultIndexBeforeAll();
 
 describe('an index that holds no street', () => {
   it('is told apart from one that holds streets', () => {
