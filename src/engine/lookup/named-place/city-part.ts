@@ -15,6 +15,7 @@
 import { DOC_PLACE } from '../../index/format.ts';
 import type { AddressIndex } from '../../index/index.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
+import { firstNonStreetDoc } from './place-docs.ts';
 import type { PlaceHit } from './place-hits.ts';
 import { namesState, stateTable, statesCalled } from './state-table.ts';
 
@@ -49,9 +50,9 @@ export function cityPart(index: AddressIndex, q: ParsedQuery, hits: readonly Pla
   let best: CityPart | undefined, bestDistance = Infinity;
   for (const part of usable) {
     if (!part.full) continue;
+    const postalTown = c.docPostcode[part.doc] !== 0;
     for (const city of usable) {
       if (city === part || city.country !== part.country || city.tokens.length + part.tokens.length <= one) continue;
-      const postalTown = c.docPostcode[part.doc] !== 0;
       if (rank[city.doc]! < rank[part.doc]! * (postalTown ? CITY_OVER_POSTAL_TOWN : CITY_OVER_PART) || city.tokens.some((i) => part.tokens.includes(i))) continue;
       const distance = index.docDistance(city.doc, part.doc);
       if (distance > (postalTown ? POSTAL_TOWN_METERS : reachMeters(rank[city.doc]!)) || !sameStateAndCounty(index, city.doc, part.doc)) continue;
@@ -87,7 +88,7 @@ function cityIsItsState(index: AddressIndex, cityDoc: number, stateCode: number)
     const c = index.c;
     const reach = reachMeters(c.docRank[cityDoc]!) + 5_000;
     is = true;
-    for (let d = 0; d < c.docKind.length && is; d++) {
+    for (let d = firstNonStreetDoc(index); d < c.docKind.length && is; d++) {
       if (c.docKind[d] === DOC_PLACE && c.admStateCode[c.docAdmin[d]!] === stateCode && index.docDistance(cityDoc, d) > reach) is = false;
     }
     cache.set(key, is);

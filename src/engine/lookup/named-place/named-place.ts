@@ -85,9 +85,9 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // strong evidence: no postcode or weakly named place outside the countries a postcode's shape and
   // the street words allow (the index holding the code in a country of another shape: the data knows)
   const allowed0 = allowedCountries(q, hint0);
-  const named = placeHits(index, q, matches, streetPart);
+  const namedHits = placeHits(index, q, matches, streetPart);
   // (a Dutch city named lets a bare four-digit code be its PC4: `1012 Amsterdam`)
-  const pcs0 = postcodeHits(index, q, streetPart, leadingNamedCountry(index, named, streetPart));
+  const pcs0 = postcodeHits(index, q, streetPart, leadingNamedCountry(index, namedHits, streetPart));
   // (the query's allowed set is shared: copied only to add to it)
   let allowed = allowed0;
   for (const p of pcs0) {
@@ -105,7 +105,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // its first words, in a country the street words and letters rule out, is not named ("St.
   // Julians" by a typo is not Juliana, ES, beside "Triq")
   // ("10 rue Saint-Honoré Paris": Saint-Honoré is the street's name, street-name.ts)
-  const hits = named
+  const hits = namedHits
     .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords));
   const sorted = sortedPlaces(index, withoutStreetNames(q, hits, hint0), hint0, wordHint);
   let places = sorted.slice(0, MAX_PLACES);
@@ -138,9 +138,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     const streetSegs = new Set(q.tokens.filter((t) => t.field === 'free' && t.seg !== undefined && isStreetWord(t.text)).map((t) => t.seg!));
     const multiPart = q.tokens.some((t) => (t.seg ?? 0) > 0);
     // a code's postal place named after the most important place: its main one (postcode-namesake.ts)
-    const ranks = new Map<number, number>();
-    const rankOf = (pc: PcHit) => ranks.get(pc.doc) ?? ranks.set(pc.doc, namesakeRank(index, pc.doc)).get(pc.doc)!;
-    const mainOf = (list: PcHit[]) => list.reduce((m, p) => (p.country === m.country && rankOf(p) > rankOf(m) ? p : m));
+    const mainOf = (list: PcHit[]) => list.reduce((m, p) => (p.country === m.country && namesakeRank(index, p.doc) > namesakeRank(index, m.doc) ? p : m));
     for (const pc of pcs) {
       const pcTokens = pcPlaceTokens(index, q, matches, pc.doc, streetPart)
         .filter((i) => (q.tokens[i]!.seg ?? 0) >= lastSeg && !(multiPart && streetSegs.has(q.tokens[i]!.seg ?? -1)));

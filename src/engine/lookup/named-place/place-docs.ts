@@ -47,6 +47,11 @@ function nonStreetTail(kind: Uint8Array): number {
   return first;
 }
 
+/** The first document id that may be a place or postcode area: every one before it is a street (0 when the index is laid out otherwise). */
+export function firstNonStreetDoc(index: AddressIndex): number {
+  return Math.max(0, layoutOf(index).firstPlace);
+}
+
 /** Place and postcode documents among the first SCAN_LIMIT postings of `tok`, in document order. */
 export function placeDocs(index: AddressIndex, tok: number): Uint32Array {
   const l = layoutOf(index);
