@@ -28,8 +28,16 @@ export const ADDRESS_PATTERNS = [
   'full, no country', 'street + postcode, no city', 'street + city, no postcode', 'exonym city',
   'lowercase without accents', 'abbreviated street type', 'city alone', 'street + city, no comma', 'full, country code',
   'postcode with country prefix', 'postcode alone, country prefix', 'full, province code', 'city + province code',
-  'four-digit code + city',
+  'four-digit code + city', 'city (département)',
 ] as const;
+
+/**
+ * France's département number after the town, as French lists and forms write it (`Mende (48)`,
+ * `Rodez 12`; added 2026-11-27, its rule fixed before the engine read it): the postcode's first
+ * two digits, Corsica's 2A (20000–20199) and 2B.
+ */
+const departement = (t: Truth) => (t.country !== 'FR' || !/^\d{5}$/.test(t.postcode) ? undefined
+  : t.postcode.startsWith('20') ? (Number(t.postcode) < 20200 ? '2A' : '2B') : t.postcode.slice(0, 2));
 
 /**
  * NL's four digits without their letters, as people write a town's area (`1012 Amsterdam`; added
@@ -102,6 +110,11 @@ export function addressQuery(t: Truth, pattern: (typeof ADDRESS_PATTERNS)[number
     case 'full, province code': return t.province ? { address: `${streetPart(t)}, ${placePart(t)} ${t.province}` } : undefined;
     case 'city + province code': return t.province ? { address: `${t.city} ${t.province}` } : undefined;
     case 'four-digit code + city': { const p = pc4(t); return p ? { address: `${p} ${t.city}` } : undefined; }
+    case 'city (département)': {
+      // alternately in brackets and after a space, by the address's house number
+      const d = departement(t);
+      return d ? { address: Number.parseInt(t.hn, 10) % 2 === 0 ? `${t.city} (${d})` : `${t.city} ${d}` } : undefined;
+    }
     // the code alone, as a form's postcode field or a sorting key holds it: `D-95463`
     case 'postcode alone, country prefix': {
       const p = CEPT_PREFIX[t.country];
@@ -150,8 +163,8 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE, only?: readonly s
         }
         const q = addressQuery(t, pattern, exonyms);
         if (!q) continue;
-        const withPc = pattern !== 'street + city, no postcode' && pattern !== 'street + city, no comma' && pattern !== 'city alone' && pattern !== 'city + province code' && !!t.postcode;
-        const withStreet = pattern !== 'city alone' && pattern !== 'postcode alone, country prefix' && pattern !== 'city + province code' && pattern !== 'four-digit code + city';
+        const withPc = pattern !== 'street + city, no postcode' && pattern !== 'street + city, no comma' && pattern !== 'city alone' && pattern !== 'city + province code' && pattern !== 'city (département)' && !!t.postcode;
+        const withStreet = pattern !== 'city alone' && pattern !== 'postcode alone, country prefix' && pattern !== 'city + province code' && pattern !== 'four-digit code + city' && pattern !== 'city (département)';
         const pcTruth = pattern === 'four-digit code + city' ? pc4(t)! : t.postcode;
         const street = pattern === 'abbreviated street type' ? abbreviatedStreet(t)! : t.street;
         const ex = pattern === 'exonym city' ? exonymOf(t, exonyms) : undefined;

@@ -87,7 +87,8 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
  * nothing else explains that is the answer's state by one of its names or its abbreviation
  * (`Sydney NSW 2000`, `Vancouver BC`, `Lausanne VD`, `München Bayern`), or in Italy its province's
  * sigla (`53100 Siena SI`, `Milano (MI)`: province-codes.generated.ts), and ends its part of the
- * text but for explained words and numbers (not the first word of `3 Msida Sea Front, Msida`). The
+ * text but for explained words and numbers (not the first word of `3 Msida Sea Front, Msida`); in
+ * France the département's number (`Lyon 69`, `Mende (48)`), the answer's postcode's. The
  * choice is the same; only what its relevance counts changes. `choice` itself when no such words
  * are left.
  */
@@ -121,7 +122,27 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
     }
     i = j - 1;
   }
+  // France's département number right after the town (`Lyon 69`, `Mende (48)`): the answer's own
+  // (not a house number after a street the answer does not explain: `Avenue de Fareyres 12`)
+  const dep = best.explained.some((x, i) => x === 0 && DEPARTEMENT.test(q.tokens[i]!.text)) ? departementOf(index.str(c.docPostcode[best.doc]!), index.str(c.docCountry[best.doc]!)) : [];
+  for (let i = 1; i < n && dep.length > 0; i++) {
+    if (best.explained[i]! > 0 || best.explained[i - 1] === 0 || q.tokens[i - 1]!.seg !== q.tokens[i]!.seg) continue;
+    if (!dep.includes(q.tokens[i]!.text) || !endsPart(q, explained ?? best.explained, i + 1)) continue;
+    explained ??= best.explained.slice();
+    roles ??= best.roles.slice();
+    explained[i] = 1; roles[i] = ROLE_ADMIN;
+  }
   return explained ? { ...choice, best: { ...best, explained, roles: roles! } } : choice;
+}
+
+/** A French département's number as a query's word: two digits, Corsica's 2a/2b, overseas 971–976. */
+const DEPARTEMENT = /^(?:\d{2}|2[ab]|97[1-6])$/;
+
+/** The ways a French postcode's département is written (`69001` → 69; `20000` → 2a, 20; `97400` → 974); none outside France. */
+function departementOf(postcode: string, country: string): string[] {
+  if (country !== 'FR' || !/^\d{5}$/.test(postcode)) return [];
+  if (postcode.startsWith('20')) return [Number(postcode) < 20200 ? '2a' : '2b', '20'];
+  return [postcode.startsWith('97') ? postcode.slice(0, 3) : postcode.slice(0, 2)];
 }
 
 /**

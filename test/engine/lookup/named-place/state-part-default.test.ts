@@ -137,3 +137,21 @@ describe("Italy's province sigla after the town", () => {
     expect(Number(relevance('Siena MI'))).toBeLessThan(90);
   });
 });
+
+describe("France's département number after the town", () => {
+  const relevance = (address: string) => lookup(index, { address }).relevance;
+  it("is explained as the answer's département (its postcode's first digits)", () => {
+    expect(lookup(index, { address: 'Lyon 69' })).toMatchObject({ city: 'Lyon', relevance: '100' }); // was 50
+    expect(relevance('Bordeaux (33)')).toBe('100');
+    expect(relevance('Ajaccio (2A)')).toBe('100'); // Corsica: 2A, 20000–20199
+    expect(relevance('Bastia 2B')).toBe('100');
+  });
+  it("explains no other département's number, nor a house number after a street", () => {
+    expect(Number(relevance('Lyon 75'))).toBeLessThan(90);
+    // (12 is Aveyron's number too: here it is the house number)
+    expect(relevance('Avenue de Fareyres 12, 12300 Decazeville')).toBe(relevance('Avenue de Fareyres 14, 12300 Decazeville'));
+  });
+  it('leaves a district number read as such (`Marseille 13`: the 13th arrondissement)', () => {
+    expect(lookup(index, { address: 'Marseille 13' }).city).toBe('Marseille 13');
+  });
+});
