@@ -32,6 +32,7 @@ import { normalisePostcode } from '../parse/postcodes.ts';
 import { perToken, type Scored } from '../score/score.ts';
 import { MUCH_MORE_IMPORTANT, otherSpellings, placeHits, taggedName, type PlaceHit } from './place-hits.ts';
 import { cityPart } from './city-part.ts';
+import { byDepartement } from './departement.ts';
 import { otherWordsCountry } from './other-words-country.ts';
 import { betterPlace, clearlyMoreImportant, sharedAbroad, sortedPlaces } from './place-order.ts';
 import { pcPlaceTokens, postcodeHits, type PcHit } from './postcode-hits.ts';
@@ -223,6 +224,8 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     places = places.filter((p) => pcCountries.has(p.country) || !namedByStreetPart(q, p, pcs0[0]!.token));
   }
   if (places.length === 0) return undefined;
+  // a French town's département number after it chooses among its homonyms (`Gourdon 46`)
+  places = byDepartement(index, q, places);
   // a city's part named with the city: the part, shown as the city's district (city-part.ts)
   const cp = cityPart(index, q, sorted, streetPart);
   if (cp) {

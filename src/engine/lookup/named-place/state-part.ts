@@ -20,6 +20,7 @@ import { foldText, foldTokens } from '../normalize/normalize.ts';
 import { IT_PROVINCE_CODES } from './province-codes.generated.ts';
 import { ROLE_ADMIN } from '../../index/format.ts';
 import type { Choice } from '../record/record.ts';
+import { DEPARTEMENT, departementOf } from './departement.ts';
 import { MAX_STATE_WORDS, namesState, stateKey, stateNameIn, stateTable, type StateNaming, type StateTable } from './state-table.ts';
 import { isStreetWord } from './street-countries.ts';
 
@@ -133,16 +134,6 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
     explained[i] = 1; roles[i] = ROLE_ADMIN;
   }
   return explained ? { ...choice, best: { ...best, explained, roles: roles! } } : choice;
-}
-
-/** A French département's number as a query's word: two digits, Corsica's 2a/2b, overseas 971–976. */
-const DEPARTEMENT = /^(?:\d{2}|2[ab]|97[1-6])$/;
-
-/** The ways a French postcode's département is written (`69001` → 69; `20000` → 2a, 20; `97400` → 974); none outside France. */
-function departementOf(postcode: string, country: string): string[] {
-  if (country !== 'FR' || !/^\d{5}$/.test(postcode)) return [];
-  if (postcode.startsWith('20')) return [Number(postcode) < 20200 ? '2a' : '2b', '20'];
-  return [postcode.startsWith('97') ? postcode.slice(0, 3) : postcode.slice(0, 2)];
 }
 
 /**

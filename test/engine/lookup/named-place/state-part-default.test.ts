@@ -138,7 +138,7 @@ describe("Italy's province sigla after the town", () => {
   });
 });
 
-describe("France's département number after the town", () => {
+describe("France's département number after the town (departement.ts)", () => {
   const relevance = (address: string) => lookup(index, { address }).relevance;
   it("is explained as the answer's département (its postcode's first digits)", () => {
     expect(lookup(index, { address: 'Lyon 69' })).toMatchObject({ city: 'Lyon', relevance: '100' }); // was 50
@@ -150,6 +150,10 @@ describe("France's département number after the town", () => {
     expect(Number(relevance('Lyon 75'))).toBeLessThan(90);
     // (12 is Aveyron's number too: here it is the house number)
     expect(relevance('Avenue de Fareyres 12, 12300 Decazeville')).toBe(relevance('Avenue de Fareyres 14, 12300 Decazeville'));
+  });
+  it('chooses among homonyms (departement.ts): Gourdon in the Lot, not those of 06, 07, 71', () => {
+    expect(lookup(index, { address: 'Gourdon 46' })).toMatchObject({ city: 'Gourdon', county: 'Lot', relevance: '100' }); // was no answer
+    expect(lookup(index, { address: 'Croix (90)' })).toMatchObject({ city: 'Croix', county: 'Territoire de Belfort' }); // was Croix, Nord
   });
   it('leaves a district number read as such (`Marseille 13`: the 13th arrondissement)', () => {
     expect(lookup(index, { address: 'Marseille 13' }).city).toBe('Marseille 13');
