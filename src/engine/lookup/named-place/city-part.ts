@@ -56,11 +56,11 @@ export function cityPart(index: AddressIndex, q: ParsedQuery, hits: readonly Pla
       if (rank[city.doc]! < rank[part.doc]! * (postalTown ? CITY_OVER_POSTAL_TOWN : CITY_OVER_PART) || city.tokens.some((i) => part.tokens.includes(i))) continue;
       const distance = index.docDistance(city.doc, part.doc);
       if (distance > (postalTown ? POSTAL_TOWN_METERS : reachMeters(rank[city.doc]!)) || !sameStateAndCounty(index, city.doc, part.doc)) continue;
+      if (best && (rank[city.doc]! < rank[best.city.doc]! || (city.doc === best.city.doc && distance >= bestDistance))) continue;
       // a city named like the part's state is read as the state (`Guarulhos, Sao Paulo`, `Solna,
       // Stockholm`), unless the state is the city (Berlin, Wien, Praha: cityIsItsState)
       const stateCode = c.admStateCode[c.docAdmin[part.doc]!]!;
       if (namesState(index, city.tokens.map((i) => q.tokens[i]!.text).join(' '), index.str(stateCode)) && !cityIsItsState(index, city.doc, stateCode)) continue;
-      if (best && (rank[city.doc]! < rank[best.city.doc]! || (city.doc === best.city.doc && distance >= bestDistance))) continue;
       // (the two names together a state's: `Šempeter–Vrtojba`, a municipality of Slovenia)
       const words = [...city.tokens, ...part.tokens].sort((a, b) => a - b).map((i) => q.tokens[i]!.text).join(' ');
       if (statesCalled(stateTable(index), words)) continue;

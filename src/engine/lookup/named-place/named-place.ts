@@ -88,7 +88,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   const allowed0 = allowedCountries(q, hint0);
   const namedHits = placeHits(index, q, matches, streetPart);
   // (a Dutch city named lets a bare four-digit code be its PC4: `1012 Amsterdam`)
-  const pcs0 = postcodeHits(index, q, streetPart, leadingNamedCountry(index, namedHits, streetPart));
+  const pcs0 = postcodeHits(index, q, streetPart, q.zipCands.length > 0 ? leadingNamedCountry(index, namedHits, streetPart) : NONE);
   // (the query's allowed set is shared: copied only to add to it)
   let allowed = allowed0;
   for (const p of pcs0) {
@@ -139,7 +139,8 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     const streetSegs = new Set(q.tokens.filter((t) => t.field === 'free' && t.seg !== undefined && isStreetWord(t.text)).map((t) => t.seg!));
     const multiPart = q.tokens.some((t) => (t.seg ?? 0) > 0);
     // a code's postal place named after the most important place: its main one (postcode-namesake.ts)
-    const mainOf = (list: PcHit[]) => list.reduce((m, p) => (p.country === m.country && namesakeRank(index, p.doc) > namesakeRank(index, m.doc) ? p : m));
+    const moreMain = (p: PcHit, than: PcHit) => p.country === than.country && namesakeRank(index, p.doc) > namesakeRank(index, than.doc);
+    const mainOf = (list: PcHit[]) => list.reduce((m, p) => (moreMain(p, m) ? p : m));
     for (const pc of pcs) {
       const pcTokens = pcPlaceTokens(index, q, matches, pc.doc, streetPart)
         .filter((i) => (q.tokens[i]!.seg ?? 0) >= lastSeg && !(multiPart && streetSegs.has(q.tokens[i]!.seg ?? -1)));
@@ -155,7 +156,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
       // of documents that tie, the one whose own place the query names (`1140 Wien`: Wien, Penzing,
       // not Mauerbach, whose code it shares); naming none, the code's main place (`48000`: Mende)
       if (!best || score > best.score || (score === best.score && (pcTokens.length > best.pcTokens.length
-        || (named === 0 && pc.country === best.pc.country && mainOf([best.pc, pc]) === pc)))) best = { pc, place, pcTokens, score };
+        || (named === 0 && moreMain(pc, best.pc))))) best = { pc, place, pcTokens, score };
     }
     let b = best!;
     // a code in several countries and nothing named: the street's type word may point to one
