@@ -18,7 +18,8 @@ import { placeCases, withoutDiacritics } from '../../eval/lookup/people/places.t
 import { allowedCountries } from '../../eval/lookup/people/ruled-out.ts';
 import { areaRight, placeRight, stateRight } from '../../eval/lookup/people/score.ts';
 import { stateCases } from '../../eval/lookup/people/states.ts';
-import { fnv1a, halfOf, seededSample } from '../../eval/lookup/people/split.ts';
+import { fnv1a, halfOf, mixedHalfOf, seededSample } from '../../eval/lookup/people/split.ts';
+import { misspell, misspeltCases } from '../../eval/lookup/people/misspelt.ts';
 import { asWritten } from '../../eval/lookup/people/synthetic-streets.ts';
 import { describeWithSharedData } from '../helpers/shared-data.ts';
 
@@ -46,6 +47,29 @@ describe('people sets: split and sampling rules', () => {
     expect(withoutDiacritics('København')).toBe('Kobenhavn');
     expect(asWritten('Damil (El Salvador)')).toBe('Damil');
     expect(asWritten('Ermida, A')).toBe('A Ermida');
+  });
+});
+
+describe('misspelt places: the mistake and the split', () => {
+  it('makes one mistake of the chosen kind in the longest word, never in its first letter', () => {
+    expect(misspell('Bad Hamburg', 'swap', 3)).toBe('Bad Hambrug');
+    expect(misspell('Bad Hamburg', 'drop', 0)).toBe('Bad Hmburg');
+    expect(misspell('Bad Hamburg', 'double', 1)).toBe('Bad Hammburg');
+    // a QWERTY neighbour (left of `a` there is none: its right one)
+    expect(misspell('Bad Hamburg', 'neighbour key', 0)).toBe('Bad Hsmburg');
+    expect(misspell('São Paulo', 'neighbour key', 0)).toBe('São Psulo');
+  });
+  it('leaves a name without a word of five letters alone, and a mistake that folds away', () => {
+    expect(misspell('Wien', 'drop', 1)).toBeUndefined();
+    // no letter of a–z to replace (Greek letters are misspelt by the other kinds only)
+    expect(misspell('Αθήνα', 'neighbour key', 1)).toBeUndefined();
+    expect(misspell('Αθήνα', 'swap', 0)).toBe('Αήθνα');
+  });
+  it('takes its half from a hash whose low bit mixes every character', () => {
+    // ids differing only in a number written twice: one half under the low bit of FNV-1a alone
+    const ids = Array.from({ length: 23 }, (_, i) => `Wien ${i + 1}:x:Wien ${i + 1}. Bezirk`);
+    expect(new Set(ids.map(halfOf)).size).toBe(1);
+    expect(new Set(ids.map(mixedHalfOf)).size).toBe(2);
   });
 });
 
@@ -133,6 +157,19 @@ describeWithSharedData('people sets: cases and a fixed slice on the embedded def
     expect(tune).toBeGreaterThan(0.4);
     expect(tune).toBeLessThan(0.6);
   });
+  it('misspelt places: every pattern, no misspelling that is itself a name, the right spelling\'s place expected', () => {
+    const cases = misspeltCases(5);
+    expect(new Set(cases.map((c) => c.pattern))).toEqual(new Set(['local name, one typo', 'English name, one typo', 'one typo, country code', 'street + misspelt city']));
+    // London, CA's name misspelt expects London, GB, as `London` does in the places set
+    expect(cases.find((c) => c.query.address === 'Londob')?.truth).toMatchObject({ kind: 'place', country: 'GB' });
+    // with the code, the place itself
+    expect(cases.find((c) => c.query.address === 'Byenos Aires, AR')?.truth).toMatchObject({ kind: 'place', country: 'AR' });
+    const names = new Set(places.filter((c) => c.pattern === 'local name').map((c) => c.query.address));
+    for (const c of cases) expect(names.has(c.query.address)).toBe(false);
+    const tune = cases.filter((c) => c.half === 'tune').length / cases.length;
+    expect(tune).toBeGreaterThan(0.4);
+    expect(tune).toBeLessThan(0.6);
+  }, 60_000);
   it('both halves hold about half of each set', () => {
     for (const cs of [places, addresses]) {
       const tune = cs.filter((c) => c.half === 'tune').length / cs.length;

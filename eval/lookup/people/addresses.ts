@@ -76,7 +76,8 @@ const NUMBER_FIRST = new Set(['FR', 'CA', 'MT', 'GB', 'IE', 'AU', 'LU', 'BE']);
 /** Countries that write the city before the postcode. */
 const CITY_FIRST = new Set(['CA', 'MT', 'GB', 'IE', 'AU']);
 
-const streetPart = (t: Truth, street = t.street) => (NUMBER_FIRST.has(t.country) && t.country !== 'BE' ? `${t.hn} ${street}` : `${street} ${t.hn}`);
+/** The street and house number in the country's order. */
+export const streetPart = (t: Truth, street = t.street) => (NUMBER_FIRST.has(t.country) && t.country !== 'BE' ? `${t.hn} ${street}` : `${street} ${t.hn}`);
 const placePart = (t: Truth, city = t.city) => (!t.postcode ? city : CITY_FIRST.has(t.country) ? `${city} ${t.postcode}` : `${t.postcode} ${city}`);
 
 /** The query of one pattern for one address; undefined when the address cannot have it. */
@@ -139,6 +140,14 @@ export function exonymOf(t: Truth, exonyms: Map<string, string>): string | undef
   return undefined;
 }
 
+/** A source's sample: one row per distinct address with street, number and city, `perSource` of them drawn by the seeded rule. */
+export function sampledRows(src: AddressSource, perSource = ADDRESSES_PER_SOURCE): Truth[] {
+  const rows = src.rows().filter((t) => t.street && t.hn && t.city);
+  const seen = new Set<string>();
+  const uniq = rows.filter((t) => { const k = `${t.street}|${t.hn}|${t.postcode}|${t.city}`; if (seen.has(k)) return false; seen.add(k); return true; });
+  return seededSample(uniq, perSource, ADDRESS_SEED);
+}
+
 /**
  * The set's cases; `only` (source names, `exonym postcodes` for the exonym stratum) restricts it to
  * some sources, for the harness test's slice.
@@ -147,12 +156,8 @@ export function addressCases(perSource = ADDRESSES_PER_SOURCE, only?: readonly s
   const exonyms = taggedExonyms();
   const out: PeopleCase[] = [];
   for (const src of addressSources().filter((x) => !only || only.includes(x.name))) {
-    const rows = src.rows().filter((t) => t.street && t.hn && t.city);
-    // one row per distinct address; the sample is drawn from them by a seeded rule
-    const seen = new Set<string>();
-    const uniq = rows.filter((t) => { const k = `${t.street}|${t.hn}|${t.postcode}|${t.city}`; if (seen.has(k)) return false; seen.add(k); return true; });
     const cityDone = new Set<string>();
-    for (const t of seededSample(uniq, perSource, ADDRESS_SEED)) {
+    for (const t of sampledRows(src, perSource)) {
       const id = `${src.name}:${t.street}|${t.hn}|${t.postcode}|${t.city}`;
       for (const pattern of ADDRESS_PATTERNS) {
         if (pattern === 'city alone') {

@@ -3,6 +3,7 @@
  * lookup, scores each answer. Used by `npm run eval:lookup` and by `node eval/lookup/run.ts people`.
  */
 import { cityPartCases } from './city-parts.ts';
+import { MISSPELT_SET, misspeltCases } from './misspelt.ts';
 import type { SearchRecord } from '../../../src/contract/records.ts';
 import type { SearchRequest } from '../../../src/contract/requests.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
@@ -23,6 +24,7 @@ export const PEOPLE_SETS: Readonly<Record<string, () => PeopleCase[]>> = {
   states: stateCases,
   'places with state': placeStateCases,
   'city parts': cityPartCases,
+  [MISSPELT_SET]: () => misspeltCases(),
 };
 
 export function evaluateCases(index: AddressIndex, set: string, cases: PeopleCase[], lookupFn: Lookup): SetReport {

@@ -23,6 +23,21 @@ export function halfOf(id: string): Half {
   return (fnv1a(id) & 1) === 0 ? 'tune' : 'measured';
 }
 
+/**
+ * The half of a later set (misspelt places): FNV-1a with its bits mixed (MurmurHash3's finaliser),
+ * so that the low bit depends on every character of the id. The first sets' `halfOf` takes the low
+ * bit of FNV-1a alone, which ids that differ only in two characters can share; it stays as fixed.
+ */
+export function mixedHalfOf(id: string): Half {
+  let h = fnv1a(id);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h & 1) === 0 ? 'tune' : 'measured';
+}
+
 /** n items of a, drawn without replacement by a seeded PRNG, in their original order. */
 export function seededSample<T>(a: readonly T[], n: number, seed: number): T[] {
   if (n >= a.length) return [...a];

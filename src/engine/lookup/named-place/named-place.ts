@@ -262,8 +262,12 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
     guessed = true;
   }
   // without a country, a place named only by a misspelling that explains under a tenth of the
-  // query is a coincidence, not an answer ("GwardaMangia Hill 104, Gmangia" is not Grangia, IT)
-  if (!q.country && best.typo && (best.tokens.length * best.quality) / q.totalWeight < MIN_TYPO_SHARE) return undefined;
+  // query is a coincidence, not an answer ("GwardaMangia Hill 104, Gmangia" is not Grangia, IT),
+  // unless the street words or letters point to the place's country and no number of the query
+  // has its postcodes' shape (`Simonkatu 20, Heelsinki`: katu, FI; `5423 Oak Street, Vancouvver`;
+  // not `Via d'Auxelles 4, 90000 Belfort` → Belforte, IT)
+  const hinted = hint.has(best.country) && !q.zipCands.some((z) => z.countries.includes(best.country));
+  if (!q.country && best.typo && (best.tokens.length * best.quality) / q.totalWeight < MIN_TYPO_SHARE && !hinted) return undefined;
   const deductions = placeDeductions(index, q, best, places, hint, guessed);
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
   // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with

@@ -54,8 +54,9 @@ const entries = new PlaceEntries();
  * Places the query names: every word of the display name in the query; the words typed are the
  * first words of the name ("Krems" for "Krems an der Donau", counted lower); or the whole city
  * field is one of its other names (Copenhagen → København). Postal place names (postcode
- * documents) count as places too ("København V"). Typo neighbours name a place only from the
- * city field: in free text they would let a street word ("Menqa") name a town abroad.
+ * documents) count as places too ("København V"). Typo neighbours name a place from the city
+ * field; from free text only when the query as written answers nothing (search/misspelt-place.ts):
+ * else they would let a street word ("Menqa") name a town abroad.
  */
 export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetPart: readonly boolean[]): PlaceHit[] {
   // the words of three letters or more first: a place named only by short words ("v", "de")
@@ -129,7 +130,8 @@ function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: Token
   let common = 0;
   for (const i of order) {
     if (!placeToken(q, i, streetPart)) continue;
-    const free = q.tokens[i]!.field === 'free';
+    // (typo neighbours of free text name places only in the last resort: search/misspelt-place.ts)
+    const free = q.tokens[i]!.field === 'free' && !q.freeTypoPlaces;
     const strong = q.tokens[i]!.text.length >= 3;
     const bit = 1 << i;
     let hit = 0;

@@ -66,6 +66,11 @@ export interface ParsedQuery {
    * account): it decides among countries the query leaves open, never excludes one; '' = none.
    */
   prefer: string;
+  /**
+   * Typo neighbours of free-text words may name a place, as those of the city field always do:
+   * set only when the query as written answers nothing (search/misspelt-place.ts).
+   */
+  freeTypoPlaces?: boolean;
 }
 
 /** Floor / apartment / door designators ("Top 3", "2. th", "3e étage", "Apt 4", "c/o …"). */

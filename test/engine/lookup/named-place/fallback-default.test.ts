@@ -93,8 +93,11 @@ describe('issue 10: the embedded default answers what the query names', () => {
     expect(lookup(index, { address: 'An der Schütt 48, Krems' })).toMatchObject({ country_iso_2: 'AT' });
   });
   it('a type word does not choose a bare postcode\'s country when the city the query names is nowhere', () => {
-    // 1010 is a code in AT, AU, BE, CH, DK, …; "Street" alone would point to AU
-    expect(lookup(index, { address: 'Merchants Street 21, 1010 Vallettaa' })).toMatchObject({ country_iso_2: '', relevance: '0' });
+    // 1010 is a code in AT, AU, BE, CH, DK, …; "Street" alone would point to AU. OSM's misspelt
+    // city is found as the misspelling it is, in the last resort (search/misspelt-place.ts)
+    const r = lookup(index, { address: 'Merchants Street 21, 1010 Vallettaa' });
+    expect(r).toMatchObject({ country_iso_2: 'MT', city: 'Valletta', zip: '' });
+    expect(Number(r.relevance)).toBeLessThan(30);
     // a French type word still decides where the named city agrees
     expect(lookup(index, { address: 'Rue X 5, 04100 Manosque' })).toMatchObject({ country_iso_2: 'FR', zip: '04100' });
   });
