@@ -32,12 +32,15 @@
 import type { SearchRequest } from '../../contract/requests.ts';
 import type { Explanation } from '../../contract/explain.ts';
 import type { SearchRecord } from '../../contract/records.ts';
+import { ROLE_ADMIN } from '../index/format.ts';
 import type { AddressIndex } from '../index/index.ts';
 import { exactChoice } from './exact-path/exact-path.ts';
 import { Explainer } from './explain/explain.ts';
 import { exactMatches } from './match/matches.ts';
 import type { TokenMatch } from './match/token-match.ts';
 import { countryCodePart } from './named-place/country-code-part.ts';
+import { countriesOf } from './named-place/country-names.ts';
+import { isSupportedDestination } from '../lines/iso3166.ts';
 import { countryHomonym, namesInFull, placeNameQuery, placeNamedLikeCountry } from './named-place/country-place.ts';
 import { fallback } from './named-place/fallback.ts';
 import { parseRequest } from './parse/parse.ts';
@@ -82,7 +85,7 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
   const unbracketed = withoutBrackets(index, done, matches);
   if (unbracketed.choice.best) return unbracketed;
   // answered by nothing: a place misspelt in free text (search/misspelt-place.ts)
-  const misspelt = asMisspelt(q, matches);
+  const misspelt = asMisspelt(q);
   const retried = misspelt && answer(index, misspelt, matches);
   return retried && misspeltAnswerStands(retried.q, retried.choice, buildRecord(index, retried.q, retried.choice)) ? retried : unbracketed;
 }
@@ -113,15 +116,24 @@ const relevanceOf = (index: AddressIndex, q: Parsed, c: Choice): number => Numbe
 /**
  * Free text whose last part is a country's ISO code that the answer leaves unexplained (`Wien,
  * AT`; a state's code is explained by the answer's state: `Toronto, ON`): the query asked with
- * the code as its country, when that answer is the more relevant one (named-place/country-code-part.ts).
+ * the code as its country, when that answer is the more relevant one, or when the answer lies
+ * outside the destination the code names (named-place/country-code-part.ts).
  */
 function withCountryCode(index: AddressIndex, own: { q: Parsed; choice: Choice }, matches: TokenMatch[][]): { q: Parsed; choice: Choice } {
   const best = own.choice.best;
-  if (best?.explained.every((x) => x >= 1)) return own;
   const part = countryCodePart(own.q);
-  if (!part || (best && best.explained[part.token]! > 0)) return own;
+  if (!part) return own;
+  // an answer in another country than the destination a part of its own names contradicts it,
+  // unless the code is the answer's state's (`Fribourg, FR`): the code's answer, else none, which a
+  // misspelt place may then give (`São Pulo, BR` is not Pulo do Cão, PT; `Kiel, DE` not De Kiel,
+  // NL, whose name holds both words). Not a code typed after words, which may be an Italian
+  // province's (`Serravalle AR`)
+  const contradicted = best !== undefined && part.ownPart && best.roles[part.token] !== ROLE_ADMIN
+    && isSupportedDestination(part.asked.country) && countriesOf(index).of(best.doc) !== part.asked.country;
+  if (!contradicted && (best?.explained.every((x) => x >= 1) || (best && best.explained[part.token]! > 0))) return own;
   const coded = ownAnswer(index, part.asked, part.kept.map((i) => matches[i]!));
   const choice = withStateWords(index, coded.q, coded.choice);
+  if (contradicted) return choice.best ? { q: coded.q, choice } : { q: own.q, choice: { best: undefined, ambiguous: false } };
   if (!choice.best) return own;
   return relevanceOf(index, coded.q, choice) > relevanceOf(index, own.q, own.choice) ? { q: coded.q, choice } : own;
 }

@@ -16,8 +16,12 @@ import type { ParsedQuery } from '../parse/parse.ts';
 import { COUNTRY_WEIGHT } from '../parse/parse.ts';
 import { isCountryCode } from '../parse/countries.ts';
 
-/** The code's part of `q`: the token that is the code, and the query asked with it as the country; undefined when the last part is no such code. */
-export function countryCodePart(q: ParsedQuery): { token: number; asked: ParsedQuery; kept: number[] } | undefined {
+/**
+ * The code's part of `q`: the token that is the code, the query asked with it as the country, and
+ * whether the code is a part of its own (`Wien, AT`, not `Amsterdam NL`); undefined when the last
+ * part is no such code.
+ */
+export function countryCodePart(q: ParsedQuery): { token: number; asked: ParsedQuery; kept: number[]; ownPart: boolean } | undefined {
   if (q.country || q.countryUnknown || q.state.length > 0 || q.county.length > 0 || q.tokens.length < 2) return undefined;
   let last = 0;
   for (const t of q.tokens) {
@@ -38,5 +42,5 @@ export function countryCodePart(q: ParsedQuery): { token: number; asked: ParsedQ
     ...q, tokens: kept.map((i) => q.tokens[i]!), country: code, countryWeight: COUNTRY_WEIGHT, countryText: t.text,
     totalWeight: q.totalWeight - t.weight + COUNTRY_WEIGHT, prefer: '',
   };
-  return { token, asked, kept };
+  return { token, asked, kept, ownPart: own };
 }

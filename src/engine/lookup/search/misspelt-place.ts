@@ -14,19 +14,20 @@
  * and answer at some relevance (misspeltAnswerStands).
  */
 import type { SearchRecord } from '../../../contract/records.ts';
-import type { TokenMatch } from '../match/token-match.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { Choice } from '../record/record.ts';
 
+/** A word that may be misspelt: four letters or more, not a number (match/matches.ts typoMatches). */
+const mayBeMisspelt = (text: string): boolean => text.length >= 4 && !/^\d+$/.test(text);
+
 /**
  * The query asked again with its free text's typo neighbours naming places; undefined when it
- * already was, or when no word of its free text has a typo neighbour: the typo retry of the first
- * asking (named-place-retry.ts, typo-retry.ts) gave them to every word it left unexplained, which with no answer
- * is every word that may be misspelt, so asking again could name nothing new (and would cost the
- * lookup twice: a query nothing answers is the slowest kind).
+ * already was, or when no word of its free text may be misspelt. (Whether a word has typo
+ * neighbours is not known here: the typo retries give them to the matches of the sub-query they
+ * ask, e.g. the one with a country code as its country, not to the query's own.)
  */
-export function asMisspelt(q: ParsedQuery, matches: readonly TokenMatch[][]): ParsedQuery | undefined {
-  if (q.freeTypoPlaces || !q.tokens.some((t, i) => t.field === 'free' && matches[i]!.some((m) => m.kind === 'typo'))) return undefined;
+export function asMisspelt(q: ParsedQuery): ParsedQuery | undefined {
+  if (q.freeTypoPlaces || !q.tokens.some((t) => t.field === 'free' && mayBeMisspelt(t.text))) return undefined;
   return { ...q, freeTypoPlaces: true };
 }
 

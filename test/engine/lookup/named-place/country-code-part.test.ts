@@ -20,6 +20,8 @@ describe('countryCodePart', () => {
     expect(part.asked.tokens.map((t) => t.text)).toEqual(['wien']);
     expect(countryCodePart(parseRequest({ address: 'paris, fr' }))?.asked.country).toBe('FR');
     expect(countryCodePart(parseRequest({ address: 'Rue de la Paix, Paris FR' }))?.asked.country).toBe('FR'); // the last word, in capitals
+    expect(part.ownPart).toBe(true);
+    expect(countryCodePart(parseRequest({ address: 'Rue de la Paix, Paris FR' }))?.ownPart).toBe(false);
   });
 
   it('leaves every other query alone', () => {
@@ -40,6 +42,15 @@ describe('lookups that end with a country code', () => {
     const r = lookup(index, { address });
     return `${r.city}|${r.state_code}|${r.country_iso_2}|${r.relevance}`;
   };
+  it('a code of its own part is not contradicted by an answer abroad; one typed after words may be a province\'s', () => {
+    // `Pulo` names a village in Portugal; the code says Brazil, where the misspelt São Paulo lies
+    expect(lookup(index, { address: 'São Pulo, BR' })).toMatchObject({ city: 'São Paulo', country_iso_2: 'BR' });
+    // AR is Argentina's code and Arezzo's sigla
+    expect(lookup(index, { address: 'Serravalle AR' }).country_iso_2).toBe('IT');
+    // a code read as a word of a name abroad (De Kiel, NL) is the country; read as the answer's state, the state
+    expect(lookup(index, { address: 'Kiel, DE' })).toMatchObject({ city: 'Kiel', country_iso_2: 'DE' });
+    expect(lookup(index, { address: 'Fribourg, FR' })).toMatchObject({ city: 'Fribourg', country_iso_2: 'CH' });
+  });
 
   it('answers the place in that country, as with the country named', () => {
     expect(answer('Wien, AT')).toBe('Wien|AT-9|AT|100'); // relevance 50: `AT` was an unexplained word
