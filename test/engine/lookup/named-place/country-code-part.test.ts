@@ -50,6 +50,8 @@ describe('lookups that end with a country code', () => {
     // a code read as a word of a name abroad (De Kiel, NL) is the country; read as the answer's state, the state
     expect(lookup(index, { address: 'Kiel, DE' })).toMatchObject({ city: 'Kiel', country_iso_2: 'DE' });
     expect(lookup(index, { address: 'Fribourg, FR' })).toMatchObject({ city: 'Fribourg', country_iso_2: 'CH' });
+    // read as a word of an alternate name in its own country (Hamburg-Nord): the country, when that answer is the more relevant
+    expect(lookup(index, { address: 'Hamburg, DE' })).toMatchObject({ city: 'Hamburg', country_iso_2: 'DE', relevance: '100' });
   });
 
   it('answers the place in that country, as with the country named', () => {
