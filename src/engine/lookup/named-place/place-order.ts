@@ -48,9 +48,7 @@ export function betterPlace(index: AddressIndex, a: PlaceHit, b: PlaceHit, hint?
     // place Frankfurt (Oder), Freiburg im Breisgau over Freiburg (Elbe))
     const fullRank = index.c.docKind[full.doc] === DOC_PLACE || other.alt ? rank[full.doc]! : POSTAL_PLACE_RANK;
     const weighed = other.alt || index.c.docKind[other.doc] === DOC_PLACE;
-    // (a misspelling weighs against a name in full only when that one is misspelt too: `Veinna` is
-    // Vienna, another name of Wien, not the village Vinná, both one letter off)
-    if (weighed && (!other.typo || full.typo) && !full.reason && rank[other.doc]! > fullRank * MUCH_MORE_IMPORTANT) return a === other;
+    if (weighed && !other.typo && !full.reason && rank[other.doc]! > fullRank * MUCH_MORE_IMPORTANT) return a === other;
   }
   if (a.full !== b.full) return a.full;
   // neither named in full, by another name or by its first words, and the query says no more: a
