@@ -128,12 +128,12 @@ function withCountryCode(index: AddressIndex, own: { q: Parsed; choice: Choice }
   // misspelt place may then give (`São Pulo, BR` is not Pulo do Cão, PT; `Kiel, DE` not De Kiel,
   // NL, whose name holds both words). Not a code typed after words, which may be an Italian
   // province's (`Serravalle AR`)
-  const country = part.ownPart && isSupportedDestination(part.asked.country) && best !== undefined && best.roles[part.token] !== ROLE_ADMIN;
-  const contradicted = country && countriesOf(index).of(best.doc) !== part.asked.country;
-  // (and where the code is read as a word of a name in its own country, the code's answer when it
-  // is the more relevant: `Hamburg, DE` is Hamburg, not Hamburg-Nord by an alternate name)
-  const asWord = country && best.explained[part.token]! > 0;
-  if (!contradicted && !asWord && (best?.explained.every((x) => x >= 1) || (best && best.explained[part.token]! > 0))) return own;
+  const codeIsCountry = part.ownPart && isSupportedDestination(part.asked.country) && best !== undefined && best.roles[part.token] !== ROLE_ADMIN;
+  const contradicted = codeIsCountry && countriesOf(index).of(best.doc) !== part.asked.country;
+  // an answer that explains the code stands, unless it reads a destination's code of its own part
+  // as a word of a name: then the code's answer when it is the more relevant (`Hamburg, DE` is
+  // Hamburg, not Hamburg-Nord by an alternate name holding `de`)
+  if (best && best.explained[part.token]! > 0 && !codeIsCountry) return own;
   const coded = ownAnswer(index, part.asked, part.kept.map((i) => matches[i]!));
   const choice = withStateWords(index, coded.q, coded.choice);
   if (contradicted) return choice.best ? { q: coded.q, choice } : { q: own.q, choice: { best: undefined, ambiguous: false } };

@@ -24,9 +24,14 @@ export function exactMatches(index: AddressIndex, q: ParsedQuery): TokenMatch[][
   });
 }
 
+/** Whether typo neighbours are looked for for a folded token: FUZZY_MIN_LEN letters or more, not a number. */
+export function mayBeMisspelt(text: string): boolean {
+  return text.length >= FUZZY_MIN_LEN && !/^\d+$/.test(text);
+}
+
 /** Distance-1 neighbours of a folded token that have postings. */
 export function typoMatches(index: AddressIndex, text: string): TokenMatch[] {
-  if (text.length < FUZZY_MIN_LEN || /^\d+$/.test(text)) return [];
+  if (!mayBeMisspelt(text)) return [];
   const cands = new Set<number>();
   index.deleteNeighbours(text, cands);
   for (let k = 0; k < text.length; k++) index.deleteNeighbours(text.slice(0, k) + text.slice(k + 1), cands);

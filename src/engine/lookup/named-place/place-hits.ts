@@ -131,12 +131,12 @@ function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: Token
   for (const i of order) {
     if (!placeToken(q, i, streetPart)) continue;
     // (typo neighbours of free text name places only in the last resort: search/misspelt-place.ts)
-    const free = q.tokens[i]!.field === 'free' && !q.freeTypoPlaces;
+    const noTypoPlaces = q.tokens[i]!.field === 'free' && !q.freeTypoPlaces;
     const strong = q.tokens[i]!.text.length >= 3;
     const bit = 1 << i;
     let hit = 0;
     for (const m of matches[i]!) {
-      if (free && m.kind === 'typo') continue;
+      if (noTypoPlaces && m.kind === 'typo') continue;
       const docs = placeDocs(index, m.tok);
       hit += docs.length;
       const exact = m.kind !== 'typo';

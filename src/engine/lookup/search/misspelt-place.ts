@@ -14,11 +14,9 @@
  * and answer at some relevance (misspeltAnswerStands).
  */
 import type { SearchRecord } from '../../../contract/records.ts';
+import { mayBeMisspelt } from '../match/matches.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { Choice } from '../record/record.ts';
-
-/** A word that may be misspelt: four letters or more, not a number (match/matches.ts typoMatches). */
-const mayBeMisspelt = (text: string): boolean => text.length >= 4 && !/^\d+$/.test(text);
 
 /**
  * The query asked again with its free text's typo neighbours naming places; undefined when it
