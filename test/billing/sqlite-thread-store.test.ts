@@ -6,7 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Billing } from '../../src/billing/billing.ts';
 import { ledgerId } from '../../src/billing/ledger-id.ts';
 import { newRequestId } from '../../src/billing/request-id.ts';
@@ -40,6 +41,22 @@ describe('SQLite store on its own thread', () => {
     expect(await direct.store.ledgerCount(c.account)).toBe(500);
     expect((await direct.findAccount({ id: c.account }))!.reserved).toBe(0);
     await direct.close();
+  });
+
+  it('close() ends the store thread and its checkpointer by themselves, their connections closed (no thread terminated)', async () => {
+    const terminate = vi.spyOn(Worker.prototype, 'terminate');
+    try {
+      const b = await Billing.fromStore(new SqliteThreadStore(join(dir, 'ends.sqlite')));
+      const c = await b.createAccount({ credits: 100, agreements: ['lines'] });
+      expect(await request(b, c.account)).toBe(1);
+      await new Promise((r) => setTimeout(r, 250)); // the checkpointer has ticked with its connection open
+      const started = performance.now();
+      await b.close();
+      expect(performance.now() - started).toBeLessThan(2_000); // not the fallback's 5 s
+      expect(terminate).not.toHaveBeenCalled();
+    } finally {
+      terminate.mockRestore();
+    }
   });
 
   it('a thread that dies answers the coded 503 to every waiting call (no hang); the next call starts a new thread', async () => {

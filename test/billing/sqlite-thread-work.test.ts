@@ -8,7 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { singleRecordWork, type SingleTask } from '../../src/adapters/http/single-work.ts';
 import { Billing } from '../../src/billing/billing.ts';
 import { ledgerId } from '../../src/billing/ledger-id.ts';
@@ -103,6 +104,21 @@ describe('SQLite store thread running a single record before its charge', () => 
     expect(await b.store.ledgerCount(acc.account)).toBe(50);
     expect(b.commits.totals.batches).toBeLessThan(b.commits.totals.steps);
     await b.close();
+  });
+
+  it('close() ends a thread holding the engine by itself (no thread terminated)', async () => {
+    const terminate = vi.spyOn(Worker.prototype, 'terminate');
+    try {
+      const b = await billingWith('ends', index);
+      const acc = await b.createAccount({ credits: 100, agreements: ['lines'] });
+      expect((await chargeAfter(b, acc.account, 'lines', task('lines', LINES))).settled).toMatchObject({ written: 1 });
+      const started = performance.now();
+      await b.close();
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(terminate).not.toHaveBeenCalled();
+    } finally {
+      terminate.mockRestore();
+    }
   });
 
   it('a store started without work refuses work (a caller bug, never a silent two-step)', async () => {

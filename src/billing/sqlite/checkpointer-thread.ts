@@ -23,6 +23,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 export const CHECKPOINT_EVERY_MS = 100;
 /** The store connection's own automatic checkpoint, used only if this thread falls behind (64 MiB of log). */
 export const SAFETY_NET_PAGES = 16_000;
+/** The message that asks the thread to close its connection and end. */
+export const STOP = 'stop';
 
 /** What the thread is started with (the module is also imported for its constants). */
 export interface CheckpointerData {
@@ -33,8 +35,9 @@ export interface CheckpointerData {
 const data = workerData as Partial<CheckpointerData> | null;
 if (parentPort && data?.role === 'checkpointer') {
   const path = data.path!;
+  const port = parentPort;
   let db: DatabaseSync | undefined;
-  setInterval(() => {
+  const timer = setInterval(() => {
     try {
       db ??= walConnection(path);
       db?.exec('PRAGMA wal_checkpoint(PASSIVE)');
@@ -42,6 +45,15 @@ if (parentPort && data?.role === 'checkpointer') {
       // busy: the next tick tries again, and the safety net stays
     }
   }, CHECKPOINT_EVERY_MS);
+  // asked to stop (SqliteThreadStore.close): the connection is closed here, between two ticks, and
+  // the thread ends by itself, rather than being terminated with its connection open
+  port.on('message', (m: unknown) => {
+    if (m !== STOP) return;
+    clearInterval(timer);
+    db?.close();
+    db = undefined;
+    port.close();
+  });
 }
 
 /**

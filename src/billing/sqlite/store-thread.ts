@@ -93,7 +93,10 @@ if (parentPort) {
       void answer.then(
         (value) => port.postMessage({ id: m.id, ok: true, value } satisfies StoreReply),
         (err: unknown) => port.postMessage(failure(m.id, err)),
-      );
+      ).then(() => {
+        // the connection closed and its answer sent: the thread ends by itself (no terminate)
+        if (m.method === 'close') port.close();
+      });
       return;
     } catch (err) {
       reply = failure(m.id, err);

@@ -22,7 +22,7 @@ import {
   StoreUnavailableError, type AccountRef, type AccountRow, type BillingStore, type IdempotencyClaim, type IdempotentAnswer, type LedgerEntry,
   type MoneyStep, type MoneyStepResult, type ReservationRow, type SettleOptions, type SettleResult, type StepWork, type WorkedCharge,
 } from '../store.ts';
-import type { CheckpointerData } from './checkpointer-thread.ts';
+import { STOP, type CheckpointerData } from './checkpointer-thread.ts';
 import {
   BATCH_AFTER_WORK, BATCH_PACKED, packStep, unpackResult, unpackWorkResult, type PackedResult, type PackedWorkResult,
 } from './packed-steps.ts';
@@ -34,6 +34,20 @@ function rebuilt(error: Extract<StoreReply, { ok: false }>['error']): Error {
   const e = Object.assign(new Error(error.message), error.fields);
   if (e.name !== error.name) Object.defineProperty(e, 'name', { value: error.name, writable: true, configurable: true });
   return e;
+}
+
+/** How long a thread asked to end is given before it is terminated. */
+const THREAD_END_MS = 5_000;
+
+/** Resolves once the thread has ended, terminating it if it has not within THREAD_END_MS. */
+function endOf(w: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => void w.terminate(), THREAD_END_MS);
+    w.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 const ENTRY = new URL('./store-thread.ts', import.meta.url);
@@ -126,15 +140,27 @@ export class SqliteThreadStore implements BillingStore {
     return this.call('init');
   }
 
+  /**
+   * Every call sent before it answered, then both threads close their connections and end by
+   * themselves; a thread that has not ended within THREAD_END_MS is terminated. A thread is not
+   * terminated with a connection open: node:sqlite's teardown then races the thread's own.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     const w = this.worker;
     if (w) {
-      await this.call('close').catch(() => {}); // answered after every call sent before it
+      const ended = endOf(w);
+      const closed = await this.call('close').then(() => true, () => false); // answered after every call sent before it
       this.worker = undefined;
-      await w.terminate();
+      await (closed ? ended : w.terminate());
     }
-    await this.checkpointer?.terminate();
+    const c = this.checkpointer;
+    if (c) {
+      this.checkpointer = undefined;
+      const ended = endOf(c);
+      c.postMessage(STOP);
+      await ended;
+    }
     this.closed = true;
   }
 
