@@ -24,7 +24,8 @@
  *                   free text whose last part names a state or county: asked with it as that
  *                   field; whose last part is a country's ISO code: asked with it as the
  *                   country; answered by nothing: asked without its bracketed words, then
- *                   with its free text's typo neighbours naming places
+ *                   (also when answered in part) with its free text's typo neighbours naming
+ *                   places
  * 10. record/       the spec's record and its relevance
  * 11. explain/      on request only (lookupExplained): what became of each part of the input,
  *                   and the relevance deductions (score/deductions.ts) that applied
@@ -47,7 +48,7 @@ import { parseRequest } from './parse/parse.ts';
 import { stateAnswer } from './named-place/state-answer.ts';
 import { statePart, withStateWords } from './named-place/state-part.ts';
 import { buildRecord, type Choice } from './record/record.ts';
-import { asMisspelt, misspeltAnswerStands } from './search/misspelt-place.ts';
+import { asMisspelt, explainsMore, leavesPlaceWords, misspeltAnswerStands } from './search/misspelt-place.ts';
 import { namedPlaceWithTypoRetry } from './search/named-place-retry.ts';
 import { searchWithTypoRetry } from './search/typo-retry.ts';
 
@@ -81,13 +82,23 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
   const asked = withStatePart(index, ownAnswer(index, q, matches), matches);
   const done = withCountryCode(index, { q: asked.q, choice: withStateWords(index, asked.q, asked.choice) }, matches);
   // (only for the query as parsed: `matches` are its tokens')
-  if (done.choice.best || done.q !== q) return done;
+  if (done.choice.best) return leavesPlaceWords(q, done) ? misspeltOr(index, q, matches, done) : done;
+  if (done.q !== q) return done;
   const unbracketed = withoutBrackets(index, done, matches);
   if (unbracketed.choice.best) return unbracketed;
   // answered by nothing: a place misspelt in free text (search/misspelt-place.ts)
+  return misspeltOr(index, q, matches, unbracketed);
+}
+
+/**
+ * The query asked again with its free text's typo neighbours naming places, when that answer
+ * stands and `answered` (the query's own) is none or explains less of it (search/misspelt-place.ts).
+ */
+function misspeltOr(index: AddressIndex, q: Parsed, matches: TokenMatch[][], answered: { q: Parsed; choice: Choice }): { q: Parsed; choice: Choice } {
   const misspelt = asMisspelt(q);
   const retried = misspelt && answer(index, misspelt, matches);
-  return retried && misspeltAnswerStands(retried.q, retried.choice, buildRecord(index, retried.q, retried.choice)) ? retried : unbracketed;
+  if (!retried || (answered.choice.best && !explainsMore(q, retried, answered))) return answered;
+  return misspeltAnswerStands(retried.q, retried.choice, buildRecord(index, retried.q, retried.choice)) ? retried : answered;
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * Stage 8's last resort (see ../index.ts): free text that nothing answers is asked again with the
  * typo neighbours of its words allowed to name a place, as the city field's always are: `Hambrug`
- * is Hamburg, `Barcleona, ES` Barcelona, where before nothing was answered.
+ * is Hamburg, `Barcleona, ES` Barcelona, where before nothing was answered. So is free text
+ * answered in part, by a place some of its words name while another is left (`Ribeorão Preto` is
+ * not Preto, PT, but Ribeirão Preto), when that answer explains every word the first did and more.
  *
  * Only in the last resort: a word of free text may be a street's or a name the index does not
  * hold, and its typo neighbours would otherwise outvote the places the query names as written
@@ -15,6 +17,7 @@
  */
 import type { SearchRecord } from '../../../contract/records.ts';
 import { mayBeMisspelt } from '../match/matches.ts';
+import { placeToken, streetPartTokens } from '../named-place/street-part.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { Choice } from '../record/record.ts';
 
@@ -41,4 +44,49 @@ export function misspeltAnswerStands(q: ParsedQuery, choice: Choice, record: Sea
   if (!best) return false;
   if (!best.zipMatched && q.zipCands.some((z) => z.countries.includes(record.country_iso_2))) return false;
   return Number(record.relevance) > 0;
+}
+
+/** A query and the answer chosen for it (`q` may be the query asked again: with a state or country field). */
+export interface Answered {
+  q: ParsedQuery;
+  choice: Choice;
+}
+
+/**
+ * An answer that names a place by some of the words of a place's name and leaves another of its
+ * words unexplained, where a word of the name may be misspelt (`Sana Fe` is Sana, FR, by `sana`,
+ * with `fe` left; `Ribeorão Preto` Preto, PT): the misspelt place may explain more. Only words
+ * outside a street's part count (on an index without streets the street's words are always left).
+ */
+export function leavesPlaceWords(q: ParsedQuery, answered: Answered): boolean {
+  const best = answered.choice.best;
+  if (!best || q.freeTypoPlaces) return false;
+  const streetPart = streetPartTokens(q);
+  const placeWord = (i: number) => q.tokens[i]!.field === 'free' && placeToken(q, i, streetPart);
+  if (!q.tokens.some((t, i) => placeWord(i) && mayBeMisspelt(t.text))) return false;
+  const left = unexplained(q, answered);
+  return q.tokens.some((t, i) => placeWord(i) && left.has(t));
+}
+
+/**
+ * Whether `retried` explains every word of the query `answered` explains and more: the words each
+ * leaves unexplained, the one's a strict subset of the other's. A word the query asked again took
+ * as a field (a state's, the country's code) counts as explained.
+ */
+export function explainsMore(q: ParsedQuery, retried: Answered, answered: Answered): boolean {
+  const now = unexplained(q, retried);
+  const before = unexplained(q, answered);
+  if (now.size >= before.size) return false;
+  for (const t of now) if (!before.has(t)) return false;
+  return true;
+}
+
+/** The query's tokens its answer leaves unexplained (the asked query's tokens are the query's own, or fields). */
+function unexplained(q: ParsedQuery, answered: Answered): Set<ParsedQuery['tokens'][number]> {
+  const best = answered.choice.best;
+  const left = new Set<ParsedQuery['tokens'][number]>();
+  answered.q.tokens.forEach((t, i) => {
+    if (q.tokens.includes(t) && !(best && best.explained[i]! > 0)) left.add(t);
+  });
+  return left;
 }

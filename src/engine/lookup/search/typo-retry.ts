@@ -45,7 +45,9 @@ export function unexplained(index: AddressIndex, q: ParsedQuery, matches: TokenM
   const s = choice.best;
   if (s && s.explained[i] !== 0) return false;
   if (s && s.kind === DOC_STREET) return true;
-  return ((distinctiveStreetWords(index, q, matches).rareOrUnknown >>> i) & 1) === 1 || (q.tokens[i]!.field !== 'street' && q.tokens[i]!.field !== 'free');
+  // (in the misspelt-place pass, free text's words are asked as the city field's: misspelt-place.ts)
+  const field = q.tokens[i]!.field;
+  return ((distinctiveStreetWords(index, q, matches).rareOrUnknown >>> i) & 1) === 1 || (field !== 'street' && field !== 'free') || (field === 'free' && q.freeTypoPlaces === true);
 }
 
 /**

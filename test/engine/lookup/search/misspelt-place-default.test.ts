@@ -1,13 +1,15 @@
 /**
  * Stage 8's last resort (src/engine/lookup/search/misspelt-place.ts), on the embedded default
  * (built on first use into .cache, no ../shared needed): free text that nothing answers is asked
- * again with the typo neighbours of its words naming places; what the query names as written
- * keeps its answer, and a misspelt place that contradicts the query is no answer.
+ * again with the typo neighbours of its words naming places, and so is free text whose answer
+ * names a place by some words of a name and leaves another unexplained; what the query names as
+ * written keeps its answer, and a misspelt place that contradicts the query is no answer.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpers/default-index.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
-import { asMisspelt } from '../../../../src/engine/lookup/search/misspelt-place.ts';
+import { asMisspelt, explainsMore, leavesPlaceWords, type Answered } from '../../../../src/engine/lookup/search/misspelt-place.ts';
+import type { NamedPlace } from '../../../../src/engine/lookup/named-place/named-place.ts';
 import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
 
 loadDefaultIndexBeforeAll();
@@ -31,7 +33,23 @@ describe('a place misspelt in free text', () => {
     expect(Number(r.relevance)).toBeLessThan(90);
   });
 
-  it('is asked only when the query as written answers nothing', () => {
+  it.each([
+    // a word of a name misspelt, another naming a place as written (Preto, PT; Main Beach, AU; Aix, FR)
+    ['Ribeorão Preto', 'Ribeirão Preto', 'BR'],
+    ['Fraknfurt am Main', 'Frankfurt am Main', 'DE'],
+    ['Aix en Provance', 'Aix-en-Provence', 'FR'],
+    ['Rio de Janiero', 'Rio de Janeiro', 'BR'],
+    ['Santa Cruz de Teerife, ES', 'Santa Cruz de Tenerife', 'ES'],
+    // a misspelling that is itself a place abroad, with the code of the place meant (Martim, PT; Carlow)
+    ['Martim, SK', 'Martin', 'SK'],
+    ['Carloe, IE', 'Carlow', 'IE'],
+  ])('%s, answered in part, is %s, %s', (address, city, cc) => {
+    const r = lookup(index, { address });
+    expect(r).toMatchObject({ city, country_iso_2: cc, matchlevel: 'general' });
+    expect(Number(r.relevance)).toBeLessThan(90);
+  });
+
+  it('is asked only when the query as written answers nothing, or leaves a word of a place unexplained', () => {
     // `kremszeile` has typo neighbours, but Krems is named as written
     expect(lookup(index, { address: 'Linke Kremszeile 26 Krems' })).toMatchObject({ city: 'Krems an der Donau', country_iso_2: 'AT' });
     // Glaris is the canton's French name: the state, not the town Glarus one letter away
@@ -46,6 +64,24 @@ describe('a place misspelt in free text', () => {
     expect(lookup(index, { address: '104 GwardaMangia Hill, Gmangia' }).city).toBe('');
     // a relevance of nothing
     expect(lookup(index, { address: 'Rahal Gdid' }).city).toBe('');
+  });
+
+  it('an answer in part gives way only to one that explains every word it explains, and more', () => {
+    const q = parseRequest({ address: 'Sao Bernard do Campo' });
+    const [sao, bernard, , campo] = [0, 1, 2, 3];
+    const by = (...words: number[]): Answered => ({
+      q, choice: { ambiguous: false, best: { explained: q.tokens.map((_, i) => (words.includes(i) ? 1 : 0)) } as unknown as NamedPlace },
+    });
+    expect(leavesPlaceWords(q, by(sao, campo))).toBe(true);
+    expect(explainsMore(q, by(sao, bernard, 2, campo), by(sao, campo))).toBe(true);
+    expect(explainsMore(q, by(sao, bernard), by(sao, campo))).toBe(false); // more, but not `campo`
+    expect(explainsMore(q, by(sao, campo), by(sao, campo))).toBe(false);
+    // a word the asked query took as a field (not among its tokens) counts as explained
+    const asked: Answered = { q: { ...q, tokens: q.tokens.slice(0, 2) }, choice: by(sao, bernard).choice };
+    expect(explainsMore(q, asked, by(sao, campo))).toBe(true);
+    // nothing left unexplained, or in the misspelt pass itself: not asked again
+    expect(leavesPlaceWords(q, by(sao, bernard, 2, campo))).toBe(false);
+    expect(leavesPlaceWords(asMisspelt(q)!, by(sao, campo))).toBe(false);
   });
 
   it('is asked once, and only for free text with a word that may be misspelt', () => {
