@@ -60,7 +60,8 @@ export interface Answered {
  */
 export function leavesPlaceWords(q: ParsedQuery, answered: Answered): boolean {
   const best = answered.choice.best;
-  if (!best || q.freeTypoPlaces) return false;
+  if (!best || q.freeTypoPlaces || best.explained.every((x) => x > 0)) return false;
+  if (!q.tokens.some((t) => t.field === 'free' && mayBeMisspelt(t.text))) return false;
   const streetPart = streetPartTokens(q);
   const placeWord = (i: number) => q.tokens[i]!.field === 'free' && placeToken(q, i, streetPart);
   if (!q.tokens.some((t, i) => placeWord(i) && mayBeMisspelt(t.text))) return false;
