@@ -82,7 +82,7 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
   const asked = withStatePart(index, ownAnswer(index, q, matches), matches);
   const done = withCountryCode(index, { q: asked.q, choice: withStateWords(index, asked.q, asked.choice) }, matches);
   // (only for the query as parsed: `matches` are its tokens')
-  if (done.choice.best) return leavesPlaceWords(q, done) ? misspeltOr(index, q, matches, done) : done;
+  if (done.choice.best) return leavesPlaceWords(index, q, done, matches) ? misspeltOr(index, q, matches, done) : done;
   if (done.q !== q) return done;
   const unbracketed = withoutBrackets(index, done, matches);
   if (unbracketed.choice.best) return unbracketed;

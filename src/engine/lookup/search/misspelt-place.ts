@@ -16,7 +16,11 @@
  * and answer at some relevance (misspeltAnswerStands).
  */
 import type { SearchRecord } from '../../../contract/records.ts';
-import { mayBeMisspelt } from '../match/matches.ts';
+import type { AddressIndex } from '../../index/index.ts';
+import { shareAny } from '../candidates/sorted-lists.ts';
+import { mayBeMisspelt, typoMatches } from '../match/matches.ts';
+import type { TokenMatch } from '../match/token-match.ts';
+import { placeDocs } from '../named-place/place-docs.ts';
 import { placeToken, streetPartTokens } from '../named-place/street-part.ts';
 import type { ParsedQuery } from '../parse/parse.ts';
 import type { Choice } from '../record/record.ts';
@@ -53,20 +57,30 @@ export interface Answered {
 }
 
 /**
- * An answer that names a place by some of the words of a place's name and leaves another of its
- * words unexplained, where a word of the name may be misspelt (`Sana Fe` is Sana, FR, by `sana`,
- * with `fe` left; `Ribeorão Preto` Preto, PT): the misspelt place may explain more. Only words
- * outside a street's part count (on an index without streets the street's words are always left).
+ * An answer that names a place by some words of free text and leaves another unexplained, one of
+ * whose typo neighbours names a place together with a word the answer explains (`Ribeorão Preto`
+ * is Preto, PT, by `preto`, and `ribeirao` names Ribeirão Preto with it; `Fraknfurt am Main` Main
+ * Beach, AU): the misspelt place may explain more. Only words outside a street's part count, and
+ * the neighbours are looked up only for an answer that leaves such a word (most explain all).
  */
-export function leavesPlaceWords(q: ParsedQuery, answered: Answered): boolean {
+export function leavesPlaceWords(index: AddressIndex, q: ParsedQuery, answered: Answered, matches: TokenMatch[][]): boolean {
   const best = answered.choice.best;
   if (!best || q.freeTypoPlaces || best.explained.every((x) => x > 0)) return false;
   if (!q.tokens.some((t) => t.field === 'free' && mayBeMisspelt(t.text))) return false;
   const streetPart = streetPartTokens(q);
   const placeWord = (i: number) => q.tokens[i]!.field === 'free' && placeToken(q, i, streetPart);
-  if (!q.tokens.some((t, i) => placeWord(i) && mayBeMisspelt(t.text))) return false;
   const left = unexplained(q, answered);
-  return q.tokens.some((t, i) => placeWord(i) && left.has(t));
+  const namedBy: ArrayLike<number>[] = [];
+  q.tokens.forEach((t, i) => {
+    if (!placeWord(i) || left.has(t)) return;
+    for (const m of matches[i]!) if (m.kind !== 'typo') namedBy.push(placeDocs(index, m.tok));
+  });
+  if (namedBy.length === 0) return false;
+  return q.tokens.some((t, i) => placeWord(i) && left.has(t) && mayBeMisspelt(t.text)
+    && typoMatches(index, t.text).some((m) => {
+      const docs = placeDocs(index, m.tok);
+      return namedBy.some((named) => shareAny(docs, named));
+    }));
 }
 
 /**

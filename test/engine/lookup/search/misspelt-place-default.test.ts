@@ -11,6 +11,7 @@ import { lookup } from '../../../../src/engine/lookup/index.ts';
 import { asMisspelt, explainsMore, leavesPlaceWords, type Answered } from '../../../../src/engine/lookup/search/misspelt-place.ts';
 import type { NamedPlace } from '../../../../src/engine/lookup/named-place/named-place.ts';
 import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
+import { exactMatches } from '../../../../src/engine/lookup/match/matches.ts';
 
 loadDefaultIndexBeforeAll();
 
@@ -72,7 +73,9 @@ describe('a place misspelt in free text', () => {
     const by = (...words: number[]): Answered => ({
       q, choice: { ambiguous: false, best: { explained: q.tokens.map((_, i) => (words.includes(i) ? 1 : 0)) } as unknown as NamedPlace },
     });
-    expect(leavesPlaceWords(q, by(sao, campo))).toBe(true);
+    const matches = exactMatches(index, q);
+    // `bernardo`, a neighbour of the word left, names São Bernardo do Campo with `sao` and `campo`
+    expect(leavesPlaceWords(index, q, by(sao, campo), matches)).toBe(true);
     expect(explainsMore(q, by(sao, bernard, 2, campo), by(sao, campo))).toBe(true);
     expect(explainsMore(q, by(sao, bernard), by(sao, campo))).toBe(false); // more, but not `campo`
     expect(explainsMore(q, by(sao, campo), by(sao, campo))).toBe(false);
@@ -80,8 +83,12 @@ describe('a place misspelt in free text', () => {
     const asked: Answered = { q: { ...q, tokens: q.tokens.slice(0, 2) }, choice: by(sao, bernard).choice };
     expect(explainsMore(q, asked, by(sao, campo))).toBe(true);
     // nothing left unexplained, or in the misspelt pass itself: not asked again
-    expect(leavesPlaceWords(q, by(sao, bernard, 2, campo))).toBe(false);
-    expect(leavesPlaceWords(asMisspelt(q)!, by(sao, campo))).toBe(false);
+    expect(leavesPlaceWords(index, q, by(sao, bernard, 2, campo), matches)).toBe(false);
+    expect(leavesPlaceWords(index, asMisspelt(q)!, by(sao, campo), matches)).toBe(false);
+    // a word left whose neighbours name no place with the words explained (a street's, `Städtle`)
+    const street = parseRequest({ address: '23 Städtle Vaduz 9490' });
+    const vaduz: Answered = { q: street, choice: { ambiguous: false, best: { explained: street.tokens.map((t) => (t.text === 'vaduz' || t.text === '9490' ? 1 : 0)) } as unknown as NamedPlace } };
+    expect(leavesPlaceWords(index, street, vaduz, exactMatches(index, street))).toBe(false);
   });
 
   it('is asked once, and only for free text with a word that may be misspelt', () => {
