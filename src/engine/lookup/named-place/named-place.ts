@@ -52,6 +52,8 @@ const AGREE_METERS = 25_000;
 const NO_POSTCODE_DATA = new Set(['GR']);
 /** A place named only by a misspelling must explain at least this share of a query that gives no country. */
 const MIN_TYPO_SHARE = 0.1;
+/** A place this important (rank: population) misspelt as the whole last part of free text is meant. */
+const POPULOUS = 100_000;
 /** Named places compared with the postcodes (the best by betterPlace). */
 const MAX_PLACES = 48;
 
@@ -265,9 +267,10 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // query is a coincidence, not an answer ("GwardaMangia Hill 104, Gmangia" is not Grangia, IT),
   // unless the street words or letters point to the place's country and no number of the query
   // has its postcodes' shape (`Simonkatu 20, Heelsinki`: katu, FI; `5423 Oak Street, Vancouvver`;
-  // not `Via d'Auxelles 4, 90000 Belfort` → Belforte, IT)
+  // not `Via d'Auxelles 4, 90000 Belfort` → Belforte, IT), or a populous place is misspelt as the
+  // whole last part (`Eteläranta 8, Hesinki`)
   const hinted = hint.has(best.country) && !q.zipCands.some((z) => z.countries.includes(best.country));
-  if (!q.country && best.typo && (best.tokens.length * best.quality) / q.totalWeight < MIN_TYPO_SHARE && !hinted) return undefined;
+  if (!q.country && best.typo && (best.tokens.length * best.quality) / q.totalWeight < MIN_TYPO_SHARE && !hinted && !populousLastPart(index, q, best)) return undefined;
   const deductions = placeDeductions(index, q, best, places, hint, guessed);
   const tokens: [number, number][] = best.tokens.map((i) => [i, best.quality]);
   // GR: GeoNames has no Greek postcodes. A code of the Greek shape is echoed, normalised, with
@@ -375,3 +378,13 @@ function namedByStreetPart(q: ParsedQuery, p: PlaceHit, pcToken: number): boolea
 
 /** Two places of one name closer than this are taken for one (a town and its postal place). */
 const HOMONYM_METERS = 10_000;
+
+/** The place is POPULOUS and its words are the whole last part of free text of several parts (`…, Helsinki`). */
+function populousLastPart(index: AddressIndex, q: ParsedQuery, best: PlaceHit): boolean {
+  if (index.c.docRank[best.doc]! < POPULOUS) return false;
+  let last = -1;
+  for (const t of q.tokens) if (t.field === 'free' && t.seg !== undefined && t.seg > last) last = t.seg;
+  if (last <= 0) return false;
+  const inLast = q.tokens.flatMap((t, i) => (t.field === 'free' && t.seg === last ? [i] : []));
+  return inLast.length === best.tokens.length && inLast.every((i) => best.tokens.includes(i));
+}

@@ -27,6 +27,9 @@ describe('a place misspelt in free text', () => {
     // the street's type word points to the place's country (`katu`: FI; `Street`: CA among others)
     ['Simonkatu 20, Heelsinki', 'Helsinki', 'FI'],
     ['5423 Oak Street, Vancouvver', 'Vancouver', 'CA'],
+    // nothing points to the country, but a populous place is misspelt as the whole last part
+    ['Eteläranta 8, Hesinki', 'Helsinki', 'FI'],
+    ['300-3320 Kingsway, Vancouvwr', 'Vancouver', 'CA'],
   ])('%s is %s, %s, at a low relevance', (address, city, cc) => {
     const r = lookup(index, { address });
     expect(r).toMatchObject({ city, country_iso_2: cc, matchlevel: 'general' });
@@ -61,7 +64,8 @@ describe('a place misspelt in free text', () => {
   it('is no answer where it contradicts the query', () => {
     // a postcode of the place's country that the place does not hold
     expect(lookup(index, { address: '40 Traverse des Claux, 04200' }).city).toBe('');
-    // a misspelling that explains a tenth of the query, with nothing pointing to its country
+    // a misspelling that explains a tenth of the query, with nothing pointing to its country, of
+    // a place that is not populous (Grangia, IT)
     expect(lookup(index, { address: '104 GwardaMangia Hill, Gmangia' }).city).toBe('');
     // a relevance of nothing
     expect(lookup(index, { address: 'Rahal Gdid' }).city).toBe('');
