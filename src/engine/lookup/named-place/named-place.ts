@@ -106,10 +106,11 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // a country a strong postcode's shape (and the street words) rule out, even named in full
   // ("Via Marconi 22, 40042" is not Marconi, PT); a place named only by a typo, another name or
   // its first words, in a country the street words and letters rule out, is not named ("St.
-  // Julians" by a typo is not Juliana, ES, beside "Triq")
+  // Julians" by a typo is not Juliana, ES, beside "Triq"), unless the query gives the country
+  // (`Lavla, CA`: the suffix `la` of Finnish street names does not rule Laval out)
   // ("10 rue Saint-Honoré Paris": Saint-Honoré is the street's name, street-name.ts)
   const hits = namedHits
-    .filter((p) => inAllowed(p.country) && !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0) && !namedByTypeWord(q, p, streetWords));
+    .filter((p) => inAllowed(p.country) && !(!q.country && ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0)) && !namedByTypeWord(q, p, streetWords));
   const sorted = sortedPlaces(index, withoutStreetNames(q, hits, hint0), hint0, wordHint);
   let places = sorted.slice(0, MAX_PLACES);
   const c = index.c;

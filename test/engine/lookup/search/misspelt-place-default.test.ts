@@ -30,6 +30,8 @@ describe('a place misspelt in free text', () => {
     // nothing points to the country, but a populous place is misspelt as the whole last part
     ['Eteläranta 8, Hesinki', 'Helsinki', 'FI'],
     ['300-3320 Kingsway, Vancouvwr', 'Vancouver', 'CA'],
+    // a word's ending that Finnish street names share (`-la`) does not rule out the country given
+    ['Lavla, CA', 'Laval', 'CA'],
   ])('%s is %s, %s, at a low relevance', (address, city, cc) => {
     const r = lookup(index, { address });
     expect(r).toMatchObject({ city, country_iso_2: cc, matchlevel: 'general' });
