@@ -93,19 +93,24 @@ function joinlessNames(byName: ReadonlyMap<string, StateNaming[]>): Map<string, 
  * Words that name a subdivision's type, which people and some sources (GeoNames' postal files)
  * write before or after its name where the names in the data have none: `Kanton Zürich`, `Canton
  * de Vaud`, `Cantone Ticino`, `Region Nordjylland`, `Łódź Voivodeship`, `Nunavut Territory`,
- * `State of Bahia`, `Province of Rome`. (Type words the data's own names share are read from them:
- * withoutTypeWords.)
+ * `State of Bahia`, `Province of Rome`; and the official forms, of one type word or several
+ * (`Comunidad Foral de Navarra`, `Principado de Asturias`, `Estado de São Paulo`, `Freistaat
+ * Bayern`, `Provincia autonoma di Trento`). (Type words the data's own names share are read from
+ * them: withoutTypeWords.)
  */
-const TYPE_WORDS = new Set(['kanton', 'canton', 'cantone', 'region', 'regione', 'voivodeship', 'territory', 'province', 'provincia', 'state', 'land']);
-/** What joins a leading type word to the name (`Canton de Vaud`, `State of Bahia`). */
-const JOINING_WORDS = new Set(['de', 'du', 'des', 'd', 'di', 'del', 'della', 'of', 'the']);
+const TYPE_WORDS = new Set([
+  'kanton', 'canton', 'cantone', 'region', 'regione', 'voivodeship', 'territory', 'province', 'provincia', 'state', 'land',
+  'comunidad', 'foral', 'autonoma', 'principado', 'estado', 'freistaat', 'bundesland',
+]);
+/** What joins a leading type word to the name (`Canton de Vaud`, `State of Bahia`, `Estado do Rio de Janeiro`). */
+const JOINING_WORDS = new Set(['de', 'du', 'des', 'd', 'di', 'del', 'della', 'of', 'the', 'do', 'da']);
 
-/** `text` without a leading type word (and its joining words) or a trailing one; undefined when it has neither, or is only that. */
+/** `text` without its leading type words (and their joining words) or a trailing one; undefined when it has neither, or is only that. */
 export function typeWordsAround(text: string): string | undefined {
   const w = text.split(' ');
   let from = 0, to = w.length;
   if (TYPE_WORDS.has(w[0]!)) {
-    from = 1;
+    while (from < to && TYPE_WORDS.has(w[from]!)) from++;
     while (from < to && JOINING_WORDS.has(w[from]!)) from++;
   } else if (TYPE_WORDS.has(w[to - 1]!)) to--;
   return from === 0 && to === w.length || from >= to ? undefined : w.slice(from, to).join(' ');

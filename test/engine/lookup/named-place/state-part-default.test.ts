@@ -44,6 +44,12 @@ describe('a state named in the text\'s last part', () => {
     [{ address: 'Sitten, Canton du Valais' }, { country_iso_2: 'CH', state_code: 'CH-VS', city: 'Sion' }],
     [{ address: 'Iqaluit, Nunavut Territory' }, { country_iso_2: 'CA', state_code: 'CA-NU', city: 'Iqaluit', relevance: '100' }],
     [{ city: 'Thun', state: 'Canton de Berne' }, { country_iso_2: 'CH', state_code: 'CH-BE', city: 'Thun', relevance: '100' }],
+    // the official name, of several type words (was Navarra, PT, at 5; ASTURIAS, AR; the city São Paulo)
+    [{ address: 'Pamplona, Comunidad Foral de Navarra' }, { country_iso_2: 'ES', state_code: 'ES-NC', city: 'Pamplona', relevance: '100' }],
+    [{ address: 'Oviedo, Principado de Asturias' }, { country_iso_2: 'ES', state_code: 'ES-AS', city: 'Oviedo', relevance: '100' }],
+    [{ address: 'Campinas, Estado de São Paulo' }, { country_iso_2: 'BR', state_code: 'BR-SP', city: 'Campinas', relevance: '100' }],
+    [{ address: 'Leipzig, Freistaat Sachsen' }, { country_iso_2: 'DE', state_code: 'DE-SN', city: 'Leipzig', relevance: '100' }],
+    [{ address: 'Comunidad Foral De Navarra, ES' }, { country_iso_2: 'ES', state_code: 'ES-NC', city: '', relevance: '100' }],
     // the state written in two languages, as the data's names are (was the state's capital)
     [{ address: 'Асеновград, Пловдив / Plovdiv' }, { country_iso_2: 'BG', state_code: 'BG-16', city: 'Асеновград / Asenovgrad' }],
     [{ address: 'Dupnitsa, Кюстендил / Kjustendil' }, { country_iso_2: 'BG', state_code: 'BG-10' }],
@@ -110,6 +116,8 @@ describe('typeWordsAround', () => {
     expect(typeWordsAround('state of sao paulo')).toBe('sao paulo');
     expect(typeWordsAround('lodz voivodeship')).toBe('lodz');
     expect(typeWordsAround('nunavut territory')).toBe('nunavut');
+    expect(typeWordsAround('comunidad foral de navarra')).toBe('navarra');
+    expect(typeWordsAround('estado do rio de janeiro')).toBe('rio de janeiro');
   });
   it('leaves a name without one, or one that is only type and joining words', () => {
     expect(typeWordsAround('vaud')).toBeUndefined();
