@@ -48,7 +48,7 @@ import { parseRequest } from './parse/parse.ts';
 import { stateAnswer } from './named-place/state-answer.ts';
 import { statePart, withStateWords } from './named-place/state-part.ts';
 import { buildRecord, type Choice } from './record/record.ts';
-import { asMisspelt, explainsMore, leavesPlaceWords, misspeltAnswerStands } from './search/misspelt-place.ts';
+import { asMisspelt, explainsMore, leavesPlaceWords, misspeltAnswerStands, type Answered } from './search/misspelt-place.ts';
 import { namedPlaceWithTypoRetry } from './search/named-place-retry.ts';
 import { searchWithTypoRetry } from './search/typo-retry.ts';
 
@@ -94,7 +94,7 @@ function answer(index: AddressIndex, q: Parsed, matches: TokenMatch[][]): { q: P
  * The query asked again with its free text's typo neighbours naming places, when that answer
  * stands and `answered` (the query's own) is none or explains less of it (search/misspelt-place.ts).
  */
-function misspeltOr(index: AddressIndex, q: Parsed, matches: TokenMatch[][], answered: { q: Parsed; choice: Choice }): { q: Parsed; choice: Choice } {
+function misspeltOr(index: AddressIndex, q: Parsed, matches: TokenMatch[][], answered: Answered): Answered {
   const misspelt = asMisspelt(q);
   const retried = misspelt && answer(index, misspelt, matches);
   if (!retried || (answered.choice.best && !explainsMore(q, retried, answered))) return answered;

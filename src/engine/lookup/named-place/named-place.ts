@@ -110,7 +110,7 @@ export function resolveNamedPlace(index: AddressIndex, q: ParsedQuery, matches: 
   // (`Lavla, CA`: the suffix `la` of Finnish street names does not rule Laval out)
   // ("10 rue Saint-Honoré Paris": Saint-Honoré is the street's name, street-name.ts)
   const hits = namedHits
-    .filter((p) => inAllowed(p.country) && !(!q.country && ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0)) && !namedByTypeWord(q, p, streetWords));
+    .filter((p) => inAllowed(p.country) && (!!q.country || !ruledOutWeak(p, p.alt && !p.typo ? wordHint : hint0)) && !namedByTypeWord(q, p, streetWords));
   const sorted = sortedPlaces(index, withoutStreetNames(q, hits, hint0), hint0, wordHint);
   let places = sorted.slice(0, MAX_PLACES);
   const c = index.c;
