@@ -304,7 +304,31 @@ function wholeQuery(index: AddressIndex, q: ParsedQuery, d: number, toks: number
     if (t.alts.some((a) => a.length > t.text.length + 2)) return false;
     if (t.text.length >= MIN_UNTAGGED_ALT) long = true;
   }
-  return long || taggedName(index, q, d, toks);
+  if (!long && !taggedName(index, q, d, toks)) return false;
+  return !wordsOfItsState(index, q, d, toks);
+}
+
+/**
+ * The words `toks` are the place's state's code and words of its name: the query names the state
+ * twice, not the place by untagged alternate names that append it (GeoNames gives Assis, SP,
+ * `Assis Sao Paulo` and `Assis SP`, whose words together named it for `Sao Paulo SP`, at 90). The
+ * state's name alone may still name a place by another name (`Jezersko`, the Slovenian
+ * municipality's village).
+ */
+function wordsOfItsState(index: AddressIndex, q: ParsedQuery, d: number, toks: number): boolean {
+  const c = index.c;
+  const a = c.docAdmin[d]!;
+  const full = index.str(c.admStateCode[a]!);
+  const code = foldText(full.slice(full.indexOf('-') + 1));
+  const words = new Set(foldTokens(index.str(c.admStateName[a]!)));
+  let coded = false;
+  for (let i = 0; i < q.tokens.length; i++) {
+    if ((toks & (1 << i)) === 0) continue;
+    const t = q.tokens[i]!.text;
+    if (t === code) coded = true;
+    else if (!words.has(t)) return false;
+  }
+  return coded;
 }
 
 /** `text` is one of the query's postcode candidates. */

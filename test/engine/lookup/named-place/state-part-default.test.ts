@@ -50,6 +50,12 @@ describe('a state named in the text\'s last part', () => {
     [{ address: 'Campinas, Estado de São Paulo' }, { country_iso_2: 'BR', state_code: 'BR-SP', city: 'Campinas', relevance: '100' }],
     [{ address: 'Leipzig, Freistaat Sachsen' }, { country_iso_2: 'DE', state_code: 'DE-SN', city: 'Leipzig', relevance: '100' }],
     [{ address: 'Comunidad Foral De Navarra, ES' }, { country_iso_2: 'ES', state_code: 'ES-NC', city: '', relevance: '100' }],
+    // the state's name and code after a city of the state's name: not Assis, SP, whose GeoNames
+    // alternates `Assis Sao Paulo` and `Assis SP` held the three words (was relevance 90)
+    [{ address: 'Sao Paulo SP' }, { country_iso_2: 'BR', state_code: 'BR-SP', city: 'São Paulo', relevance: '100' }],
+    [{ address: 'São Paulo, SP' }, { country_iso_2: 'BR', state_code: 'BR-SP', city: 'São Paulo', relevance: '100' }],
+    // the state's name alone may still name its namesake by another name
+    [{ address: 'Jezersko' }, { country_iso_2: 'SI', state_code: 'SI-163' }],
     // the state written in two languages, as the data's names are (was the state's capital)
     [{ address: 'Асеновград, Пловдив / Plovdiv' }, { country_iso_2: 'BG', state_code: 'BG-16', city: 'Асеновград / Asenovgrad' }],
     [{ address: 'Dupnitsa, Кюстендил / Kjustendil' }, { country_iso_2: 'BG', state_code: 'BG-10' }],
