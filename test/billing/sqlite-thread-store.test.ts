@@ -59,6 +59,21 @@ describe('SQLite store on its own thread', () => {
     }
   });
 
+  it('close() does not wait for a checkpointer that has already ended', async () => {
+    let checkpointer: Worker | undefined;
+    class Watched extends SqliteThreadStore {
+      protected override startCheckpointer(): Worker | undefined {
+        return (checkpointer = super.startCheckpointer());
+      }
+    }
+    const b = await Billing.fromStore(new Watched(join(dir, 'ended.sqlite')));
+    await b.createAccount({ credits: 10, agreements: ['lines'] });
+    await checkpointer!.terminate(); // as a crash of that thread would end it
+    const started = performance.now();
+    await b.close();
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it('a thread that dies answers the coded 503 to every waiting call (no hang); the next call starts a new thread', async () => {
     const file = join(dir, 'crash.sqlite');
     const store = new SqliteThreadStore(file);

@@ -42,7 +42,8 @@ const THREAD_END_MS = 5_000;
 /** Resolves once the thread has ended, terminating it if it has not within THREAD_END_MS. */
 function endOf(w: Worker): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => void w.terminate(), THREAD_END_MS);
+    // (terminate() also settles for a thread that had already ended, whose 'exit' has passed)
+    const timer = setTimeout(() => void w.terminate().then(() => resolve(), () => resolve()), THREAD_END_MS);
     w.once('exit', () => {
       clearTimeout(timer);
       resolve();
@@ -98,6 +99,9 @@ export class SqliteThreadStore implements BillingStore {
     const c = new Worker(CHECKPOINTER, { workerData: { role: 'checkpointer', path: this.path } satisfies CheckpointerData });
     c.unref();
     c.on('error', () => {}); // the store's own safety-net checkpoint takes over
+    c.on('exit', () => {
+      if (this.checkpointer === c) this.checkpointer = undefined; // nothing to stop at close
+    });
     return c;
   }
 
