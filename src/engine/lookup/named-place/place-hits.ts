@@ -55,8 +55,9 @@ const entries = new PlaceEntries();
  * first words of the name ("Krems" for "Krems an der Donau", counted lower); or the whole city
  * field is one of its other names (Copenhagen → København). Postal place names (postcode
  * documents) count as places too ("København V"). Typo neighbours name a place from the city
- * field; from free text only when the query as written answers nothing (search/misspelt-place.ts):
- * else they would let a street word ("Menqa") name a town abroad.
+ * field; from free text only in the misspelt-place pass, when the query as written answers nothing
+ * or only in part (search/misspelt-place.ts): else they would let a street word ("Menqa") name a
+ * town abroad.
  */
 export function placeHits(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][], streetPart: readonly boolean[]): PlaceHit[] {
   // the words of three letters or more first: a place named only by short words ("v", "de")
@@ -130,7 +131,7 @@ function collectPlaceEntries(index: AddressIndex, q: ParsedQuery, matches: Token
   let common = 0;
   for (const i of order) {
     if (!placeToken(q, i, streetPart)) continue;
-    // (typo neighbours of free text name places only in the last resort: search/misspelt-place.ts)
+    // (typo neighbours of free text name places only in the misspelt-place pass: search/misspelt-place.ts)
     const noTypoPlaces = q.tokens[i]!.field === 'free' && !q.freeTypoPlaces;
     const strong = q.tokens[i]!.text.length >= 3;
     const bit = 1 << i;
@@ -318,8 +319,7 @@ function wholeQuery(index: AddressIndex, q: ParsedQuery, d: number, toks: number
 function wordsOfItsState(index: AddressIndex, q: ParsedQuery, d: number, toks: number): boolean {
   const c = index.c;
   const a = c.docAdmin[d]!;
-  const full = index.str(c.admStateCode[a]!);
-  const code = foldText(full.slice(full.indexOf('-') + 1));
+  const code = foldText(index.str(c.admState[a]!));
   const words = new Set(foldTokens(index.str(c.admStateName[a]!)));
   let coded = false;
   for (let i = 0; i < q.tokens.length; i++) {

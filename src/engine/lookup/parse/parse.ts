@@ -68,7 +68,7 @@ export interface ParsedQuery {
   prefer: string;
   /**
    * Typo neighbours of free-text words may name a place, as those of the city field always do:
-   * set only when the query as written answers nothing (search/misspelt-place.ts).
+   * set only when the query as written answers nothing, or only in part (search/misspelt-place.ts).
    */
   freeTypoPlaces?: boolean;
 }

@@ -32,8 +32,12 @@ import type { Choice } from '../record/record.ts';
  * ask, e.g. the one with a country code as its country, not to the query's own.)
  */
 export function asMisspelt(q: ParsedQuery): ParsedQuery | undefined {
-  if (q.freeTypoPlaces || !q.tokens.some((t) => t.field === 'free' && mayBeMisspelt(t.text))) return undefined;
-  return { ...q, freeTypoPlaces: true };
+  return mayBeAskedMisspelt(q) ? { ...q, freeTypoPlaces: true } : undefined;
+}
+
+/** The query was not asked as misspelt yet, and a word of its free text may be misspelt. */
+function mayBeAskedMisspelt(q: ParsedQuery): boolean {
+  return !q.freeTypoPlaces && q.tokens.some((t) => t.field === 'free' && mayBeMisspelt(t.text));
 }
 
 /**
@@ -65,18 +69,18 @@ export interface Answered {
  */
 export function leavesPlaceWords(index: AddressIndex, q: ParsedQuery, answered: Answered, matches: TokenMatch[][]): boolean {
   const best = answered.choice.best;
-  if (!best || q.freeTypoPlaces || best.explained.every((x) => x > 0)) return false;
-  if (!q.tokens.some((t) => t.field === 'free' && mayBeMisspelt(t.text))) return false;
+  if (!best || best.explained.every((x) => x > 0) || !mayBeAskedMisspelt(q)) return false;
   const streetPart = streetPartTokens(q);
   const placeWord = (i: number) => q.tokens[i]!.field === 'free' && placeToken(q, i, streetPart);
-  const left = unexplained(q, answered);
+  const left = wordsLeft(q, answered);
   const namedBy: ArrayLike<number>[] = [];
   q.tokens.forEach((t, i) => {
     if (!placeWord(i) || left.has(t)) return;
     for (const m of matches[i]!) if (m.kind !== 'typo') namedBy.push(placeDocs(index, m.tok));
   });
   if (namedBy.length === 0) return false;
-  return q.tokens.some((t, i) => placeWord(i) && left.has(t) && mayBeMisspelt(t.text)
+  // (typoMatches asks mayBeMisspelt of the word)
+  return q.tokens.some((t, i) => placeWord(i) && left.has(t)
     && typoMatches(index, t.text).some((m) => {
       const docs = placeDocs(index, m.tok);
       return namedBy.some((named) => shareAny(docs, named));
@@ -89,15 +93,15 @@ export function leavesPlaceWords(index: AddressIndex, q: ParsedQuery, answered: 
  * as a field (a state's, the country's code) counts as explained.
  */
 export function explainsMore(q: ParsedQuery, retried: Answered, answered: Answered): boolean {
-  const now = unexplained(q, retried);
-  const before = unexplained(q, answered);
+  const now = wordsLeft(q, retried);
+  const before = wordsLeft(q, answered);
   if (now.size >= before.size) return false;
   for (const t of now) if (!before.has(t)) return false;
   return true;
 }
 
 /** The query's tokens its answer leaves unexplained (the asked query's tokens are the query's own, or fields). */
-function unexplained(q: ParsedQuery, answered: Answered): Set<ParsedQuery['tokens'][number]> {
+function wordsLeft(q: ParsedQuery, answered: Answered): Set<ParsedQuery['tokens'][number]> {
   const best = answered.choice.best;
   const left = new Set<ParsedQuery['tokens'][number]>();
   answered.q.tokens.forEach((t, i) => {
