@@ -21,11 +21,11 @@
  *  9. named-place/  the fallback: a street answer that agrees with the place the query names,
  *                   else the named place itself (postcode area, then city); a query that is
  *                   only a state's name: the state, unless a place of that name outweighs it;
- *                   free text whose last part names a state or county: asked with it as that
- *                   field; whose last part is a country's ISO code: asked with it as the
- *                   country; answered by nothing: asked without its bracketed words, then
- *                   (also when answered in part) with its free text's typo neighbours naming
- *                   places
+ *                   free text whose last part (or its last words) names a state or county:
+ *                   asked with it as that field; whose last part is a country's ISO code:
+ *                   asked with it as the country; answered by nothing: asked without its
+ *                   bracketed words, then (also when answered in part) with its free text's
+ *                   typo neighbours naming places
  * 10. record/       the spec's record and its relevance
  * 11. explain/      on request only (lookupExplained): what became of each part of the input,
  *                   and the relevance deductions (score/deductions.ts) that applied
@@ -153,14 +153,14 @@ function withCountryCode(index: AddressIndex, own: { q: Parsed; choice: Choice }
 }
 
 /**
- * Free text whose last part names a state or county (`Munich, Bavaria`, `Cascina, Pisa`): the
- * query asked without those words and with them as its field, when that answer lies there and is
- * the more relevant one (named-place/state-part.ts).
+ * Free text whose last part, or its last words, names a state or county (`Munich, Bavaria`,
+ * `Cascina, Pisa`, `Getafe (Madrid)`): the query asked without those words and with them as its
+ * field, when that answer lies there and is the more relevant one (named-place/state-part.ts).
  */
 function withStatePart(index: AddressIndex, own: { q: Parsed; choice: Choice }, matches: TokenMatch[][]): { q: Parsed; choice: Choice } {
   // (an answer that explains every word in full leaves the state part nothing to add: `…, Berlin`)
   if (own.choice.best?.explained.every((x) => x >= 1)) return own;
-  const part = statePart(index, own.q);
+  const part = statePart(index, own.q, own.choice.best?.explained);
   if (!part) return own;
   const choice = search(index, part.asked, part.kept.map((i) => matches[i]!));
   const best = choice.best;

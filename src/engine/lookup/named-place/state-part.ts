@@ -1,7 +1,9 @@
 /**
  * Stage 9 (named place, see ../index.ts): free text whose last part is a state's name, as people
  * write `City, State` (`Launceston, Tasmania`, `Munich, Bavaria`, `Köln, Nordrhein-Westfalen`), or
- * a county's (`Town, Province`: `Móstoles, Madrid`, `Cascina, Pisa`, `Guildford, Surrey`).
+ * a county's (`Town, Province`: `Móstoles, Madrid`, `Cascina, Pisa`, `Guildford, Surrey`); or whose
+ * last part ends with one, with no comma or in brackets (`Getafe Madrid`, `Montréal (Québec)`,
+ * Canada's and Spain's usage), where the text's own answer leaves a word of that part unexplained.
  *
  * The words alone say nothing the search can use: they would stay unexplained, or name a place of
  * the same name elsewhere (`Bavaria`, a village in Italy). So the query is also asked without them,
@@ -26,33 +28,64 @@ import { isStreetWord } from './street-countries.ts';
 
 
 /**
- * The state part of `q`: the query without its last part's words (`kept`: the tokens left, by
- * position) and with them as its state, or as its county when they name no state but a county
- * (a province, département or county: `Móstoles, Madrid`, `Cascina, Pisa`, `Guildford, Surrey`),
- * and whether a document lies there; undefined when the last part names neither.
+ * The state part of `q`: the query without its last part's words, or that part's last words
+ * (`kept`: the tokens left, by position), and with them as its state, or as its county when they
+ * name no state but a county (a province, département or county: `Móstoles, Madrid`, `Cascina,
+ * Pisa`, `Guildford, Surrey`), and whether a document lies there; undefined when they name
+ * neither. `explained`: the text's own answer's explained words, when it has one.
  */
-export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQuery; kept: number[]; within: (doc: number) => boolean } | undefined {
+export function statePart(index: AddressIndex, q: ParsedQuery, explained?: readonly number[]): StatePart | undefined {
   if (q.state.length > 0 || q.county.length > 0 || q.tokens.length < 2) return undefined;
   let last = 0;
   for (const t of q.tokens) {
     if (t.field !== 'free') return undefined;
     last = Math.max(last, t.seg ?? 0);
   }
-  if (last === 0) return undefined;
-  const words: string[] = [], kept: number[] = [];
-  let weight = 0;
-  q.tokens.forEach((t, i) => {
-    if ((t.seg ?? 0) === last) { words.push(t.text); weight += t.weight; } else kept.push(i);
-  });
-  if (words.length > MAX_STATE_WORDS || q.zipCands.some((z) => words.includes(z.key))) return undefined;
   // a place and its state, not a street: words of a street (a type word, a house number) would
   // name a village of the street's name in the state (`ulica Tadeusza Kościuszki 18, Łódź` is not
   // the village Kościuszki in the voivodeship CLDR calls Łódź)
-  if (q.hnKeys.length > 0 || kept.some((i) => q.tokens[i]!.hnLike || isStreetWord(q.tokens[i]!.text))) return undefined;
+  if (q.hnKeys.length > 0) return undefined;
+  const inLast = q.tokens.flatMap((t, i) => ((t.seg ?? 0) === last ? [i] : []));
+  // the whole last part (`Munich, Bavaria`); else the last words of that part, as people write a
+  // town and its state with no comma (`Getafe Madrid`, `Köniz (Bern)`, `Montréal (Québec)`): the
+  // longest run of them that names one, a word of the part left before it; only where the text's
+  // own answer, if any, leaves a word of the part unexplained (`getafe`: the capital answered for
+  // `Madrid`), not where it reads the words as its own city (`013456 Bucharest`)
+  if (last > 0) {
+    const whole = partNaming(index, q, inLast, last);
+    if (whole) return whole;
+  }
+  if (explained && !inLast.some((i) => explained[i] === 0)) return undefined;
+  for (let n = Math.min(MAX_STATE_WORDS, inLast.length - 1); n >= 1; n--) {
+    const found = partNaming(index, q, inLast.slice(-n), -1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** What statePart answers: the query asked, the tokens it kept (by position), and whether a document lies in the state or county. */
+interface StatePart {
+  asked: ParsedQuery;
+  kept: number[];
+  within: (doc: number) => boolean;
+}
+
+/**
+ * The query without the tokens `named` (the last ones of the text, part `part`'s words, or some
+ * of them when `part` is -1) and with them as its state or county; undefined when they name
+ * neither, or a word before them holds a street.
+ */
+function partNaming(index: AddressIndex, q: ParsedQuery, named: readonly number[], part: number): StatePart | undefined {
+  const from = named[0]!;
+  const words = named.map((i) => q.tokens[i]!.text);
+  const kept = q.tokens.flatMap((_, i) => (i < from ? [i] : []));
+  const weight = named.reduce((w, i) => w + q.tokens[i]!.weight, 0);
+  if (words.length > MAX_STATE_WORDS || q.zipCands.some((z) => words.includes(z.key))) return undefined;
+  if (kept.some((i) => q.tokens[i]!.hnLike || isStreetWord(q.tokens[i]!.text))) return undefined;
   const table = stateTable(index);
   let text = words.join(' ');
   let country = q.country;
-  let found = calledIn(table, text, country) ?? eitherLanguage(table, q, last, country);
+  let found = calledIn(table, text, country) ?? (part > 0 ? eitherLanguage(table, q, part, country) : eitherSide(table, q, words, country));
   if (!found && q.countryText && !q.countryNameOnly) {
     // the words that named a country end the state's name (`New South Wales`, `British Columbia`):
     // they name no country
@@ -64,11 +97,11 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
     }
   }
   if (found) text = found.text;
-  const named = found?.named;
+  const states = found?.named;
   const c = index.c;
   let within: (doc: number) => boolean;
-  if (named && named.length > 0) {
-    const codes = new Set(named.map((n) => n.state.code));
+  if (states && states.length > 0) {
+    const codes = new Set(states.map((n) => n.state.code));
     within = (doc) => codes.has(index.str(c.admStateCode[c.docAdmin[doc]!]!));
   } else if (table.counties.has(text)) {
     within = (doc) => stateKey(index.str(c.admCounty[c.docAdmin[doc]!]!)) === text;
@@ -77,7 +110,7 @@ export function statePart(index: AddressIndex, q: ParsedQuery): { asked: ParsedQ
   const dropped = country === q.country ? 0 : q.countryWeight;
   const asked: ParsedQuery = {
     ...q, tokens: kept.map((i) => q.tokens[i]!), totalWeight: q.totalWeight - weight - dropped + 0.5,
-    ...(named && named.length > 0 ? { state: [text] } : { county: [text] }),
+    ...(states && states.length > 0 ? { state: [text] } : { county: [text] }),
     ...(dropped > 0 ? { country: '', countryWeight: 0, countryText: '' } : {}),
   };
   return { asked, kept, within };
@@ -163,6 +196,23 @@ function eitherLanguage(table: StateTable, q: ParsedQuery, part: number, country
     found ??= named;
   }
   return found;
+}
+
+/**
+ * Words within a part that write the state's name in two languages, as eitherLanguage reads a
+ * whole part (`Асеновград Пловдив / Plovdiv`): the state one side of a split names, when the
+ * other names no other and the text has a slash.
+ */
+function eitherSide(table: StateTable, q: ParsedQuery, words: readonly string[], country: string): { text: string; named: StateNaming[] } | undefined {
+  if (!q.rawText.includes('/')) return undefined;
+  for (let k = 1; k < words.length; k++) {
+    const left = calledIn(table, words.slice(0, k).join(' '), country);
+    const right = calledIn(table, words.slice(k).join(' '), country);
+    const one = left ?? right;
+    const other = left ? right : undefined;
+    if (one && (!other || other.named.every((n) => one.named.some((m) => m.state === n.state)))) return one;
+  }
+  return undefined;
 }
 
 /** Every token from `k` to the end of its part of the text (token k-1's) is explained or a number. */

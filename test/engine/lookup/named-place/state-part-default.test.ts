@@ -11,7 +11,7 @@ import { typeWordsAround } from '../../../../src/engine/lookup/named-place/state
 
 loadDefaultIndexBeforeAll();
 
-type Want = Partial<Record<'country_iso_2' | 'city' | 'state_code' | 'relevance', string>>;
+type Want = Partial<Record<'country_iso_2' | 'city' | 'state_code' | 'relevance' | 'zip', string>>;
 
 describe('a state named in the text\'s last part', () => {
   const CASES: [SearchRequest, Want][] = [
@@ -73,6 +73,35 @@ describe('a state named in the text\'s last part', () => {
     expect(lookup(index, { address: 'Salzburg' })).toMatchObject({ country_iso_2: 'AT', city: 'Salzburg' });
     expect(lookup(index, { address: '5020, Salzburg' })).toMatchObject({ country_iso_2: 'AT', city: 'Salzburg' });
   });
+});
+
+describe('a state or county named by the last words of a part, with no comma', () => {
+  const CASES: [SearchRequest, Want][] = [
+    // the town, not the state's capital of the same name (was Québec, Madrid, Bern, Salzburg, São
+    // Paulo, Rio de Janeiro, Buenos Aires at relevance 35–75, the town's words unexplained)
+    [{ address: 'Montréal (Québec)' }, { country_iso_2: 'CA', state_code: 'CA-QC', city: 'Montréal', relevance: '100' }],
+    [{ address: 'Sherbrooke Québec' }, { country_iso_2: 'CA', state_code: 'CA-QC', city: 'Sherbrooke', relevance: '100' }],
+    [{ address: 'Getafe (Madrid)' }, { country_iso_2: 'ES', city: 'Getafe', relevance: '100' }],
+    [{ address: 'Köniz (Bern)' }, { country_iso_2: 'CH', state_code: 'CH-BE', city: 'Köniz', relevance: '100' }],
+    [{ address: 'Hallein Salzburg' }, { country_iso_2: 'AT', city: 'Hallein', relevance: '100' }],
+    [{ address: 'Campinas São Paulo' }, { country_iso_2: 'BR', state_code: 'BR-SP', city: 'Campinas', relevance: '100' }],
+    [{ address: 'Niterói Rio de Janeiro' }, { country_iso_2: 'BR', state_code: 'BR-RJ', city: 'Niterói', relevance: '100' }],
+    [{ address: 'Mar del Plata Buenos Aires' }, { country_iso_2: 'AR', city: 'Mar del Plata', relevance: '100' }],
+    // a county (was the province's capital)
+    [{ address: 'Cascina (Pisa)' }, { country_iso_2: 'IT', city: 'Cascina', relevance: '100' }],
+    // nothing answered it (Emmen is also Dutch, and Luzern a city)
+    [{ address: 'Emmen Luzern' }, { country_iso_2: 'CH', state_code: 'CH-LU', city: 'Emmen', relevance: '100' }],
+    // the state in two languages within the part, as the data writes Bulgaria's (was Plovdiv)
+    [{ address: 'Асеновград (Пловдив / Plovdiv)' }, { country_iso_2: 'BG', state_code: 'BG-16', city: 'Асеновград / Asenovgrad' }],
+    // a place whose name ends with a state's or county's name stays itself
+    [{ address: 'Reggio Calabria' }, { country_iso_2: 'IT', city: 'Reggio Calabria', relevance: '100' }],
+    [{ address: 'Villanueva de Córdoba' }, { country_iso_2: 'ES', city: 'Villanueva de Córdoba', relevance: '100' }],
+    [{ address: 'Rio de Janeiro' }, { country_iso_2: 'BR', city: 'Rio de Janeiro', relevance: '100' }],
+    // the words read as the answer's own city stay so: the postal place Bucureşti 68 is not taken
+    // for the state Bucharest
+    [{ address: '013456 Bucharest' }, { country_iso_2: 'RO', city: 'București', zip: '013456' }],
+  ];
+  for (const [q, want] of CASES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 });
 
 describe('words of the text that name the answer\'s state', () => {
