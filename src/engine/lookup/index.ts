@@ -164,7 +164,10 @@ function withStatePart(index: AddressIndex, own: { q: Parsed; choice: Choice }, 
   if (!part) return own;
   const choice = search(index, part.asked, part.kept.map((i) => matches[i]!));
   const best = choice.best;
-  if (!best || !part.within(best.doc)) return own;
+  // kept words of a street would name a village of the street's name in the state (`ulica Tadeusza
+  // Kościuszki, Łódź` is not the village Kościuszki in the voivodeship CLDR calls Łódź); a place
+  // whose name holds such a word is named by all of them (`Neustadt an der Weinstraße`)
+  if (!best || !part.within(best.doc) || (part.streetWords && !best.explained.every((x) => x >= 1))) return own;
   return relevanceOf(index, part.asked, choice) > relevanceOf(index, own.q, own.choice) ? { q: part.asked, choice } : own;
 }
 

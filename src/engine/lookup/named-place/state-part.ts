@@ -41,9 +41,10 @@ export function statePart(index: AddressIndex, q: ParsedQuery, explained?: reado
     if (t.field !== 'free') return undefined;
     last = Math.max(last, t.seg ?? 0);
   }
-  // a place and its state, not a street: words of a street (a type word, a house number) would
-  // name a village of the street's name in the state (`ulica Tadeusza Kościuszki 18, Łódź` is not
-  // the village Kościuszki in the voivodeship CLDR calls Łódź)
+  // a place and its state, not a street: a street's words would name a village of the street's
+  // name in the state (`ulica Tadeusza Kościuszki 18, Łódź` is not the village Kościuszki in the
+  // voivodeship CLDR calls Łódź); a house number rules the state part out, a type word rules out
+  // an answer that leaves a kept word unexplained (StatePart.streetWords)
   if (q.hnKeys.length > 0) return undefined;
   const inLast = q.tokens.flatMap((t, i) => ((t.seg ?? 0) === last ? [i] : []));
   // the whole last part (`Munich, Bavaria`); else the last words of that part, as people write a
@@ -63,11 +64,16 @@ export function statePart(index: AddressIndex, q: ParsedQuery, explained?: reado
   return undefined;
 }
 
-/** What statePart answers: the query asked, the tokens it kept (by position), and whether a document lies in the state or county. */
+/**
+ * What statePart answers: the query asked, the tokens it kept (by position), whether a document
+ * lies in the state or county, and whether a kept word is a street's (a type word: `ulica`,
+ * `…straße`), so that an answer stands only where it explains every kept word.
+ */
 interface StatePart {
   asked: ParsedQuery;
   kept: number[];
   within: (doc: number) => boolean;
+  streetWords: boolean;
 }
 
 /**
@@ -81,7 +87,7 @@ function partNaming(index: AddressIndex, q: ParsedQuery, named: readonly number[
   const kept = q.tokens.flatMap((_, i) => (i < from ? [i] : []));
   const weight = named.reduce((w, i) => w + q.tokens[i]!.weight, 0);
   if (words.length > MAX_STATE_WORDS || q.zipCands.some((z) => words.includes(z.key))) return undefined;
-  if (kept.some((i) => q.tokens[i]!.hnLike || isStreetWord(q.tokens[i]!.text))) return undefined;
+  if (kept.some((i) => q.tokens[i]!.hnLike)) return undefined;
   const table = stateTable(index);
   let text = words.join(' ');
   let country = q.country;
@@ -113,7 +119,7 @@ function partNaming(index: AddressIndex, q: ParsedQuery, named: readonly number[
     ...(states && states.length > 0 ? { state: [text] } : { county: [text] }),
     ...(dropped > 0 ? { country: '', countryWeight: 0, countryText: '' } : {}),
   };
-  return { asked, kept, within };
+  return { asked, kept, within, streetWords: kept.some((i) => isStreetWord(q.tokens[i]!.text)) };
 }
 
 /**

@@ -97,6 +97,13 @@ describe('a state or county named by the last words of a part, with no comma', (
     [{ address: 'Reggio Calabria' }, { country_iso_2: 'IT', city: 'Reggio Calabria', relevance: '100' }],
     [{ address: 'Villanueva de Córdoba' }, { country_iso_2: 'ES', city: 'Villanueva de Córdoba', relevance: '100' }],
     [{ address: 'Rio de Janeiro' }, { country_iso_2: 'BR', city: 'Rio de Janeiro', relevance: '100' }],
+    // a place whose name holds a street's word (was Stolberg (Rheinland), NW, at 15, with or
+    // without the comma: `weinstraße` ruled the state part out)
+    [{ address: 'Neustadt an der Weinstraße, Rheinland-Pfalz' }, { country_iso_2: 'DE', state_code: 'DE-RP', city: 'Neustadt an der Weinstraße', relevance: '100' }],
+    [{ address: 'Neustadt an der Weinstraße Rheinland-Pfalz' }, { country_iso_2: 'DE', state_code: 'DE-RP', city: 'Neustadt an der Weinstraße', relevance: '100' }],
+    // a street's words do not name a village in the state: the state's city, as before
+    [{ address: 'ulica Tadeusza Kościuszki, Łódź' }, { country_iso_2: 'PL', city: 'Łódź' }],
+    [{ address: 'ulica Tadeusza Kościuszki 18, Łódź' }, { country_iso_2: 'PL', city: 'Łódź' }],
     // the words read as the answer's own city stay so: the postal place Bucureşti 68 is not taken
     // for the state Bucharest
     [{ address: '013456 Bucharest' }, { country_iso_2: 'RO', city: 'București', zip: '013456' }],
