@@ -237,6 +237,12 @@ function abbreviatedQualifier(name: string): string | undefined {
   return out === name ? undefined : out;
 }
 
+/** A German river or region qualifier as forms and letterheads abbreviate it after a slash (`Frankfurt/M.`, `Halle/S.`). */
+function slashedQualifier(name: string): string | undefined {
+  const out = name.replace(/ am Main$/, '/M.').replace(/ im Breisgau$/, '/Br.').replace(/ \(Oder\)$/, '/O.').replace(/ \(Saale\)$/, '/S.');
+  return out === name ? undefined : out;
+}
+
 /** The numbered districts of Paris, Lyon and Marseille as the post names them (`Paris 08`), from GeoNames' French postcodes. */
 function numberedDistricts(): { city: string; n: number; postal: string }[] {
   let text = '';
@@ -317,6 +323,8 @@ function bracketQualifierCases(places: Place[]): PeopleCase[] {
     for (const [pattern, q] of [['qualifier written plainly', `${m[1]} ${m[2]}`], ['qualifier after a slash', `${m[1]}/${m[2]}`]] as const) {
       out.push(makeCase('places', `${p.id}:${pattern}:${q}`, p.cc, pattern, { address: q }, truth));
     }
+    const slashed = slashedQualifier(p.name);
+    if (slashed) out.push(makeCase('places', `${p.id}:qualifier abbreviated after a slash:${slashed}`, p.cc, 'qualifier abbreviated after a slash', { address: slashed }, truth));
   }
   return out;
 }
@@ -369,6 +377,9 @@ export function placeCases(): PeopleCase[] {
       // i.Br.`, `Mülheim a.d. Ruhr`; added 2026-11-27, before the engine read them)
       const abbreviated = abbreviatedQualifier(n.local);
       if (abbreviated) out.push(makeCase('places', `${p.id}:qualifier abbreviated:${abbreviated}`, cc, 'qualifier abbreviated', { address: abbreviated }, truthOf(p, n.all)));
+      // after a slash (`Frankfurt/M.`, `Freiburg/Br.`; added 2026-11-27, before the engine read them)
+      const slashed = slashedQualifier(n.local);
+      if (slashed) out.push(makeCase('places', `${p.id}:qualifier abbreviated after a slash:${slashed}`, cc, 'qualifier abbreviated after a slash', { address: slashed }, truthOf(p, n.all)));
     }
   }
   for (const p of capitals) {

@@ -5,7 +5,8 @@
  * names are (`am Main`, `im Breisgau`, `an der Ruhr`), so that the words name the place: without
  * them `Frankfurt a.M.` named Frankfurt (Oder), and `{"city": "Frankfurt a.M."}` nothing at all.
  * Only these dotted forms are read: a letter and a dot (`a.`, `i.`, `o.`) before a capital letter,
- * never a word of the text.
+ * never a word of the text; and the river's capital after a slash right after a word
+ * (`Frankfurt/M.`, `Halle/S.`).
  */
 
 /** [pattern, written out]: the qualifier with or without spaces after its dots, any case. */
@@ -17,10 +18,16 @@ const QUALIFIERS: readonly [RegExp, string][] = [
   [/(?<![\p{L}\d])i\.\s*d\.\s*OPf\.?(?![\p{L}\d])/giu, 'in der Oberpfalz'],
   [/(?<![\p{L}\d])a\.\s*d\.(?=\s*\p{Lu})/gu, 'an der'],
   [/(?<![\p{L}\d])i\.\s*d\.(?=\s*\p{Lu})/gu, 'in der'],
+  // after a slash, as German forms and letterheads write the river: `Frankfurt/M.`, `Frankfurt/O.`,
+  // `Halle/S.`, `Freiburg/Br.` (a place's word right before the slash)
+  [/(?<=\p{L})\s*\/\s*M\.?(?![\p{L}\d])/gu, 'am Main'],
+  [/(?<=\p{L})\s*\/\s*O\.?(?![\p{L}\d])/gu, 'an der Oder'],
+  [/(?<=\p{L})\s*\/\s*S\.?(?![\p{L}\d])/gu, 'an der Saale'],
+  [/(?<=\p{L})\s*\/\s*Br(?:sg)?\.?(?![\p{L}\d])/gu, 'im Breisgau'],
 ];
 
-/** A cheap first test: every qualifier has a letter, a dot and a capital or a second letter-dot. */
-const HINT = /(?<![\p{L}\d])[aio]\.\s*[\p{L}]/iu;
+/** A cheap first test: every qualifier has a letter, a dot and a capital or a second letter-dot, or a slash and a capital. */
+const HINT = /(?<![\p{L}\d])[aio]\.\s*[\p{L}]|\/\s*[MOSB]/iu;
 
 /** `text` with the qualifiers above written out; `text` itself when it has none. */
 export function expandPlaceQualifiers(text: string): string {

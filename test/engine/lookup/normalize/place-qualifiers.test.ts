@@ -17,11 +17,21 @@ describe('expandPlaceQualifiers', () => {
     expect(x('Mülheim a.d. Ruhr')).toBe('Mülheim an der Ruhr');
     expect(x('Rothenburg o.d.T.')).toBe('Rothenburg ob der Tauber');
     expect(x('Ludwigshafen a.Rh.')).toBe('Ludwigshafen am Rhein');
+    // after a slash, right after the place's word
+    expect(x('Frankfurt/M.')).toBe('Frankfurt am Main');
+    expect(x('60311 Frankfurt / M')).toBe('60311 Frankfurt am Main');
+    expect(x('Frankfurt/O.')).toBe('Frankfurt an der Oder');
+    expect(x('Halle/S.')).toBe('Halle an der Saale');
+    expect(x('Freiburg/Br.')).toBe('Freiburg im Breisgau');
   });
   it('leaves initials and words alone', () => {
     expect(expandPlaceQualifiers('Via A. Manzoni 3, Milano')).toBe('Via A. Manzoni 3, Milano');
     expect(expandPlaceQualifiers('Am Markt 1, Main')).toBe('Am Markt 1, Main');
     expect(expandPlaceQualifiers('Rue de la Paix')).toBe('Rue de la Paix');
+    // a slash after a number is a house number's (`5/M`), a slash before a word names two languages
+    expect(expandPlaceQualifiers('Kaiserstr. 5/M, Frankfurt')).toBe('Kaiserstr. 5/M, Frankfurt');
+    expect(expandPlaceQualifiers('Biel/Bienne')).toBe('Biel/Bienne');
+    expect(expandPlaceQualifiers('Brussel/Bruxelles')).toBe('Brussel/Bruxelles');
   });
 });
 
@@ -32,6 +42,9 @@ describe('lookups with an abbreviated qualifier', () => {
     expect(lookup(index, { address: 'Frankfurt a.M.' })).toMatchObject({ city: 'Frankfurt am Main', relevance: '100' }); // was Frankfurt (Oder), 33
     expect(lookup(index, { city: 'Frankfurt a.M.' })).toMatchObject({ city: 'Frankfurt am Main' }); // was no answer
     expect(lookup(index, { address: 'Freiburg i.Br.' })).toMatchObject({ city: 'Freiburg im Breisgau' }); // was Freiburg (Elbe)
+    expect(lookup(index, { address: 'Frankfurt/M.' })).toMatchObject({ city: 'Frankfurt am Main', relevance: '100' }); // was Frankfurt (Oder), 50
+    expect(lookup(index, { address: 'Frankfurt/O.' })).toMatchObject({ city: 'Frankfurt (Oder)', relevance: '100' }); // was Frankfurt am Main, 90
+    expect(lookup(index, { address: 'Halle/S.' })).toMatchObject({ city: 'Halle', country_iso_2: 'DE' }); // was Hall's Tenement, GB
   });
 });
 
