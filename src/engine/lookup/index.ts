@@ -102,7 +102,7 @@ function misspeltOr(index: AddressIndex, q: Parsed, matches: TokenMatch[][], ans
 }
 
 /**
- * Free text answered by nothing whose words in round brackets nothing explains (`Halle (Saale)`:
+ * Free text or a city field answered by nothing whose words in round brackets nothing explains (`Halle (Saale)`:
  * the river that qualifies the name, which alone turns the guess `Halle` gets into no answer):
  * the query asked without them, when that finds an answer.
  */

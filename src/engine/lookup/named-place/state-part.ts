@@ -3,7 +3,8 @@
  * write `City, State` (`Launceston, Tasmania`, `Munich, Bavaria`, `Köln, Nordrhein-Westfalen`), or
  * a county's (`Town, Province`: `Móstoles, Madrid`, `Cascina, Pisa`, `Guildford, Surrey`); or whose
  * last part ends with one, with no comma or in brackets (`Getafe Madrid`, `Montréal (Québec)`,
- * Canada's and Spain's usage), where the text's own answer leaves a word of that part unexplained.
+ * Canada's and Spain's usage), where the text's own answer leaves a word of that part unexplained;
+ * and a city field that ends with one (`{"city": "Montréal (Québec)"}`, an export's city column).
  *
  * The words alone say nothing the search can use: they would stay unexplained, or name a place of
  * the same name elsewhere (`Bavaria`, a village in Italy). So the query is also asked without them,
@@ -36,23 +37,25 @@ import { isStreetWord } from './street-countries.ts';
  */
 export function statePart(index: AddressIndex, q: ParsedQuery, explained?: readonly number[]): StatePart | undefined {
   if (q.state.length > 0 || q.county.length > 0 || q.tokens.length < 2) return undefined;
-  let last = 0;
-  for (const t of q.tokens) {
-    if (t.field !== 'free') return undefined;
-    last = Math.max(last, t.seg ?? 0);
-  }
   // a place and its state, not a street: a street's words would name a village of the street's
   // name in the state (`ulica Tadeusza Kościuszki 18, Łódź` is not the village Kościuszki in the
   // voivodeship CLDR calls Łódź); a house number rules the state part out, a type word rules out
   // an answer that leaves a kept word unexplained (StatePart.streetWords)
   if (q.hnKeys.length > 0) return undefined;
-  const inLast = q.tokens.flatMap((t, i) => ((t.seg ?? 0) === last ? [i] : []));
+  const free = q.tokens.every((t) => t.field === 'free');
+  let last = 0;
+  for (const t of q.tokens) last = Math.max(last, t.seg ?? 0);
+  // free text: its last part; else the city field, whose last words may be its state's as an
+  // export's city column holds them (`{"city": "Montréal (Québec)"}`, `Köniz BE`), with no free text
+  const inLast = free ? q.tokens.flatMap((t, i) => ((t.seg ?? 0) === last ? [i] : []))
+    : q.tokens.some((t) => t.field === 'free') ? [] : q.tokens.flatMap((t, i) => (t.field === 'city' ? [i] : []));
+  if (inLast.length === 0) return undefined;
   // the whole last part (`Munich, Bavaria`); else the last words of that part, as people write a
   // town and its state with no comma (`Getafe Madrid`, `Köniz (Bern)`, `Montréal (Québec)`): the
   // longest run of them that names one, a word of the part left before it; only where the text's
   // own answer, if any, leaves a word of the part unexplained (`getafe`: the capital answered for
   // `Madrid`), not where it reads the words as its own city (`013456 Bucharest`)
-  if (last > 0) {
+  if (free && last > 0) {
     const whole = partNaming(index, q, inLast, last);
     if (whole) return whole;
   }
@@ -77,14 +80,13 @@ interface StatePart {
 }
 
 /**
- * The query without the tokens `named` (the last ones of the text, part `part`'s words, or some
- * of them when `part` is -1) and with them as its state or county; undefined when they name
- * neither, or a word before them holds a street.
+ * The query without the tokens `named` (the text's last part `part`, or the last words of a part
+ * or of the city field when `part` is -1) and with them as its state or county; undefined when
+ * they name neither, or a word kept is a house number's.
  */
 function partNaming(index: AddressIndex, q: ParsedQuery, named: readonly number[], part: number): StatePart | undefined {
-  const from = named[0]!;
   const words = named.map((i) => q.tokens[i]!.text);
-  const kept = q.tokens.flatMap((_, i) => (i < from ? [i] : []));
+  const kept = q.tokens.flatMap((_, i) => (named.includes(i) ? [] : [i]));
   const weight = named.reduce((w, i) => w + q.tokens[i]!.weight, 0);
   if (words.length > MAX_STATE_WORDS || q.zipCands.some((z) => words.includes(z.key))) return undefined;
   if (kept.some((i) => q.tokens[i]!.hnLike)) return undefined;
@@ -127,7 +129,8 @@ function partNaming(index: AddressIndex, q: ParsedQuery, named: readonly number[
  * nothing else explains that is the answer's state by one of its names or its abbreviation
  * (`Sydney NSW 2000`, `Vancouver BC`, `Lausanne VD`, `München Bayern`), or in Italy its province's
  * sigla (`53100 Siena SI`, `Milano (MI)`: province-codes.generated.ts), and ends its part of the
- * text but for explained words and numbers (not the first word of `3 Msida Sea Front, Msida`); in
+ * text, or the city field (`{"city": "Köniz BE"}`), but for explained words and numbers (not the
+ * first word of `3 Msida Sea Front, Msida`); in
  * France the département's number (`Lyon 69`, `Mende (48)`), the answer's postcode's. The
  * choice is the same; only what its relevance counts changes. `choice` itself when no such words
  * are left.
@@ -143,7 +146,8 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
   for (let i = 0; i < n; i++) {
     if (best.explained[i]! > 0) continue;
     let j = i;
-    while (j < n && best.explained[j] === 0 && q.tokens[j]!.field === 'free' && !/^\d/.test(q.tokens[j]!.text)) j++;
+    const field = q.tokens[i]!.field;
+    while (j < n && best.explained[j] === 0 && (field === 'free' || field === 'city') && q.tokens[j]!.field === field && !/^\d/.test(q.tokens[j]!.text)) j++;
     // a run of such words that ends its part of the text but for explained words and numbers; its
     // longest tail that names the state
     if (j === i || !endsPart(q, best.explained, j)) { i = Math.max(i, j - 1); continue; }
@@ -221,10 +225,10 @@ function eitherSide(table: StateTable, q: ParsedQuery, words: readonly string[],
   return undefined;
 }
 
-/** Every token from `k` to the end of its part of the text (token k-1's) is explained or a number. */
+/** Every token from `k` to the end of its part of the text or its field (token k-1's) is explained or a number. */
 function endsPart(q: ParsedQuery, explained: readonly number[], k: number): boolean {
-  const seg = q.tokens[k - 1]!.seg ?? 0;
-  for (let m = k; m < q.tokens.length && (q.tokens[m]!.seg ?? 0) === seg; m++) {
+  const seg = q.tokens[k - 1]!.seg ?? 0, field = q.tokens[k - 1]!.field;
+  for (let m = k; m < q.tokens.length && (q.tokens[m]!.seg ?? 0) === seg && q.tokens[m]!.field === field; m++) {
     if (explained[m] === 0 && !/^\d/.test(q.tokens[m]!.text)) return false;
   }
   return true;

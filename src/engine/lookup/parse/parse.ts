@@ -26,7 +26,7 @@ export interface QueryToken {
   weight: number;
   /** Free text: index of the comma-separated part the token comes from. */
   seg?: number;
-  /** Free text: the token stood in round brackets (`Halle (Saale)`: a qualifier of the name before it). */
+  /** Free text or the city field: the token stood in round brackets (`Halle (Saale)`: a qualifier of the name before it). */
   bracketed?: true;
   /** Free text: a number the word for a city's district followed (`8e arrondissement`, district-number.ts). */
   district?: true;
@@ -163,15 +163,18 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
   }
   const langs = country ? countryLanguages(country) : null;
   const tokens: QueryToken[] = [];
-  const push = (text: string, field: Field, hnLike: boolean, weight = 1) => {
+  const push = (text: string, field: Field, hnLike: boolean, weight = 1, bracketed = false) => {
     if (tokens.length >= MAX_TOKENS) return;
     const alts = [text];
     if (field !== 'zip') for (const x of expansions(text, langs)) alts.push(x);
-    tokens.push({ text, field, alts: withUmlautVariant(alts), hnLike, weight });
+    tokens.push({ text, field, alts: withUmlautVariant(alts), hnLike, weight, ...(bracketed ? { bracketed: true as const } : {}) });
   };
 
   for (const t of foldTokens(req.street ?? '')) push(t, 'street', false);
-  for (const t of foldTokens(expandPlaceQualifiers(req.city ?? ''))) push(t, 'city', false);
+  // (a city field may qualify the name in brackets as free text does: `Cēsis (Cēsu nov.)`)
+  for (const [piece, bracketed] of bracketPieces(expandPlaceQualifiers(req.city ?? ''))) {
+    for (const t of foldTokens(piece)) push(t, 'city', false, 1, bracketed);
+  }
   for (const t of foldTokens(req.district ?? '')) push(t, 'district', false);
   const zipKeys: string[] = [];
   const zipCands: PostcodeCandidate[] = [];

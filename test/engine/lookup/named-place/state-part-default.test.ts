@@ -104,6 +104,14 @@ describe('a state or county named by the last words of a part, with no comma', (
     // a street's words do not name a village in the state: the state's city, as before
     [{ address: 'ulica Tadeusza Kościuszki, Łódź' }, { country_iso_2: 'PL', city: 'Łódź' }],
     [{ address: 'ulica Tadeusza Kościuszki 18, Łódź' }, { country_iso_2: 'PL', city: 'Łódź' }],
+    // the city field of an export that holds the state too (were the capital or no answer)
+    [{ city: 'Montréal (Québec)' }, { country_iso_2: 'CA', state_code: 'CA-QC', city: 'Montréal', relevance: '100' }],
+    [{ city: 'Getafe (Madrid)', zip: '28901' }, { country_iso_2: 'ES', city: 'Getafe', relevance: '100' }],
+    [{ city: 'Hallein Salzburg' }, { country_iso_2: 'AT', city: 'Hallein', relevance: '100' }],
+    // its code or sigla explained as the state's, as in free text (was relevance 50)
+    [{ city: 'Köniz BE' }, { country_iso_2: 'CH', state_code: 'CH-BE', city: 'Köniz', relevance: '100' }],
+    [{ city: 'Milano (MI)' }, { country_iso_2: 'IT', city: 'Milano', relevance: '100' }],
+    [{ city: 'Rio de Janeiro' }, { country_iso_2: 'BR', city: 'Rio de Janeiro', relevance: '100' }],
     // the words read as the answer's own city stay so: the postal place Bucureşti 68 is not taken
     // for the state Bucharest
     [{ address: '013456 Bucharest' }, { country_iso_2: 'RO', city: 'București', zip: '013456' }],

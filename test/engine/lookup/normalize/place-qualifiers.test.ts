@@ -55,5 +55,9 @@ describe('a qualifier in round brackets that nothing explains', () => {
     expect(lookup(index, { address: 'Halle (Saale)' })).toMatchObject({ city: 'Halle', country_iso_2: 'DE' }); // was no answer
     expect(lookup(index, { address: 'Frankfurt (Oder)' })).toMatchObject({ city: 'Frankfurt (Oder)', relevance: '100' }); // named so: as before
     expect(lookup(index, { address: 'Foo (Bar)' }).country_iso_2).toBe(''); // nothing without them either
+    // in the city field too (were no answer: the layer does not know these states' names so)
+    expect(lookup(index, { city: 'Cēsis (Cēsu nov.)' })).toMatchObject({ city: 'Cēsis', country_iso_2: 'LV' });
+    expect(lookup(index, { city: 'Fredericia (Region Syddanmark)' })).toMatchObject({ city: 'Fredericia', country_iso_2: 'DK' });
+    expect(lookup(index, { city: 'Foo (Bar)' }).country_iso_2).toBe('');
   });
 });
