@@ -19,11 +19,12 @@ const QUALIFIERS: readonly [RegExp, string][] = [
   [/(?<![\p{L}\d])a\.\s*d\.(?=\s*\p{Lu})/gu, 'an der'],
   [/(?<![\p{L}\d])i\.\s*d\.(?=\s*\p{Lu})/gu, 'in der'],
   // after a slash, as German forms and letterheads write the river: `Frankfurt/M.`, `Frankfurt/O.`,
-  // `Halle/S.`, `Freiburg/Br.` (a place's word right before the slash)
-  [/(?<=\p{L})\s*\/\s*M\.?(?![\p{L}\d])/gu, 'am Main'],
-  [/(?<=\p{L})\s*\/\s*O\.?(?![\p{L}\d])/gu, 'an der Oder'],
-  [/(?<=\p{L})\s*\/\s*S\.?(?![\p{L}\d])/gu, 'an der Saale'],
-  [/(?<=\p{L})\s*\/\s*Br(?:sg)?\.?(?![\p{L}\d])/gu, 'im Breisgau'],
+  // `Halle/S.`, `Freiburg/Br.` (a word of two letters or more right before the slash: not a
+  // Danish company's `A/S`)
+  [/(?<=\p{L}{2})\s*\/\s*M\.?(?![\p{L}\d])/gu, 'am Main'],
+  [/(?<=\p{L}{2})\s*\/\s*O\.?(?![\p{L}\d])/gu, 'an der Oder'],
+  [/(?<=\p{L}{2})\s*\/\s*S\.?(?![\p{L}\d])/gu, 'an der Saale'],
+  [/(?<=\p{L}{2})\s*\/\s*Br(?:sg)?\.?(?![\p{L}\d])/gu, 'im Breisgau'],
 ];
 
 /** A cheap first test: every qualifier has a letter, a dot and a capital or a second letter-dot, or a slash and a capital. */

@@ -32,6 +32,9 @@ describe('expandPlaceQualifiers', () => {
     expect(expandPlaceQualifiers('Kaiserstr. 5/M, Frankfurt')).toBe('Kaiserstr. 5/M, Frankfurt');
     expect(expandPlaceQualifiers('Biel/Bienne')).toBe('Biel/Bienne');
     expect(expandPlaceQualifiers('Brussel/Bruxelles')).toBe('Brussel/Bruxelles');
+    // nor a company's letters (a Danish `A/S`, `I/S`)
+    expect(expandPlaceQualifiers('Maersk A/S, Esplanaden 50, 1263 København K')).toBe('Maersk A/S, Esplanaden 50, 1263 København K');
+    expect(expandPlaceQualifiers('Hansen I/S')).toBe('Hansen I/S');
   });
 });
 
