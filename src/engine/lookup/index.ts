@@ -102,9 +102,10 @@ function misspeltOr(index: AddressIndex, q: Parsed, matches: TokenMatch[][], ans
 }
 
 /**
- * Free text or a city field answered by nothing whose words in round brackets nothing explains (`Halle (Saale)`:
- * the river that qualifies the name, which alone turns the guess `Halle` gets into no answer):
- * the query asked without them, when that finds an answer.
+ * Free text or a city field answered by nothing whose words in round brackets nothing explains
+ * (`Halle (Saale)`: the river that qualifies the name, which alone turns the guess `Halle` gets
+ * into no answer; `{"city": "Cēsis (Cēsu nov.)"}`): the query asked without them, when that finds
+ * an answer.
  */
 function withoutBrackets(index: AddressIndex, own: { q: Parsed; choice: Choice }, matches: TokenMatch[][]): { q: Parsed; choice: Choice } {
   const q = own.q;
