@@ -11,6 +11,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Op } from '../contract/params.ts';
 import type { Outcome } from '../engine/process.ts';
@@ -46,10 +47,31 @@ interface WorkerModule {
   runTask(state: WorkerState, task: PoolTask): unknown;
 }
 
+/** How long destroy() waits for the threads' modules to load before it terminates them all the same. */
+const LOADED_WAIT_MS = 5_000;
+
+/**
+ * Settles once `w` has loaded the worker module (Piscina's worker posts its first message on the
+ * parent port, READY, after its handler's module has loaded, or failed to) or has exited.
+ */
+function moduleLoaded(w: Worker): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      w.off('message', done);
+      w.off('exit', done);
+      resolve();
+    };
+    w.on('message', done);
+    w.on('exit', done);
+  });
+}
+
 export class EnginePool {
   readonly threads: number;
   private readonly piscina: Piscina | undefined;
   private readonly inProcess: { state: WorkerState; worker: WorkerModule } | undefined;
+  /** Per thread started with the pool: its module has loaded (moduleLoaded). */
+  private readonly loaded: Promise<void>[] = [];
 
   private constructor(opts: EnginePoolOptions, inProcess?: { state: WorkerState; worker: WorkerModule }) {
     this.threads = opts.threads ?? availableParallelism();
@@ -67,6 +89,8 @@ export class EnginePool {
         // no run/wait-time histograms per task: nothing reads them
         recordTiming: false,
       });
+      // (Piscina starts its minThreads in its constructor)
+      for (const w of this.piscina.threads) this.loaded.push(moduleLoaded(w));
     }
   }
 
@@ -118,7 +142,18 @@ export class EnginePool {
     return this.piscina!.run(task, transferList ? { transferList } : {}) as Promise<R>;
   }
 
+  /**
+   * Ends the threads, each once its module has loaded (at most LOADED_WAIT_MS): a thread terminated
+   * while Node loads its module (a require of an ES module) aborts the whole process on Node 24
+   * (`Assertion failed: facade->InstantiateModule(…)` in ModuleWrap::CreateRequiredModuleFacade;
+   * seen once in CI, at the end of a 3-row file job whose second thread had never run a task).
+   */
   async destroy(): Promise<void> {
-    await this.piscina?.destroy();
+    if (!this.piscina) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, LOADED_WAIT_MS); });
+    await Promise.race([Promise.all(this.loaded), waited]);
+    clearTimeout(timer);
+    await this.piscina.destroy();
   }
 }
