@@ -32,7 +32,7 @@ describe('EnginePool.destroy', () => {
 
   it('after a task, with a thread that never ran one, ends as quickly', async () => {
     const pool = await EnginePool.create({ threads: 2 });
-    await pool.run({ kind: 'warm-up', ops: [], ms: 0 });
+    await pool.warmUp([], 0);
     const t0 = performance.now();
     await pool.destroy();
     expect(performance.now() - t0).toBeLessThan(5_000);
