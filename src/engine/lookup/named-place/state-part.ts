@@ -196,32 +196,33 @@ function calledIn(table: StateTable, text: string, country: string): { text: str
 function eitherLanguage(table: StateTable, q: ParsedQuery, part: number, country: string): { text: string; named: StateNaming[] } | undefined {
   const raw = q.rawText.split(/[,;\n]/)[part];
   if (!raw || !raw.includes('/')) return undefined;
+  return oneState(table, raw.split('/').map(stateKey).filter(Boolean), country);
+}
+
+/**
+ * Words within a part that write the state's name in two languages, as eitherLanguage reads a
+ * whole part (`Асеновград Пловдив / Plovdiv`): the state one side of a split of the words names,
+ * when the other names no other and the text has a slash.
+ */
+function eitherSide(table: StateTable, q: ParsedQuery, words: readonly string[], country: string): { text: string; named: StateNaming[] } | undefined {
+  if (!q.rawText.includes('/')) return undefined;
+  for (let k = 1; k < words.length; k++) {
+    const found = oneState(table, [words.slice(0, k).join(' '), words.slice(k).join(' ')], country);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The states the first of `sides` that names some names (calledIn), when every other side names none or the same. */
+function oneState(table: StateTable, sides: readonly string[], country: string): { text: string; named: StateNaming[] } | undefined {
   let found: { text: string; named: StateNaming[] } | undefined;
-  for (const side of raw.split('/')) {
-    const key = stateKey(side);
-    const named = key ? calledIn(table, key, country) : undefined;
+  for (const side of sides) {
+    const named = calledIn(table, side, country);
     if (!named) continue;
     if (found && !named.named.every((n) => found!.named.some((m) => m.state === n.state))) return undefined;
     found ??= named;
   }
   return found;
-}
-
-/**
- * Words within a part that write the state's name in two languages, as eitherLanguage reads a
- * whole part (`Асеновград Пловдив / Plovdiv`): the state one side of a split names, when the
- * other names no other and the text has a slash.
- */
-function eitherSide(table: StateTable, q: ParsedQuery, words: readonly string[], country: string): { text: string; named: StateNaming[] } | undefined {
-  if (!q.rawText.includes('/')) return undefined;
-  for (let k = 1; k < words.length; k++) {
-    const left = calledIn(table, words.slice(0, k).join(' '), country);
-    const right = calledIn(table, words.slice(k).join(' '), country);
-    const one = left ?? right;
-    const other = left ? right : undefined;
-    if (one && (!other || other.named.every((n) => one.named.some((m) => m.state === n.state)))) return one;
-  }
-  return undefined;
 }
 
 /** Every token from `k` to the end of its part of the text or its field (token k-1's) is explained or a number. */
