@@ -6,7 +6,7 @@
  * it leaves unexplained:
  *
  *  - the words the index does not hold get their typo neighbours first, as in the broad search's
- *    retry;
+ *    retry, but for the structured street field's, which name no place here;
  *  - then the words the named place leaves unexplained, but a word of free text that names some
  *    place as typed is no misspelling, whichever place was chosen ("Rome, Lazio": Roma, by another
  *    of its names, not a typo neighbour of `rome`);
@@ -41,12 +41,12 @@ const NO_ANSWER: Choice = { best: undefined, ambiguous: false };
 /** The named place, after the typo retry asked of it (`matches` gains the typo neighbours tried). */
 export function namedPlaceWithTypoRetry(index: AddressIndex, q: ParsedQuery, matches: TokenMatch[][]): Choice {
   const expanded = new Set<number>();
-  addTypoMatches(index, q, matches, typoWords(q, (i) => matches[i]!.length === 0), expanded);
+  addTypoMatches(index, q, matches, typoWords(q, (i) => mayChange(q, i) && matches[i]!.length === 0), expanded);
   const place = resolveNamedPlace(index, q, matches);
   const named: Choice = { best: place, ambiguous: false };
   // the answer the words are asked of: the place, or none (every word unexplained)
   const asked = place && explainsItsWords(q, place) ? named : NO_ANSWER;
-  const missing = typoWords(q, (i) => !expanded.has(i) && !(asked === named && namesSomePlace(index, q, matches, i)) && unexplained(index, q, matches, asked, i));
+  const missing = typoWords(q, (i) => mayChange(q, i) && !expanded.has(i) && !(asked === named && namesSomePlace(index, q, matches, i)) && unexplained(index, q, matches, asked, i));
   const before = missing.map((i) => matches[i]!.length);
   addTypoMatches(index, q, matches, missing, expanded);
   const gained = missing.filter((i, k) => matches[i]!.length > before[k]!);
@@ -55,6 +55,16 @@ export function namedPlaceWithTypoRetry(index: AddressIndex, q: ParsedQuery, mat
   const streetPart = streetPartTokens(q);
   const mayNamePlace = gained.some((i) => placeToken(q, i, streetPart));
   return mayNamePlace ? { best: resolveNamedPlace(index, q, matches) ?? place, ambiguous: false } : named;
+}
+
+/**
+ * Whether token `i`'s typo neighbours may change the answer: not a word of the structured street
+ * field, which names no place (../named-place/street-part.ts, `placeToken`) on an index that holds
+ * no street. Its neighbours were looked up and never used: a third of the CPU of the HTTP bench's
+ * `{"street":"Rue de Rivoli","housenumber":"10","city":"Paris"}` (docs/performance.md, 2026-11-28).
+ */
+function mayChange(q: ParsedQuery, i: number): boolean {
+  return q.tokens[i]!.field !== 'street';
 }
 
 /** The place agrees with the query's postcode, if it gives one, and explains every word of its city and district fields. */

@@ -9,6 +9,9 @@ import { defaultIndex as index, loadDefaultIndexBeforeAll } from '../../../helpe
 import type { SearchRequest } from '../../../../src/contract/requests.ts';
 import { emptyBatch } from '../../../../src/data/source-types.ts';
 import { lookup } from '../../../../src/engine/lookup/index.ts';
+import { exactMatches } from '../../../../src/engine/lookup/match/matches.ts';
+import { parseRequest } from '../../../../src/engine/lookup/parse/parse.ts';
+import { namedPlaceWithTypoRetry } from '../../../../src/engine/lookup/search/named-place-retry.ts';
 import { indexOfBatch } from '../../../helpers/test-index.ts';
 
 loadDefaultIndexBeforeAll();
@@ -26,6 +29,23 @@ describe('an index that holds no street', () => {
   it('answers a street it does not hold with the place the query names', () => {
     const r = lookup(index, { street: 'Rue de Rivoli', housenumber: '10', city: 'Paris', country: 'FRA' });
     expect(r).toMatchObject({ city: 'Paris', country_iso_2: 'FR', matchlevel: 'general', street: '' });
+  });
+
+  it('looks up no typo neighbour of the street field, which names no place here', () => {
+    // `rivoli`, which the answer leaves unexplained, had five typo neighbours looked up and never used
+    const q = parseRequest({ street: 'Rue de Rivoli', housenumber: '10', city: 'Paris', country: 'FRA' });
+    const matches = exactMatches(index, q);
+    const street = q.tokens.flatMap((t, i) => (t.field === 'street' ? [i] : []));
+    expect(street.map((i) => q.tokens[i]!.text)).toContain('rivoli');
+    const before = street.map((i) => matches[i]!.length);
+    expect(namedPlaceWithTypoRetry(index, q, matches).best).toBeDefined();
+    expect(street.map((i) => matches[i]!.length)).toEqual(before);
+    // a misspelt city field still gets them
+    const q2 = parseRequest({ street: 'Rue de Rivoli', housenumber: '10', city: 'Pariss', country: 'FRA' });
+    const m2 = exactMatches(index, q2);
+    const city = q2.tokens.findIndex((t) => t.field === 'city');
+    namedPlaceWithTypoRetry(index, q2, m2);
+    expect(m2[city]!.some((m) => m.kind === 'typo')).toBe(true);
   });
 
   // misspelt towns the postcode or the city field decides (tools/lookup-typo-ab.ts found them)
