@@ -344,9 +344,20 @@ type City = {
  * division (PPLA), 3 of a second-level one (PPLA2).
  */
 const SEATS: Record<string, number> = { PPLC: 1, PPLA: 2, PPLA2: 3 };
+/** Population from which a place takes GeoNames' untagged alternate names (Cologne, Bozen). */
+const ALT_NAMES_FROM = 50_000;
+/**
+ * From this many people a town takes those of one word, stricter (TownAlternates): the names a
+ * town is known by abroad (Ypres for Ieper, Coire for Chur, Mantua for Mantova, Bienne for Biel).
+ */
+const TOWN_ALT_NAMES_FROM = 10_000;
+/** A word of four letters or more, in Latin script: no transliteration's apostrophe (`Sabin'janigo`), no qualifier (`Frankfurt-Niederrad`). */
+const ONE_WORD = /^\p{Lu}[\p{Script=Latin}]{3,}$/u;
 const cities: City[] = [];
 const wanted = new Set(COUNTRIES);
 const allAlt = new Map<number, string[]>();
+/** The one-word untagged alternate names of towns under ALT_NAMES_FROM, by city number: added once every place's own name is known. */
+const townAlts = new Map<number, string[]>();
 const asciiOf = new Map<number, string>();
 const geonamesName = new Map<number, string>();
 for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
@@ -360,7 +371,12 @@ for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
   if (f[2]) addAlt(f[2]);
   // GeoNames' untagged alternate names: Latin letters, written as a name (a capital letter: not a
   // transliteration from another script, "lija", "meng si"), not an airport code ("LGG", "YMQ")
-  if (pop >= 50_000 && f[3]) for (const a of f[3].split(',')) if (a && a.length <= 40 && /^[\p{Script=Latin}\s'’.\-]+$/u.test(a) && /\p{Lu}/u.test(a) && !/^[A-Z]{2,4}$/.test(a)) addAlt(a);
+  const untagged = (a: string) => a && a.length <= 40 && /^[\p{Script=Latin}\s'’.\-]+$/u.test(a) && /\p{Lu}/u.test(a) && !/^[A-Z]{2,4}$/.test(a);
+  if (pop >= ALT_NAMES_FROM && f[3]) for (const a of f[3].split(',')) if (untagged(a)) addAlt(a);
+  // a town's (not a city's section, PPLX): words only, and none that names another place (below)
+  const townAlt = pop >= TOWN_ALT_NAMES_FROM && pop < ALT_NAMES_FROM && f[7] !== 'PPLX' && f[3]
+    ? f[3].split(',').filter((a) => untagged(a) && ONE_WORD.test(a) && !/^[A-Z]+$/.test(a) && !folded.has(foldText(a))) : [];
+  if (townAlt.length > 0) townAlts.set(cities.length, townAlt);
   // GeoNames writes some capitals in English (Warsaw, Lisbon): the local spelling is the postal
   // place name among the city's alternate names (chosen below, once the postcodes are indexed)
   allAlt.set(cities.length, f[3] ? f[3].split(',') : []);
@@ -381,6 +397,37 @@ for (const p of pcs) {
   (pcByName.get(k) ?? pcByName.set(k, []).get(k)!).push(p);
   const g = cell(p.lat, p.lon);
   (grid.get(g) ?? grid.set(g, []).get(g)!).push(p);
+}
+/**
+ * A town's one-word alternate names (TOWN_ALT_NAMES_FROM) that are no place's own name: not of a
+ * place of cities500 in any of the destinations, whatever its size, nor of a postal place (`Białawoda`, a
+ * Polish village, is also a name of Weißwasser, DE; `Leifers` the German postal name of Laives),
+ * nor a part of a bilingual one (`Biel/Bienne`), nor a state's name. A name people
+ * write for the town abroad names no place at home; one that does is that place's.
+ */
+{
+  const placeNames = new Set<string>();
+  const addNames = (name: string) => { for (const part of [name, ...name.split(/\s*\/\s*/)]) placeNames.add(foldText(part)); };
+  cities.forEach((c, i) => { addNames(c.name); placeNames.add(geonamesName.get(i)!); placeNames.add(asciiOf.get(i)!); });
+  for (const p of pcs) addNames(p.place.replace(/\s*\([^)]*\)/g, ''));
+  // nor a state's (`Paraiba` is a name of Capela, BR, and the state of `João Pessoa (Paraiba)`);
+  // a province's may be the town's (`Mantua`, the province named after Mantova)
+  for (const a of adminRows.values()) addNames(a.name);
+  const firstLevel = new Set(COUNTRIES.flatMap((cc) => [...firstLevelCodes(cc)].map(cldrOfIso)));
+  for (const names of CLDR.values()) for (const [code, n] of Object.entries(names)) if (firstLevel.has(code)) addNames(n);
+  let added = 0;
+  for (const [i, names] of townAlts) {
+    const c = cities[i]!;
+    const known = new Set([geonamesName.get(i)!, asciiOf.get(i)!, ...c.alt.map(foldText)]);
+    for (const a of names) {
+      const k = foldText(a);
+      if (known.has(k) || placeNames.has(k)) continue;
+      known.add(k);
+      c.alt.push(a);
+      added++;
+    }
+  }
+  console.log(`${added} one-word alternate names of towns under ${ALT_NAMES_FROM.toLocaleString('en')} people`);
 }
 function nearest(c: City): Pc | undefined {
   let best: Pc | undefined, bd = Infinity;
@@ -460,7 +507,7 @@ console.log(`${renamed} places renamed to their local (postal) spelling`);
 
 /** Population from which a place is a town whose own name no other place's other name may take. */
 const TOWN = 10_000;
-/** Folded own names (GeoNames name, ASCII name, shown name) of the towns → those towns. */
+/** Folded own names (GeoNames name, ASCII name, shown name, each part of a bilingual one) of the towns → those towns. */
 let townNames = new Map<string, City[]>();
 /**
  * GeoNames' alternate names carry no language and hold noise (Vienna's list has "Bienne", the
@@ -472,7 +519,9 @@ let townNames = new Map<string, City[]>();
   townNames = new Map();
   cities.forEach((c, i) => {
     if (c.pop < TOWN) return;
-    for (const k of new Set([geonamesName.get(i)!, asciiOf.get(i)!, foldText(c.name)])) (townNames.get(k) ?? townNames.set(k, []).get(k)!).push(c);
+    // (each name of a bilingual one too: Vienna's "Bienne" is Biel/Bienne's)
+    const own = [geonamesName.get(i)!, asciiOf.get(i)!, foldText(c.name), ...(c.name.includes('/') ? c.name.split('/').map(foldText) : [])];
+    for (const k of new Set(own)) (townNames.get(k) ?? townNames.set(k, []).get(k)!).push(c);
   });
   cities.forEach((c, i) => {
     for (const a of c.alt) { const k = foldText(a); if (k !== asciiOf.get(i)) (holders.get(k) ?? holders.set(k, []).get(k)!).push(c); }

@@ -20,6 +20,7 @@ import { areaRight, placeRight, stateRight } from '../../eval/lookup/people/scor
 import { stateCases } from '../../eval/lookup/people/states.ts';
 import { fnv1a, halfOf, mixedHalfOf, seededSample } from '../../eval/lookup/people/split.ts';
 import { misspell, misspeltCases } from '../../eval/lookup/people/misspelt.ts';
+import { EXONYMS, townExonymCases, townExonymsLeftOut } from '../../eval/lookup/people/town-exonyms.ts';
 import { asWritten } from '../../eval/lookup/people/synthetic-streets.ts';
 import { describeWithSharedData } from '../helpers/shared-data.ts';
 
@@ -170,6 +171,19 @@ describeWithSharedData('people sets: cases and a fixed slice on the embedded def
     expect(tune).toBeGreaterThan(0.4);
     expect(tune).toBeLessThan(0.6);
   }, 60_000);
+  it('town exonyms: three patterns per pair in one half, a pair left out when its name is a place\'s own', () => {
+    const cases = townExonymCases();
+    const left = townExonymsLeftOut();
+    expect(cases.length).toBe(3 * (EXONYMS.length - left.length));
+    const ypres = cases.filter((c) => c.truth.kind === 'place' && c.truth.label.startsWith('Ieper'));
+    expect(ypres.map((c) => c.query)).toEqual([{ address: 'Ypres' }, { address: 'Ypres, Belgium' }, { city: 'Ypres' }]);
+    expect(new Set(ypres.map((c) => c.half)).size).toBe(1);
+    // Bergen (NL) is a town's own name: Mons' Dutch name has another right answer
+    expect(left.find((l) => l.exonym === 'Bergen')?.why).toMatch(/own name/);
+    const tune = cases.filter((c) => c.half === 'tune').length / cases.length;
+    expect(tune).toBeGreaterThan(0.4);
+    expect(tune).toBeLessThan(0.6);
+  });
   it('both halves hold about half of each set', () => {
     for (const cs of [places, addresses]) {
       const tune = cs.filter((c) => c.half === 'tune').length / cs.length;

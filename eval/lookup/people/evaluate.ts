@@ -4,6 +4,7 @@
  */
 import { cityPartCases } from './city-parts.ts';
 import { MISSPELT_SET, misspeltCases } from './misspelt.ts';
+import { TOWN_EXONYMS_SET, townExonymCases } from './town-exonyms.ts';
 import type { SearchRecord } from '../../../src/contract/records.ts';
 import type { SearchRequest } from '../../../src/contract/requests.ts';
 import type { AddressIndex } from '../../../src/engine/index/index.ts';
@@ -25,6 +26,7 @@ export const PEOPLE_SETS: Readonly<Record<string, () => PeopleCase[]>> = {
   'places with state': placeStateCases,
   'city parts': cityPartCases,
   [MISSPELT_SET]: () => misspeltCases(),
+  [TOWN_EXONYMS_SET]: townExonymCases,
 };
 
 export function evaluateCases(index: AddressIndex, set: string, cases: PeopleCase[], lookupFn: Lookup): SetReport {

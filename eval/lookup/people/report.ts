@@ -11,6 +11,7 @@ export const TARGETS: Readonly<Record<string, { right: number; label: string }>>
   'geocoder cases': { right: NaN, label: 'no issue target of its own (relevance ≥ 90 ⇒ right ≥ 99 %)' },
   states: { right: NaN, label: 'no issue target of its own (relevance ≥ 90 ⇒ right ≥ 99 %)' },
   'places with state': { right: NaN, label: 'no issue target of its own (relevance ≥ 90 ⇒ right ≥ 99 %)' },
+  'town exonyms': { right: NaN, label: 'no issue target of its own (relevance ≥ 90 ⇒ right ≥ 99 %)' },
 };
 
 function summaryRow(label: string, t: Tally): string {

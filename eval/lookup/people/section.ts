@@ -18,7 +18,7 @@ export function runPeopleSection(index: AddressIndex, lookupFn: Lookup, opts: { 
   const reports: SetReport[] = [];
   let queries = 0;
   L.push('## Queries as people write them (issue 18)', '');
-  L.push('Reproduce alone: `node eval/lookup/run.ts people` (only these sets, on the embedded default, about a minute; `--set places|addresses|geocoder-cases|states|places-with-state|city-parts|misspelt-places` for one set, `--failures N` to list N wrong answers of the tune half, `--json FILE` to write the counts for comparing runs). Every case goes to the **tune** half or the **measured** half by the FNV-1a hash of its id (even = tune); targets are read on the measured half. Queries carry no country unless a third-party case has one.', '');
+  L.push('Reproduce alone: `node eval/lookup/run.ts people` (only these sets, on the embedded default, about a minute; `--set places|addresses|geocoder-cases|states|places-with-state|city-parts|misspelt-places|town-exonyms` for one set, `--failures N` to list N wrong answers of the tune half, `--json FILE` to write the counts for comparing runs). Every case goes to the **tune** half or the **measured** half by the FNV-1a hash of its id (even = tune); targets are read on the measured half. Queries carry no country unless a third-party case has one.', '');
   L.push(...fileLines('rules.md'));
   for (const [set, build] of Object.entries(PEOPLE_SETS)) {
     if (opts.sets && !opts.sets.includes(set)) continue;

@@ -57,6 +57,16 @@ const CASES: [SearchRequest, Want, number][] = [
   [a('Kodaň'), { country_iso_2: 'DK', city: 'København' }, 90],
   [a('Vídeň'), { country_iso_2: 'AT', city: 'Wien' }, 90],
   [a('Wiedeń'), { country_iso_2: 'AT', city: 'Wien' }, 90],
+  // a town's name abroad, under 50,000 people (one word, no place's own name; scripts/gen-default-layer.ts)
+  [a('Ypres'), { country_iso_2: 'BE', city: 'Ieper' }, 90],
+  [a('Coire'), { country_iso_2: 'CH', city: 'Chur' }, 90],
+  [a('Mantua, Italy'), { country_iso_2: 'IT', city: 'Mantova' }, 90],
+  [a('Marienbad'), { country_iso_2: 'CZ', city: 'Mariánské Lázně' }, 90],
+  // Biel/Bienne's French name, which Vienna's list of other names also held
+  [a('Bienne'), { country_iso_2: 'CH', city: 'Biel/Bienne' }, 90],
+  // a place's own name stays that place's, though a town abroad has it as another name
+  [a('Białawoda'), { country_iso_2: 'PL', city: 'Białawoda' }, 90],
+  [a('Nowa Wieś'), { country_iso_2: 'PL', city: 'Nowa Wieś' }, 90],
   // the query's marks: the place spelled so, over a larger one that only folds to it
   [a('Türi'), { country_iso_2: 'EE', city: 'Türi' }, 90],
   // unless that one is ten times as important (León, ES, over Léon, FR)
