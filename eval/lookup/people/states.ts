@@ -86,6 +86,15 @@ export function stateCases(): PeopleCase[] {
       const name = cc ? q.slice(0, q.lastIndexOf(',')) : q;
       out.push(makeCase('states', `${s.code}:${pattern}:${q}`, s.cc, pattern, { address: q }, truth(name, cc)));
     }
+    // its name and its code after it, as Australian and Canadian addresses and lists write a state
+    // (`Tasmania TAS`, `Bayern BY`): the code's second part when it is letters; the state itself is
+    // expected (added 2026-11-28, its rule fixed before its first run)
+    const suffix = s.code.slice(3);
+    if (s.local && /^[A-Z]{2,3}$/.test(suffix)) {
+      const q = `${s.local} ${suffix}`;
+      const own = truth(s.local, s.cc);
+      out.push(makeCase('states', `${s.code}:local name, state code:${q}`, s.cc, 'local name, state code', { address: q }, { ...own, codes: [s.code] }));
+    }
   }
   return out;
 }

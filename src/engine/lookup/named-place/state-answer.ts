@@ -1,6 +1,6 @@
 /**
  * Stage 9 (named place, see ../index.ts), a query whose words are only a state's name (`Bavaria`,
- * `Bayern`, `Île-de-France`, `Noord-Holland, Nederland`): the state, when it outweighs the place of
+ * `Bayern`, `Île-de-France`, `Noord-Holland, Nederland`), or its name and its code (`Tasmania TAS`): the state, when it outweighs the place of
  * that name the search found. The state answer has the country and the state (state, state_name,
  * state_code as any answer of the state's: local by default, the locale's where a translation
  * exists), no city, the point of the state's most important place (state-table.ts) and matchlevel
@@ -57,6 +57,13 @@ export function stateAnswer(index: AddressIndex, q: ParsedQuery, choice: Choice)
     // a saint abbreviated (`St Julian's` for the council Saint Julian's: abbreviations.ts)
     const saint = q.tokens.map((t) => saintForms(t.text)[0] ?? t.text).join(' ');
     if (saint !== text && (named = statesNamed(index, saint, q.country))) text = saint;
+  }
+  if (!named && q.tokens.length >= 2) {
+    // the state's name and its own code after it (`Tasmania TAS`, `Bayern BY`, `Vaud VD`)
+    const code = q.tokens[q.tokens.length - 1]!.text;
+    const rest = q.tokens.slice(0, -1).map((t) => t.text).join(' ');
+    const coded = statesNamed(index, rest, q.country)?.filter((n) => codeOf(n.state) === code);
+    if (coded && coded.length > 0) { named = coded; text = rest; }
   }
   let asked = q;
   if (!named && q.countryText !== '' && !q.countryNameOnly) {
@@ -154,6 +161,11 @@ function spelled(text: string): string {
 function asGuess(best: NonNullable<Choice['best']>): NonNullable<Choice['best']> {
   const had: readonly Deduction[] = 'deductions' in best ? (best as NamedPlace).deductions : [];
   return had.includes(HOMONYM_GUESS) ? best : { ...best, deductions: [...had, HOMONYM_GUESS] } as NonNullable<Choice['best']>;
+}
+
+/** A state's code as written after its name: its ISO 3166-2 code's second part, folded (`DE-BY` → `by`). */
+function codeOf(state: State): string {
+  return state.code.slice(state.code.indexOf('-') + 1).toLowerCase();
 }
 
 /** The states the words `text` name, in `country` when given, the most important first; undefined when none. */

@@ -126,8 +126,8 @@ function partNaming(index: AddressIndex, q: ParsedQuery, named: readonly number[
 
 /**
  * `choice` with the words that name its answer's state explained (ROLE_ADMIN): a run of words
- * nothing else explains that is the answer's state by one of its names or its abbreviation
- * (`Sydney NSW 2000`, `Vancouver BC`, `Lausanne VD`, `München Bayern`), or in Italy its province's
+ * nothing else explains that is the answer's state by one of its names or its abbreviation, or both
+ * (`Sydney NSW 2000`, `Vancouver BC`, `Lausanne VD`, `München Bayern`, `Launceston, Tasmania TAS`), or in Italy its province's
  * sigla (`53100 Siena SI`, `Milano (MI)`: province-codes.generated.ts), and ends its part of the
  * text, or the city field (`{"city": "Köniz BE"}`), but for explained words and numbers (not the
  * first word of `3 Msida Sea Front, Msida`); in France the département's number (`Lyon 69`,
@@ -155,9 +155,13 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
       abbr = stateKey(index.str(c.admState[a]!));
       sigla = code.startsWith('IT-') ? IT_PROVINCE_CODES[foldText(index.str(c.admCounty[a]!))] ?? '' : '';
     }
-    for (let s = Math.max(i, j - MAX_STATE_WORDS); s < j; s++) {
-      const text = q.tokens.slice(s, j).map((t) => t.text).join(' ');
-      if (text !== abbr && text !== sigla && !namesState(index, text, code)) continue;
+    const isCode = (w: string) => w === abbr || w === sigla;
+    for (let s = Math.max(i, j - MAX_STATE_WORDS - 1); s < j; s++) {
+      const words = q.tokens.slice(s, j).map((t) => t.text);
+      const text = words.join(' ');
+      // (its name and its code after it: `Launceston, Tasmania TAS`)
+      const namedCoded = words.length > 1 && isCode(words[words.length - 1]!) && namesState(index, words.slice(0, -1).join(' '), code);
+      if (!isCode(text) && !namesState(index, text, code) && !namedCoded) continue;
       explained ??= best.explained.slice();
       roles ??= best.roles.slice();
       for (let m = s; m < j; m++) { explained[m] = 1; roles[m] = ROLE_ADMIN; }

@@ -50,6 +50,10 @@ describe('a query that names a state gets the state', () => {
     [a('Hrpelje–Kozina'), { country_iso_2: 'SI', state_code: 'SI-035', city: '' }],
     // a saint abbreviated, as the full name answers (`Saint Julian's`)
     [a("St Julian's"), { country_iso_2: 'MT', state_code: 'MT-48', city: '' }], // was Julian A. Mansilla, AR
+    // its name and its own code after it
+    [a('Tasmania TAS'), { country_iso_2: 'AU', state_code: 'AU-TAS', city: '', relevance: '100' }], // was no answer
+    [a('Bayern BY'), { country_iso_2: 'DE', state_code: 'DE-BY', city: '', relevance: '100' }], // was Schwandorf, 80
+    [a('Ontario ON'), { country_iso_2: 'CA', state_code: 'CA-ON', city: '' }], // was Ontario Centre (Queensville)
   ];
   for (const [q, want] of STATES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 

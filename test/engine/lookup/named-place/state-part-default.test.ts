@@ -128,6 +128,9 @@ describe('words of the text that name the answer\'s state', () => {
     [{ address: 'Lausanne VD' }, { country_iso_2: 'CH', state_code: 'CH-VD', city: 'Lausanne', relevance: '100' }],
     // its name without a comma
     [{ address: 'München Bayern' }, { country_iso_2: 'DE', state_code: 'DE-BY', city: 'München', relevance: '100' }],
+    // its name and its code (was relevance 67: the name was left unexplained)
+    [{ address: 'Launceston, Tasmania TAS' }, { country_iso_2: 'AU', state_code: 'AU-TAS', city: 'Launceston', relevance: '100' }],
+    [{ address: 'Regensburg, Bayern BY' }, { country_iso_2: 'DE', state_code: 'DE-BY', city: 'Regensburg', relevance: '100' }],
   ];
   for (const [q, want] of CASES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 
