@@ -148,8 +148,11 @@ describeWithSharedData('people sets: cases and a fixed slice on the embedded def
   });
   it('states: every pattern, local and English names alone and with the country, one truth per name', () => {
     const states = stateCases();
-    expect(new Set(states.map((c) => c.pattern))).toEqual(new Set(['local name', 'local name, country', 'local name, country code', 'English name', 'English name, country', 'other-language name']));
+    expect(new Set(states.map((c) => c.pattern))).toEqual(new Set(['local name', 'local name, country', 'local name, country code', 'English name', 'English name, country', 'other-language name', 'local name, state code']));
     expect(states.find((c) => c.query.address === 'Bayern, DE')?.truth).toMatchObject({ codes: ['DE-BY'] });
+    // a state's own code after its name: that state, whatever other state shares the name
+    expect(states.find((c) => c.query.address === 'Tasmania TAS')?.truth).toMatchObject({ kind: 'state', codes: ['AU-TAS'] });
+    expect(states.some((c) => c.pattern === 'local name, state code' && /\d/.test(String(c.query.address)))).toBe(false);
     const bavaria = states.find((c) => c.query.address === 'Bavaria');
     expect(bavaria?.truth).toMatchObject({ kind: 'state', codes: ['DE-BY'] });
     expect(states.find((c) => c.query.address === 'Bayern, Deutschland')?.truth).toMatchObject({ codes: ['DE-BY'] });
