@@ -461,7 +461,20 @@ const RENAME_TOWN = 10_000;
 /** Folded own names of the towns per country (`CC|name`): a name one town has is not another's. */
 const ownNames = new Set<string>();
 cities.forEach((c, i) => { if (c.pop >= RENAME_TOWN) for (const n of [geonamesName.get(i)!, asciiOf.get(i)!]) ownNames.add(`${c.cc}|${n}`); });
+/**
+ * Postal places named by a city's name and a district number (`Plzeň 3-Doudlevce`, `Plzeň 1`), by
+ * the city's name: the post's spelling of the city (GeoNames calls Plzeň `Pilsen`).
+ */
+const numberedPostal = new Map<string, Pc[]>();
+for (const p of pcs) {
+  const m = /^(\p{L}[\p{L}\s'’.-]*?)\s+\d+(?:\s*[-–]\s*\p{L}.*)?$/u.exec(p.place);
+  if (!m) continue;
+  const k = `${p.cc}|${foldText(m[1]!)}`;
+  (numberedPostal.get(k) ?? numberedPostal.set(k, []).get(k)!).push({ ...p, place: m[1]! });
+}
 let renamed = 0;
+/** The places given their postal spelling (by city number). */
+const renamedByPost = new Set<number>();
 cities.forEach((c, i) => {
   if (c.pop < RENAME_TOWN) return;
   // a large place (50,000 people or more) within about 15 km of its postal place; a smaller town
@@ -476,7 +489,7 @@ cities.forEach((c, i) => {
   const ownPostal = [geonamesName.get(i)!, asciiOf.get(i)!].flatMap((n) => (pcByName.get(`${c.cc}|${n}`) ?? []).filter(near));
   for (const a of allAlt.get(i) ?? []) {
     if (a === c.name) continue;
-    const ps = (pcByName.get(`${c.cc}|${foldText(a)}`) ?? []).filter(near);
+    const ps = (pcByName.get(`${c.cc}|${foldText(a)}`) ?? numberedPostal.get(`${c.cc}|${foldText(a)}`) ?? []).filter(near);
     if (ps.length === 0) continue;
     const postal = ps[0]!.place;
     // the same words written without their marks or in capitals (Spain's and Argentina's postal
@@ -499,6 +512,7 @@ cities.forEach((c, i) => {
     if (!c.alt.includes(c.name)) c.alt.push(c.name);
     c.alt = c.alt.filter((x) => x !== postal);
     c.name = postal;
+    renamedByPost.add(i);
     renamed++;
     break;
   }
@@ -580,6 +594,12 @@ let townNames = new Map<string, City[]>();
     const langs = LOCAL_LANGS[c.cc] ?? [];
     const local = names.get(langs[0] ?? '');
     const isLocal = langs.some((l) => names.get(l) !== undefined && foldText(names.get(l)!) === foldText(c.name));
+    // (the same letters with other marks, CLDR's spelling: `București`, where the post writes `Bucureşti` with a cedilla)
+    if (local && LATIN.test(local) && local !== c.name && foldText(local) === foldText(c.name) && renamedByPost.has(best)) {
+      c.name = local;
+      c.alt = c.alt.filter((a) => foldText(a) !== foldText(local));
+      localised++;
+    }
     if (local && !isLocal && LATIN.test(local) && foldText(local) !== foldText(c.name)) {
       if (!c.alt.includes(c.name)) c.alt.push(c.name);
       c.alt = c.alt.filter((a) => foldText(a) !== foldText(local));

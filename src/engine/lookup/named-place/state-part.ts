@@ -127,7 +127,7 @@ function partNaming(index: AddressIndex, q: ParsedQuery, named: readonly number[
 /**
  * `choice` with the words that name its answer's state explained (ROLE_ADMIN): a run of words
  * nothing else explains that is the answer's state by one of its names or its abbreviation, or both
- * (`Sydney NSW 2000`, `Vancouver BC`, `Lausanne VD`, `München Bayern`, `Launceston, Tasmania TAS`), or in Italy its province's
+ * (`Sydney NSW 2000`, `Vancouver BC`, `Vancouver, B.C.`, `Lausanne VD`, `München Bayern`, `Launceston, Tasmania TAS`), or in Italy its province's
  * sigla (`53100 Siena SI`, `Milano (MI)`: province-codes.generated.ts), and ends its part of the
  * text, or the city field (`{"city": "Köniz BE"}`), but for explained words and numbers (not the
  * first word of `3 Msida Sea Front, Msida`); in France the département's number (`Lyon 69`,
@@ -161,7 +161,9 @@ export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choi
       const text = words.join(' ');
       // (its name and its code after it: `Launceston, Tasmania TAS`)
       const namedCoded = words.length > 1 && isCode(words[words.length - 1]!) && namesState(index, words.slice(0, -1).join(' '), code);
-      if (!isCode(text) && !namesState(index, text, code) && !namedCoded) continue;
+      // (its code written with dots, one letter a word: `Vancouver, B.C.`, `Sydney N.S.W.`)
+      const dotted = words.length > 1 && words.every((w) => w.length === 1) && isCode(words.join(''));
+      if (!isCode(text) && !namesState(index, text, code) && !namedCoded && !dotted) continue;
       explained ??= best.explained.slice();
       roles ??= best.roles.slice();
       for (let m = s; m < j; m++) { explained[m] = 1; roles[m] = ROLE_ADMIN; }

@@ -62,6 +62,10 @@ const CASES: [SearchRequest, Want, number][] = [
   [a('Coire'), { country_iso_2: 'CH', city: 'Chur' }, 90],
   [a('Mantua, Italy'), { country_iso_2: 'IT', city: 'Mantova' }, 90],
   [a('Marienbad'), { country_iso_2: 'CZ', city: 'Mariánské Lázně' }, 90],
+  // the post's spelling of a city whose postal places carry a district number (`Plzeň 3-Doudlevce`):
+  // GeoNames calls it Pilsen
+  [a('Plzeň'), { country_iso_2: 'CZ', city: 'Plzeň' }, 100],
+  [a('Pilsen'), { country_iso_2: 'CZ', city: 'Plzeň' }, 90],
   // Biel/Bienne's French name, which Vienna's list of other names also held
   [a('Bienne'), { country_iso_2: 'CH', city: 'Biel/Bienne' }, 90],
   // a place's own name stays that place's, though a town abroad has it as another name

@@ -131,6 +131,9 @@ describe('words of the text that name the answer\'s state', () => {
     // its name and its code (was relevance 67: the name was left unexplained)
     [{ address: 'Launceston, Tasmania TAS' }, { country_iso_2: 'AU', state_code: 'AU-TAS', city: 'Launceston', relevance: '100' }],
     [{ address: 'Regensburg, Bayern BY' }, { country_iso_2: 'DE', state_code: 'DE-BY', city: 'Regensburg', relevance: '100' }],
+    // its code written with dots (was relevance 25–33: the letters were left unexplained)
+    [{ address: 'Vancouver, B.C.' }, { country_iso_2: 'CA', state_code: 'CA-BC', city: 'Vancouver', relevance: '100' }],
+    [{ address: 'Sydney N.S.W.' }, { country_iso_2: 'AU', state_code: 'AU-NSW', city: 'Sydney', relevance: '100' }],
   ];
   for (const [q, want] of CASES) it(JSON.stringify(q), () => expect(lookup(index, q)).toMatchObject(want));
 
