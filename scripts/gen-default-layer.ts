@@ -452,6 +452,8 @@ function awayFrom(c: City, p: Pc, own: readonly Pc[]): boolean {
 }
 /** Letters outside ASCII (marks, other scripts) of a name. */
 const nonAscii = (s: string) => s.replace(/[\u0000-\u007f]/g, '').length;
+/** Letters outside ASCII of a name (its marks), not its punctuation (`St. John’s`). */
+const markedLetters = (s: string) => s.replace(/[^\p{L}\p{M}]/gu, '').replace(/[\u0000-\u007f]/g, '').length;
 /**
  * From this many people a town takes its postal spelling when the post knows it only by another
  * of its names (Droichead Nua, IE, is Newbridge to its post; Sitten, CH, is Sion; Hyvinge, FI, is
@@ -594,8 +596,9 @@ let townNames = new Map<string, City[]>();
     const langs = LOCAL_LANGS[c.cc] ?? [];
     const local = names.get(langs[0] ?? '');
     const isLocal = langs.some((l) => names.get(l) !== undefined && foldText(names.get(l)!) === foldText(c.name));
-    // (the same letters with other marks, CLDR's spelling: `București`, where the post writes `Bucureşti` with a cedilla)
-    if (local && LATIN.test(local) && local !== c.name && foldText(local) === foldText(c.name) && renamedByPost.has(best)) {
+    // (the same letters with other marks, CLDR's spelling: `București`, where the post writes
+    // `Bucureşti` with a cedilla; `Rīga`, where GeoNames writes `Riga` without its mark)
+    if (local && LATIN.test(local) && local !== c.name && foldText(local) === foldText(c.name) && (renamedByPost.has(best) || markedLetters(local) > markedLetters(c.name))) {
       c.name = local;
       c.alt = c.alt.filter((a) => foldText(a) !== foldText(local));
       localised++;

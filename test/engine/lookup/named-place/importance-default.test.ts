@@ -66,6 +66,8 @@ const CASES: [SearchRequest, Want, number][] = [
   // GeoNames calls it Pilsen
   [a('Plzeň'), { country_iso_2: 'CZ', city: 'Plzeň' }, 100],
   [a('Pilsen'), { country_iso_2: 'CZ', city: 'Plzeň' }, 90],
+  // CLDR's local spelling where GeoNames drops its marks
+  [a('Riga'), { country_iso_2: 'LV', city: 'Rīga' }, 100],
   // Biel/Bienne's French name, which Vienna's list of other names also held
   [a('Bienne'), { country_iso_2: 'CH', city: 'Biel/Bienne' }, 90],
   // a place's own name stays that place's, though a town abroad has it as another name
