@@ -347,16 +347,19 @@ const SEATS: Record<string, number> = { PPLC: 1, PPLA: 2, PPLA2: 3 };
 /** Population from which a place takes GeoNames' untagged alternate names (Cologne, Bozen). */
 const ALT_NAMES_FROM = 50_000;
 /**
- * From this many people a town takes those of one word, stricter (TownAlternates): the names a
- * town is known by abroad (Ypres for Ieper, Coire for Chur, Mantua for Mantova, Bienne for Biel).
+ * From this many people a town takes those of one word, more strictly (`townAlts`, below): the names
+ * a town is known by abroad (Ypres for Ieper, Coire for Chur, Mantua for Mantova, Bienne for Biel).
  */
 const TOWN_ALT_NAMES_FROM = 10_000;
-/** A word of four letters or more, in Latin script: no transliteration's apostrophe (`Sabin'janigo`), no qualifier (`Frankfurt-Niederrad`). */
+/**
+ * A word of four letters or more, in Latin script: no transliteration's apostrophe (`Sabin'janigo`),
+ * no qualifier (`Frankfurt-Niederrad`).
+ */
 const ONE_WORD = /^\p{Lu}[\p{Script=Latin}]{3,}$/u;
 const cities: City[] = [];
 const wanted = new Set(COUNTRIES);
 const allAlt = new Map<number, string[]>();
-/** The one-word untagged alternate names of towns under ALT_NAMES_FROM, by city number: added once every place's own name is known. */
+/** The one-word untagged alternate names of towns under ALT_NAMES_FROM, by city number: added once every place's name is known. */
 const townAlts = new Map<number, string[]>();
 const asciiOf = new Map<number, string>();
 const geonamesName = new Map<number, string>();
