@@ -3,8 +3,8 @@
  * `Bayern`, `Île-de-France`, `Noord-Holland, Nederland`), or its name and its own code (`Tasmania
  * TAS`): the state, when it outweighs the place of that name the search found. The state answer
  * has the country and the state (state, state_name, state_code as any answer of the state's: local
- * by default, the locale's where a translation exists), no city, the point of the state's most important place (state-table.ts) and matchlevel
- * `general`.
+ * by default, the locale's where a translation exists), no city, the point of the state's most
+ * important place (state-table.ts) and matchlevel `general`.
  *
  * The place (or postal place) the search chose stays:
  * - when the state is named after it: the place lies in the state, its name's words are all in
