@@ -29,13 +29,14 @@ const MAX_DISTRICT = 20;
 /**
  * The number an ordinal writes, folded (`8e`, `1er`, `16eme`, `2nd`, `viiie`, `ixe`, `ier`): ''
  * when the word is no ordinal of 1–20. A plain number is no ordinal. `shortRoman` false: a Roman
- * ordinal of one or two letters is none either (`vie`, `ive` are words; `viiie`, `xvie` are not).
+ * ordinal of one or two letters is none either (`vie`, `ive` are words; `viiie`, `xvie` are not),
+ * but for the two-letter ones with an X, which no word is (`Paris XVe`, `XIe`).
  */
 export function ordinalNumber(word: string, shortRoman = true): string {
   const m = /^(\d{1,2}|[ivx]{1,5})(?:e|er|re|eme|ere|ieme|st|nd|rd|th)$/.exec(word);
   if (!m) return '';
   const roman = !/^\d/.test(m[1]!);
-  if (roman && !shortRoman && m[1]!.length < 3) return '';
+  if (roman && !shortRoman && m[1]!.length < 3 && !/^(?:ix|xi|xv|xx)$/.test(m[1]!)) return '';
   const n = roman ? ROMAN.indexOf(m[1]!) + 1 : Number(m[1]);
   return n >= 1 && n <= MAX_DISTRICT ? String(n) : '';
 }

@@ -15,8 +15,8 @@ describe('ordinalNumber', () => {
   it('answers nothing for plain numbers, words and ordinals beyond 20', () => {
     expect(['8', 'rue', 'e', '21e', 'xxie', 'mixe', 'the'].map((w) => ordinalNumber(w))).toEqual(['', '', '', '', '', '', '']);
   });
-  it('reads a short Roman ordinal only when asked to (`vie`, `ive` are words)', () => {
-    expect(['vie', 'ive', 'ixe', 'xvie'].map((w) => ordinalNumber(w, false))).toEqual(['', '', '', '16']);
+  it('reads a short Roman ordinal only when asked to (`vie`, `ive` are words), or when it has an X (`Paris XVe`)', () => {
+    expect(['vie', 'ive', 'ixe', 'xvie', 've', 'xve', 'xie', 'xxe', 'xveme'].map((w) => ordinalNumber(w, false))).toEqual(['', '', '9', '16', '', '15', '11', '20', '15']);
     expect(ordinalNumber('vie')).toBe('6');
   });
 });
