@@ -11,7 +11,7 @@ export function placeToken(q: ParsedQuery, i: number, streetPart: readonly boole
   const t = q.tokens[i]!;
   if (!(t.field === 'city' || t.field === 'district' || t.field === 'free') || streetPart[i]) return false;
   // (a district's number names a place with the city's word: `Dublin 2`)
-  return !/^\d/.test(t.text) || isDistrictNumber(q.tokens, i, q.hnKeys);
+  return !/^\d/.test(t.text) || isDistrictNumber(q.tokens, i, q.hnKeys, q.zipCands);
 }
 
 /**
@@ -31,7 +31,8 @@ export function streetPartTokens(q: ParsedQuery): boolean[] {
   toks.forEach((t, i) => {
     if (t.field !== 'free' || t.seg === undefined) return;
     const afterWord = i > 0 && toks[i - 1]!.seg === t.seg && !/^\d/.test(toks[i - 1]!.text);
-    const hn = t.hnLike && (!zipKeys.has(t.text) || (t.seg === 0 && afterWord));
+    // (a district's number before an Eircode is no house number: `Dublin 4, D04 F5P2`)
+    const hn = t.hnLike && (!zipKeys.has(t.text) || (t.seg === 0 && afterWord)) && !isDistrictNumber(toks, i, q.hnKeys, q.zipCands);
     if (isStreetWord(t.text)) streetSegs.add(t.seg);
     else if (hn && hnSeg < 0) hnSeg = t.seg;
   });

@@ -66,13 +66,33 @@ export function dropDistrictWords(free: string[], aligned: unknown[][]): Set<num
  * Token `i` is a district's number (`Dublin 2`, `Dublin 6w`, `Paris 15`, `Paris 8e`: the post's
  * own place names): a number said to be one by the word after it (dropDistrictWords), or one or
  * two digits (and a letter), or an ordinal, right after a word of its part and field, ending a
- * query that has no house-number field. Any other number is a house number or a postcode.
+ * query that has no house-number field, but for an Eircode after it (`Dublin 4, D04 F5P2`, the
+ * Irish address's last lines; `postcodes`: the query's postcode candidates). Any other number is
+ * a house number or a postcode.
  */
-export function isDistrictNumber(tokens: readonly DistrictToken[], i: number, hnKeys: readonly string[]): boolean {
+export function isDistrictNumber(tokens: readonly DistrictToken[], i: number, hnKeys: readonly string[], postcodes: readonly PostcodeOf[] = []): boolean {
   const t = tokens[i]!, before = tokens[i - 1];
   if (t.district) return true;
-  return i === tokens.length - 1 && (/^\d{1,2}[a-z]?$/.test(t.text) || ordinalNumber(t.text, false) !== '') && before !== undefined && before.seg === t.seg
+  return endsBeforePostcode(tokens, i, postcodes) && (/^\d{1,2}[a-z]?$/.test(t.text) || ordinalNumber(t.text, false) !== '') && before !== undefined && before.seg === t.seg
     && before.field === t.field && !/^\d/.test(before.text) && hnKeys.length === 0;
+}
+
+/** What isDistrictNumber reads of a postcode candidate (postcodes.ts PostcodeCandidate). */
+interface PostcodeOf { key: string; countries: readonly string[] }
+
+/**
+ * Token `i` ends the query, or only an Irish code follows it (the postcode field, or a candidate
+ * of IE's shape in a later part): Ireland writes the district before the Eircode, where other
+ * countries' codes come before the town (a number before `, 10115` is a house number).
+ */
+function endsBeforePostcode(tokens: readonly DistrictToken[], i: number, postcodes: readonly PostcodeOf[]): boolean {
+  const seg = tokens[i]!.seg ?? 0;
+  for (let j = i + 1; j < tokens.length; j++) {
+    const u = tokens[j]!;
+    const irish = postcodes.some((z) => z.key === u.text && z.countries.includes('IE'));
+    if (!irish || (u.field !== 'zip' && (u.seg ?? 0) <= seg)) return false;
+  }
+  return true;
 }
 
 /** The number district number token `t` writes: its digits, or an ordinal's number (a short Roman one only when a district word marks it); '' for none. */

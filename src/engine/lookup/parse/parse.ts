@@ -303,7 +303,7 @@ export function parseRequest(req: SearchRequest): ParsedQuery {
     }
     // a district's number as the names write it: the ordinal's number, two digits, Roman (`Paris 8e` → `Paris 08`, `Budapest 11` → `XI`)
     tokens.forEach((t, i) => {
-      if (t.field !== 'free' || !isDistrictNumber(tokens, i, hnKeys)) return;
+      if (t.field !== 'free' || !isDistrictNumber(tokens, i, hnKeys, zipCands)) return;
       t.alts.push(...districtForms(t));
       // (and the postcode it names where the post numbers by district: `Wien 3` → 1030)
       const pc = zipCands.length === 0 ? districtPostcode(tokens, i) : undefined;

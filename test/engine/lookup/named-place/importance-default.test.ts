@@ -66,6 +66,9 @@ const CASES: [SearchRequest, Want, number][] = [
   // GeoNames calls it Pilsen
   [a('Plzeň'), { country_iso_2: 'CZ', city: 'Plzeň' }, 100],
   [a('Pilsen'), { country_iso_2: 'CZ', city: 'Plzeň' }, 90],
+  // Ireland's last lines: the district's number before the Eircode is no house number (was 30, 63)
+  [a('Dublin 4, D04 F5P2'), { country_iso_2: 'IE', city: 'Dublin 4', zip: 'D04 F5P2' }, 95],
+  [{ city: 'Dublin 4', zip: 'D04 F5P2' }, { country_iso_2: 'IE', city: 'Dublin 4', zip: 'D04 F5P2' }, 95],
   // CLDR's local spelling where GeoNames drops its marks
   [a('Riga'), { country_iso_2: 'LV', city: 'Rīga' }, 100],
   // Biel/Bienne's French name, which Vienna's list of other names also held

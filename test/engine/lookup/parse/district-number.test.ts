@@ -3,7 +3,7 @@
  * the word for a district, and the forms the post writes the number in.
  */
 import { describe, expect, it } from 'vitest';
-import { districtForms, districtPostcode, dropDistrictWords, ordinalNumber } from '../../../../src/engine/lookup/parse/district-number.ts';
+import { districtForms, districtPostcode, dropDistrictWords, isDistrictNumber, ordinalNumber } from '../../../../src/engine/lookup/parse/district-number.ts';
 import { parseRequest, type QueryToken } from '../../../../src/engine/lookup/parse/parse.ts';
 
 const token = (text: string): QueryToken => ({ text, field: 'free', alts: [text], hnLike: false, weight: 1 });
@@ -85,5 +85,17 @@ describe('districtPostcode', () => {
     expect(districtPostcode(tokens('wien', 'hauptstrasse', '3'), 2)).toBeUndefined();
     expect(districtPostcode(tokens('wien', '24'), 1)).toBeUndefined();
     expect(districtPostcode(tokens('graz', '3'), 1)).toBeUndefined();
+  });
+});
+
+describe('isDistrictNumber', () => {
+  it('reads a number that ends the query, or that only an Eircode follows (Ireland writes the district first)', () => {
+    const q = (address: string) => parseRequest({ address });
+    const at = (address: string, text: string) => { const p = q(address); return isDistrictNumber(p.tokens, p.tokens.findIndex((t) => t.text === text), p.hnKeys, p.zipCands); };
+    expect(at('Dublin 4', '4')).toBe(true);
+    expect(at('Dublin 4, D04 F5P2', '4')).toBe(true);
+    // another country's code after it: a house number (`Hauptstraße 5, 10115`)
+    expect(at('Hauptstraße 5, 10115', '5')).toBe(false);
+    expect(at('Mitteldorf 27, 9490', '27')).toBe(false);
   });
 });
