@@ -640,7 +640,32 @@ for (const c of cities) {
   const own = cityAdmin1.get(`${c.cc}|${c.a1}`) ?? '';
   if (own) stateCodes.add(own);
   c.state = winner(`1|${c.cc}|${c.a1}`) || own || (near ? pcState(near) : '');
-  c.county = COUNTY_COUNTRIES.has(c.cc) ? (winner(`2|${c.cc}|${c.a1}|${c.a2}`) || cityCounty(c) || near?.county || '') : '';
+  c.county = COUNTY_COUNTRIES.has(c.cc) ? (ownPostalCounty(c) || winner(`2|${c.cc}|${c.a1}|${c.a2}`) || cityCounty(c) || near?.county || '') : '';
+}
+
+/**
+ * A large place's county as its own parts' postal places give it: those named by its name, a hyphen
+ * and a part's name, or a district number (`Ostrava-Přívoz`, `Plzeň 3-Doudlevce`) within about 15 km, when three
+ * or more of them agree (Ostrava-město, Plzeň-město; GeoNames' admin2 code of the city is voted by
+ * the villages around it, which put Ostrava in Nový Jičín and Plzeň in Plzeň-jih). A postal town
+ * named alone (`Glasgow`, `Belfast`: GB's post towns span councils) decides nothing here.
+ */
+function ownPostalCounty(c: City): string {
+  if (c.pop < 50_000) return '';
+  const name = foldText(c.name);
+  const counts = new Map<string, number>();
+  const la = Math.floor(c.lat * 5), lo = Math.floor(c.lon * 5);
+  for (let i = la - 1; i <= la + 1; i++) for (let j = lo - 1; j <= lo + 1; j++) {
+    for (const p of grid.get(`${i}|${j}`) ?? []) {
+      if (p.cc !== c.cc || !p.county || kmTo(c, p) > 15) continue;
+      // (a part after a hyphen or a district number: `Ostrava-Přívoz`, `Plzeň 3-…`; not `Belfast Central`)
+      const m = /^(.+?)(?:-|\s+\d)/u.exec(p.place);
+      if (m && foldText(m[1]!) === name) counts.set(p.county, (counts.get(p.county) ?? 0) + 1);
+    }
+  }
+  let best = '', n = 0, total = 0;
+  for (const [k, x] of counts) { total += x; if (x > n) { n = x; best = k; } }
+  return n >= 3 && n * 2 > total ? best : '';
 }
 
 

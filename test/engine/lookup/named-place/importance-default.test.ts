@@ -11,7 +11,7 @@ import type { SearchRequest } from '../../../../src/contract/requests.ts';
 
 loadDefaultIndexBeforeAll();
 
-type Want = Partial<Record<'country_iso_2' | 'city' | 'zip' | 'state_name' | 'state_code', string>>;
+type Want = Partial<Record<'country_iso_2' | 'city' | 'zip' | 'state_name' | 'state_code' | 'county', string>>;
 const a = (address: string, more: Partial<SearchRequest> = {}): SearchRequest => ({ address, ...more });
 
 const CASES: [SearchRequest, Want, number][] = [
@@ -66,6 +66,9 @@ const CASES: [SearchRequest, Want, number][] = [
   // GeoNames calls it Pilsen
   [a('Plzeň'), { country_iso_2: 'CZ', city: 'Plzeň' }, 100],
   [a('Pilsen'), { country_iso_2: 'CZ', city: 'Plzeň' }, 90],
+  // a large city's county as its parts' postal places give it (GeoNames' code was voted by its villages)
+  [{ city: 'Ostrava', country: 'CZ' }, { country_iso_2: 'CZ', city: 'Ostrava', county: 'Ostrava-město' }, 100],
+  [{ city: 'Plzeň', country: 'CZ' }, { country_iso_2: 'CZ', city: 'Plzeň', county: 'Plzeň-město' }, 100],
   // Ireland's last lines: the district's number before the Eircode is no house number (was 30, 63)
   [a('Dublin 4, D04 F5P2'), { country_iso_2: 'IE', city: 'Dublin 4', zip: 'D04 F5P2' }, 95],
   [{ city: 'Dublin 4', zip: 'D04 F5P2' }, { country_iso_2: 'IE', city: 'Dublin 4', zip: 'D04 F5P2' }, 95],
