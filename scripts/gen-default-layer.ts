@@ -374,15 +374,16 @@ for (const line of readFileSync(cities500Path(), 'utf8').split('\n')) {
   if (f[2]) addAlt(f[2]);
   // GeoNames' untagged alternate names: Latin letters, written as a name (a capital letter: not a
   // transliteration from another script, "lija", "meng si"), not an airport code ("LGG", "YMQ")
+  const alternates = f[3] ? f[3].split(',') : [];
   const untagged = (a: string) => a && a.length <= 40 && /^[\p{Script=Latin}\s'’.\-]+$/u.test(a) && /\p{Lu}/u.test(a) && !/^[A-Z]{2,4}$/.test(a);
-  if (pop >= ALT_NAMES_FROM && f[3]) for (const a of f[3].split(',')) if (untagged(a)) addAlt(a);
+  if (pop >= ALT_NAMES_FROM) for (const a of alternates) if (untagged(a)) addAlt(a);
   // a town's (not a city's section, PPLX): words only, and none that names another place (below)
-  const townAlt = pop >= TOWN_ALT_NAMES_FROM && pop < ALT_NAMES_FROM && f[7] !== 'PPLX' && f[3]
-    ? f[3].split(',').filter((a) => untagged(a) && ONE_WORD.test(a) && !/^[A-Z]+$/.test(a) && !folded.has(foldText(a))) : [];
+  const townAlt = pop >= TOWN_ALT_NAMES_FROM && pop < ALT_NAMES_FROM && f[7] !== 'PPLX'
+    ? alternates.filter((a) => untagged(a) && ONE_WORD.test(a) && !/^[A-Z]+$/.test(a) && !folded.has(foldText(a))) : [];
   if (townAlt.length > 0) townAlts.set(cities.length, townAlt);
   // GeoNames writes some capitals in English (Warsaw, Lisbon): the local spelling is the postal
   // place name among the city's alternate names (chosen below, once the postcodes are indexed)
-  allAlt.set(cities.length, f[3] ? f[3].split(',') : []);
+  allAlt.set(cities.length, alternates);
   asciiOf.set(cities.length, foldText(f[2] ?? ''));
   geonamesName.set(cities.length, foldText(name));
   cities.push({

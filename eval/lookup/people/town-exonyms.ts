@@ -113,21 +113,19 @@ export interface LeftOut { exonym: string; cc: string; local: string; why: strin
 let leftOut: LeftOut[] = [];
 export const townExonymsLeftOut = (): readonly LeftOut[] => leftOut;
 
+/** The most populous place per `CC|folded name` of `names(p)` (loadPlaces lists the most populous first). */
+function placeByName(places: readonly Place[], names: (p: Place) => readonly string[]): Map<string, Place> {
+  const m = new Map<string, Place>();
+  for (const p of places) for (const n of names(p)) { const k = `${p.cc}|${foldText(n)}`; if (!m.has(k)) m.set(k, p); }
+  return m;
+}
+
 export function townExonymCases(): PeopleCase[] {
   const places = loadPlaces();
-  const byName = new Map<string, Place>();
-  const ownNames = new Set<string>();
-  for (const p of places) {
-    for (const n of new Set([foldText(p.name), foldText(p.ascii)])) {
-      ownNames.add(n);
-      const k = `${p.cc}|${n}`;
-      const o = byName.get(k);
-      if (!o || p.pop > o.pop) byName.set(k, p);
-    }
-  }
+  const byName = placeByName(places, (p) => [p.name, p.ascii]);
+  const ownNames = new Set(places.flatMap((p) => [foldText(p.name), foldText(p.ascii)]));
   // (GeoNames names some cities in English, `Florence`, `Munich`: their local name is among their alternate names)
-  const byAlt = new Map<string, Place>();
-  for (const p of places) for (const a of p.alts) { const k = `${p.cc}|${foldText(a)}`; const o = byAlt.get(k); if (!o || p.pop > o.pop) byAlt.set(k, p); }
+  const byAlt = placeByName(places, (p) => p.alts);
   const out: PeopleCase[] = [];
   leftOut = [];
   for (const [exonym, lang, cc, local] of EXONYMS) {

@@ -129,9 +129,9 @@ function partNaming(index: AddressIndex, q: ParsedQuery, named: readonly number[
  * nothing else explains that is the answer's state by one of its names or its abbreviation, or both
  * (`Sydney NSW 2000`, `Vancouver BC`, `Vancouver, B.C.`, `Lausanne VD`, `München Bayern`,
  * `Launceston, Tasmania TAS`), or in Italy its province's sigla (`53100 Siena SI`, `Milano (MI)`:
- * province-codes.generated.ts), and ends its part of the text, or the city field (`{"city": "Köniz BE"}`), but for explained words and numbers (not the
- * first word of `3 Msida Sea Front, Msida`); in France the département's number (`Lyon 69`,
- * `Mende (48)`), the answer's postcode's. The choice is the same; only what its relevance counts
+ * province-codes.generated.ts), and ends its part of the text, or the city field (`{"city":
+ * "Köniz BE"}`), but for explained words and numbers (not the first word of `3 Msida Sea Front,
+ * Msida`); in France the département's number (`Lyon 69`, `Mende (48)`), the answer's postcode's. The choice is the same; only what its relevance counts
  * changes. `choice` itself when no such words are left.
  */
 export function withStateWords(index: AddressIndex, q: ParsedQuery, choice: Choice): Choice {

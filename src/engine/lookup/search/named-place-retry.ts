@@ -60,8 +60,8 @@ export function namedPlaceWithTypoRetry(index: AddressIndex, q: ParsedQuery, mat
 /**
  * Whether token `i`'s typo neighbours may change the answer: not a word of the structured street
  * field, which names no place (../named-place/street-part.ts, `placeToken`) on an index that holds
- * no street. Its neighbours were looked up and never used: a third of the CPU of the HTTP bench's
- * `{"street":"Rue de Rivoli","housenumber":"10","city":"Paris"}` (docs/performance.md, 2026-11-28).
+ * no street. Its neighbours were looked up and never used: about a sixth of the CPU of the HTTP
+ * bench's `{"street":"Rue de Rivoli","housenumber":"10","city":"Paris"}` (docs/performance.md, 2026-11-28).
  */
 function mayChange(q: ParsedQuery, i: number): boolean {
   return q.tokens[i]!.field !== 'street';
